@@ -1,0 +1,100 @@
+#include "cli/files.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <poll.h>
+#include <spawn.h>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+extern char** environ;
+
+namespace kcspec::cli {
+
+std::optional<std::string> readFileIfExists(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
+}
+
+void writeFileAtomically(const std::filesystem::path& path, const std::string& contents) {
+  std::error_code error;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), error);
+  if (error) throw UserError(path.parent_path().string(), "cannot create folder: " + error.message());
+  const std::filesystem::path temporary = path.string() + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << contents;
+    out.close();
+    if (!out) throw UserError(temporary.string(), "cannot write file");
+  }
+  std::filesystem::rename(temporary, path, error);
+  if (error) throw UserError(path.string(), "cannot replace file: " + error.message());
+}
+
+std::string runFilter(const std::string& program, const std::vector<std::string>& args,
+                      const std::string& input) {
+  int to_child[2], from_child[2];
+  if (::pipe2(to_child, O_CLOEXEC) != 0 || ::pipe2(from_child, O_CLOEXEC) != 0) {
+    throw UserError(program, std::string("cannot create pipe: ") + std::strerror(errno));
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(program.c_str()));
+  for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int spawned = ::posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(to_child[0]);
+  ::close(from_child[1]);
+  if (spawned != 0) {
+    ::close(to_child[1]);
+    ::close(from_child[0]);
+    throw UserError(program, std::string("cannot run: ") + std::strerror(spawned));
+  }
+  // Feed the input and drain the output together, so neither side can block the other.
+  std::string output;
+  std::size_t written = 0;
+  int writer = to_child[1];
+  if (input.empty()) { ::close(writer); writer = -1; }
+  char buffer[1 << 16];
+  for (;;) {
+    pollfd fds[2] = {{from_child[0], POLLIN, 0}, {writer, POLLOUT, 0}};
+    if (::poll(fds, writer >= 0 ? 2 : 1, -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    if (writer >= 0 && (fds[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
+      const ssize_t n = ::write(writer, input.data() + written, input.size() - written);
+      if (n > 0) written += static_cast<std::size_t>(n);
+      if (n < 0 || written == input.size()) { ::close(writer); writer = -1; }
+    }
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      const ssize_t n = ::read(from_child[0], buffer, sizeof buffer);
+      if (n <= 0) break;
+      output.append(buffer, static_cast<std::size_t>(n));
+    }
+  }
+  if (writer >= 0) ::close(writer);
+  ::close(from_child[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    throw UserError(program, "exited with failure status " + std::to_string(WEXITSTATUS(status)) +
+                                 (WEXITSTATUS(status) == 127 ? " (not installed?)" : ""));
+  }
+  return output;
+}
+
+}  // namespace kcspec::cli

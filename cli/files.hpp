@@ -1,0 +1,31 @@
+// Small file helpers for the CLI: whole-file reads, atomic writes, running a filter program.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kcspec::cli {
+
+// A failure the user can fix (bad flag, unreadable file, missing tool): printed as
+// "<where>: <message>" and answered with exit status 2.
+struct UserError : std::runtime_error {
+  UserError(std::string where, const std::string& message)
+      : std::runtime_error(where.empty() ? message : where + ": " + message) {}
+};
+
+// The file's contents, or nullopt when it does not exist.
+std::optional<std::string> readFileIfExists(const std::filesystem::path& path);
+
+// Writes through a temporary file in the same folder and a rename, so a reader never sees a
+// half-written file (parent folders are created).
+void writeFileAtomically(const std::filesystem::path& path, const std::string& contents);
+
+// Runs `program args...` with `input` on its standard input and returns its standard output;
+// throws UserError when it cannot be run or exits non-zero.
+std::string runFilter(const std::string& program, const std::vector<std::string>& args,
+                      const std::string& input);
+
+}  // namespace kcspec::cli

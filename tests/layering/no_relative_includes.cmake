@@ -1,0 +1,18 @@
+# Fails if any C++ source of the project includes a header by a path that climbs out of its
+# folder ("../"), which would bypass the layer roots.
+file(GLOB_RECURSE sources "${ROOT}/*.cpp" "${ROOT}/*.hpp")
+set(offenders)
+foreach(source IN LISTS sources)
+  if(source MATCHES "/build[^/]*/")
+    continue()
+  endif()
+  file(STRINGS "${source}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"[^\"]*\\.\\./")
+  if(lines)
+    list(APPEND offenders "${source}: ${lines}")
+  endif()
+endforeach()
+if(offenders)
+  string(REPLACE ";" "\n" offenders "${offenders}")
+  message(FATAL_ERROR "relative includes bypass the layer roots:\n${offenders}")
+endif()
+message(STATUS "checked sources: no relative includes")
