@@ -1,0 +1,19 @@
+// Leader elections asked for by operators and brokers (facts §5.8, §5.9, §5.12).
+#pragma once
+
+#include "spec/rules/controller.hpp"
+
+namespace kcspec::spec {
+
+// §5.8.1 ReplicaLeaderElection(partitions, type, AdminClientTriggered) — the ElectLeaders API.
+void processReplicaLeaderElection(Controller& ctl, PartitionSet partitions, ElectionType type);
+
+// §5.9 ControlledShutdown(id, brokerEpoch): moves leadership off the broker and removes it from
+// the ISRs it follows. The broker learns the partitions it still leads (not modeled further).
+void processControlledShutdown(Controller& ctl, BrokerId broker, std::int64_t broker_epoch);
+
+// §5.12 AlterPartitionReceived: a leader's proposed ISR for one partition.
+void processAlterPartition(Controller& ctl, BrokerId broker, std::int64_t broker_epoch, TopicPartition tp,
+                           const LeaderAndIsr& proposed);
+
+}  // namespace kcspec::spec

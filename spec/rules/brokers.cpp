@@ -1,0 +1,93 @@
+#include "spec/rules/brokers.hpp"
+
+#include "spec/rules/zookeeper.hpp"
+
+namespace kcspec::spec {
+namespace {
+
+BrokerData& brokerData(Observation& world, BrokerId broker) { return world.brokers[static_cast<std::size_t>(broker)]; }
+
+HostedReplica& hosted(BrokerData& broker, TopicPartition tp) {
+  return broker.replicas[static_cast<std::size_t>(partitionIndex(tp))];
+}
+
+// becomeLeaderOrFollower: a newer leader epoch (or the same epoch with a newer partition epoch)
+// replaces what the broker knows; anything older is ignored.
+void applyLeaderAndIsr(BrokerData& broker, BrokerId self, const LeaderAndIsrPartitionState& state) {
+  HostedReplica& replica = hosted(broker, state.tp);
+  const LeaderAndIsr& lai = state.leadership.leader_and_isr;
+  const bool newer = !replica.present || lai.leader_epoch > replica.leader_epoch ||
+                     (lai.leader_epoch == replica.leader_epoch && lai.partition_epoch > replica.partition_epoch);
+  if (!newer) return;
+  replica = HostedReplica{true, lai.leader == self, lai.leader_epoch, lai.partition_epoch, lai.isr};
+}
+
+void applyUpdateMetadata(BrokerData& broker, const ControlRequest& request) {
+  for (const UpdateMetadataPartitionState& state : request.update_metadata) {
+    auto& entry = broker.metadata_cache[static_cast<std::size_t>(partitionIndex(state.tp))];
+    if (state.leader == kLeaderDuringDelete) {
+      entry.reset();  // a partition being deleted leaves the cache
+    } else {
+      entry = state;
+    }
+  }
+  broker.metadata_live_brokers = request.live_brokers;
+}
+
+// stopReplicas: epochs −2 (deletion) and −1 bypass the check; otherwise the request must not be
+// older than what the broker has.
+void applyStopReplica(BrokerData& broker, const ControlRequest& request) {
+  for (const StopReplicaPartitionState& state : request.stop_replica) {
+    HostedReplica& replica = hosted(broker, state.tp);
+    const bool accepted = state.leader_epoch == LeaderAndIsr::kEpochDuringDelete ||
+                          state.leader_epoch == LeaderAndIsr::kNoEpoch || state.leader_epoch >= replica.leader_epoch;
+    if (accepted) replica = HostedReplica{};
+  }
+  if (!request.response_wanted.empty()) {
+    broker.outbox.push_back(StopReplicaResponse{request.controller_id, request.controller_epoch, request.response_wanted});
+  }
+}
+
+}  // namespace
+
+void processNextRequest(Observation& world, BrokerId self) {
+  BrokerData& broker = brokerData(world, self);
+  KCSPEC_ASSERT(broker.alive && !broker.inbox.empty());
+  const ControlRequest request = broker.inbox.front();
+  broker.inbox.erase_at(0);
+  if (request.controller_epoch < broker.known_controller_epoch) return;  // STALE_CONTROLLER_EPOCH
+  if (request.broker_epoch >= 0 && request.broker_epoch < broker.broker_epoch) return;  // STALE_BROKER_EPOCH
+  broker.known_controller_epoch = request.controller_epoch;
+  switch (request.kind) {
+    case RequestKind::LeaderAndIsr:
+      for (const auto& state : request.leader_and_isr) applyLeaderAndIsr(broker, self, state);
+      break;
+    case RequestKind::UpdateMetadata:
+      applyUpdateMetadata(broker, request);
+      break;
+    case RequestKind::StopReplica:
+      applyStopReplica(broker, request);
+      break;
+  }
+}
+
+void crashBroker(Observation& world, BrokerId self) {
+  BrokerData& broker = brokerData(world, self);
+  KCSPEC_ASSERT(broker.alive);
+  broker = BrokerData{};
+  world.zk.brokers[static_cast<std::size_t>(self)] = BrokerRegistration{};
+  if (world.zk.controller == self) world.zk.controller = kNoLeader;  // the ephemeral /controller goes too
+  fireWatch(world, ControllerEvent{.kind = ControllerEventKind::BrokerChange});
+}
+
+void startBroker(Observation& world, BrokerId self) {
+  BrokerData& broker = brokerData(world, self);
+  KCSPEC_ASSERT(!broker.alive);
+  world.zk.last_zxid += 1;
+  world.zk.brokers[static_cast<std::size_t>(self)] = BrokerRegistration{true, world.zk.last_zxid};
+  broker.alive = true;
+  broker.broker_epoch = world.zk.last_zxid;
+  fireWatch(world, ControllerEvent{.kind = ControllerEventKind::BrokerChange});
+}
+
+}  // namespace kcspec::spec

@@ -1,0 +1,20 @@
+// The broker side, as far as the controller's world needs it (facts Appendix E leaves it out of
+// Kafka's facts; kcspec's choices are listed in docs/spec/deviations.md): a broker applies
+// control requests in order, rejects those from an older controller epoch or for an older broker
+// epoch, and answers StopReplica(delete=true).
+#pragma once
+
+#include "spec/vocabulary/observation.hpp"
+
+namespace kcspec::spec {
+
+// The broker processes the head of its request queue.
+void processNextRequest(Observation& world, BrokerId broker);
+
+// The broker process dies: its registration, queues, caches and controller module are gone.
+void crashBroker(Observation& world, BrokerId broker);
+
+// The broker registers again, with a new broker epoch (the znode's creation order).
+void startBroker(Observation& world, BrokerId broker);
+
+}  // namespace kcspec::spec

@@ -1,0 +1,28 @@
+// `Controller`: the KafkaController module of one broker while it handles one event — a window
+// onto the world it reads and writes (its context, ZooKeeper, the brokers' request queues).
+// Every rule of the controller is a function of a Controller&.
+#pragma once
+
+#include "spec/rules/cluster_state.hpp"
+#include "spec/vocabulary/config.hpp"
+#include "spec/vocabulary/observation.hpp"
+
+namespace kcspec::spec {
+
+// Thrown by a fenced ZooKeeper write when /controller_epoch's version is no longer the one the
+// controller holds (facts §6.3.1); the event is abandoned and the controller calls maybeResign.
+struct ControllerMovedException {};
+
+struct Controller {
+  const Config& config;
+  Observation& world;
+  BrokerId id;  // the broker hosting this controller
+  StepObserver& observer;
+
+  ControllerData& module() { return world.brokers[static_cast<std::size_t>(id)].controller; }
+  ControllerContextData& context() { return module().context; }
+  ZooKeeperData& zk() { return world.zk; }
+  std::int32_t epoch() { return context().epoch; }
+};
+
+}  // namespace kcspec::spec

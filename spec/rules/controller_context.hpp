@@ -1,0 +1,68 @@
+// ControllerContext's derived getters (facts §5.1, §5.2), over the context value.
+#pragma once
+
+#include <optional>
+
+#include "spec/vocabulary/broker_set.hpp"
+#include "spec/vocabulary/observation.hpp"
+#include "spec/vocabulary/sets.hpp"
+
+namespace kcspec::spec {
+
+using Context = ControllerContextData;
+
+// Registered brokers (liveOrShuttingDownBrokerIds) and those not shutting down (liveBrokerIds).
+BrokerSet liveOrShuttingDownBrokerIds(const Context& ctx);
+BrokerSet liveBrokerIds(const Context& ctx);
+
+// isReplicaOnline(b, tp): the broker is live and not shutting down (no log-dir failures modeled).
+bool isReplicaOnline(const Context& ctx, BrokerId broker, bool include_shutting_down = false);
+
+PartitionContext& partition(Context& ctx, TopicPartition tp);
+const PartitionContext& partition(const Context& ctx, TopicPartition tp);
+
+// partitionReplicaAssignment(tp): the full replica list, or [] without an assignment.
+BrokerList partitionReplicaAssignment(const Context& ctx, TopicPartition tp);
+
+PartitionSet allPartitions(const Context& ctx);
+PartitionSet partitionsForTopic(const Context& ctx, TopicIndex topic);
+PartitionSet partitionsOnBroker(const Context& ctx, BrokerId broker);
+
+bool isTopicQueuedUpForDeletion(const Context& ctx, TopicIndex topic);
+
+// leaderEpoch(tp): −2 while the topic is queued for deletion, else the cached one, else −1.
+std::int32_t leaderEpoch(const Context& ctx, TopicPartition tp);
+
+// Partitions with cached leadership whose leader is not online, topic not queued for deletion.
+PartitionSet partitionsWithOfflineLeader(const Context& ctx);
+
+// Partitions with cached leadership whose topic is not queued for deletion.
+PartitionSet partitionsWithLeaders(const Context& ctx);
+
+// partitionLeadersOnBroker(b): cached leader b, topic not queued, more than one replica.
+PartitionSet partitionLeadersOnBroker(const Context& ctx, BrokerId broker);
+
+PartitionSet partitionsInStates(const Context& ctx, std::initializer_list<PartitionState> states);
+
+// The replica state, if the replica has an entry.
+std::optional<ReplicaState> replicaState(const Context& ctx, TopicPartition tp, BrokerId replica);
+
+// Every (tp, r) of a topic's assignments, and those in a given state.
+using ReplicaList = BoundedVector<PartitionAndReplica, kMaxPartitionsPerTopic * kMaxBrokers>;
+ReplicaList replicasForTopic(const Context& ctx, TopicIndex topic);
+ReplicaList replicasInState(const Context& ctx, TopicIndex topic, ReplicaState state);
+bool areAllReplicasInState(const Context& ctx, TopicIndex topic, ReplicaState state);
+bool isAnyReplicaInState(const Context& ctx, TopicIndex topic, ReplicaState state);
+
+// The replicas hosted on a set of brokers, over all partitions with an assignment.
+using AllReplicaList = BoundedVector<PartitionAndReplica, kMaxPartitions * kMaxBrokers>;
+AllReplicaList replicasOnBrokers(const Context& ctx, BrokerSet brokers);
+
+// Partition-state setter that keeps offlinePartitionCount (facts §5.3).
+void putPartitionState(Context& ctx, TopicPartition tp, PartitionState state);
+
+// removeTopic(t): forgets the topic (facts §4.1 completeDeleteTopic step 4), keeping its
+// partitionStates (NonExistentPartition) and topicsIneligibleForDeletion entries as Kafka does.
+void removeTopic(Context& ctx, TopicIndex topic);
+
+}  // namespace kcspec::spec

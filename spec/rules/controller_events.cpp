@@ -1,0 +1,67 @@
+#include "spec/rules/controller_events.hpp"
+
+#include "spec/rules/admin_elections.hpp"
+#include "spec/rules/broker_membership.hpp"
+#include "spec/rules/controller_failover.hpp"
+#include "spec/rules/reassignment.hpp"
+#include "spec/rules/topic_events.hpp"
+
+namespace kcspec::spec {
+namespace {
+
+void process(Controller& ctl, const ControllerEvent& event) {
+  switch (event.kind) {
+    case ControllerEventKind::Expire:
+      onControllerResignation(ctl);  // activeControllerId = −1
+      ctl.module().session_lost = false;
+      break;
+    case ControllerEventKind::BrokerChange:
+      if (ctl.module().active) processBrokerChange(ctl);
+      break;
+    case ControllerEventKind::TopicChange:
+      processTopicChange(ctl);
+      break;
+    case ControllerEventKind::PartitionModifications:
+      processPartitionModifications(ctl, event.topic);
+      break;
+    case ControllerEventKind::TopicDeletion:
+      processTopicDeletion(ctl);
+      break;
+    case ControllerEventKind::TopicDeletionStopReplicaResponseReceived:
+      processTopicDeletionStopReplicaResponseReceived(ctl, event.broker, event.partitions, event.partition_errors);
+      break;
+    case ControllerEventKind::ApiPartitionReassignment:
+      processApiPartitionReassignment(ctl, event.tp, event.cancel, event.target_replicas);
+      break;
+    case ControllerEventKind::AlterPartitionReceived:
+      processAlterPartition(ctl, event.broker, event.broker_epoch, event.tp, event.proposed);
+      break;
+    case ControllerEventKind::ControlledShutdown:
+      processControlledShutdown(ctl, event.broker, event.broker_epoch);
+      break;
+    case ControllerEventKind::ReplicaLeaderElection:
+      processReplicaLeaderElection(ctl, event.partitions, event.election_type);
+      break;
+    case ControllerEventKind::AutoPreferredReplicaLeaderElection:
+      break;  // auto rebalance is not modeled yet (docs/spec/deviations.md)
+    case ControllerEventKind::TopicUncleanLeaderElectionEnable:
+      processTopicUncleanLeaderElectionEnable(ctl, event.topic);
+      break;
+  }
+}
+
+}  // namespace
+
+void processNextEvent(Controller& ctl) {
+  ControllerData& module = ctl.module();
+  KCSPEC_ASSERT(!module.events.empty());
+  const ControllerEvent event = module.events.front();
+  module.events.erase_at(0);
+  try {
+    process(ctl, event);
+  } catch (const ControllerMovedException&) {
+    maybeResign(ctl);  // "Controller moved to another broker when processing …"
+  }
+}
+
+}  // namespace kcspec::spec

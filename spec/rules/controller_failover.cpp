@@ -1,0 +1,103 @@
+#include "spec/rules/controller_failover.hpp"
+
+#include "spec/rules/broker_membership.hpp"
+#include "spec/rules/controller_context.hpp"
+#include "spec/rules/partition_state_machine.hpp"
+#include "spec/rules/reassignment.hpp"
+#include "spec/rules/replica_state_machine.hpp"
+#include "spec/rules/topic_deletion_manager.hpp"
+#include "spec/rules/zookeeper.hpp"
+
+namespace kcspec::spec {
+namespace {
+
+// §5.4 failover step 5: the context, rebuilt from ZooKeeper.
+void initializeControllerContext(Controller& ctl) {
+  Context& ctx = ctl.context();
+  const ZooKeeperData& zk = ctl.zk();
+  for (BrokerId b = 0; b < kMaxBrokers; ++b) {
+    const BrokerRegistration& registration = zk.brokers[static_cast<std::size_t>(b)];
+    ctx.live_broker_epochs[static_cast<std::size_t>(b)] = registration.registered ? registration.broker_epoch : -1;
+  }
+  for (TopicIndex t = 0; t < kMaxTopics; ++t) {
+    const TopicZnodes& topic = zk.topics[static_cast<std::size_t>(t)];
+    if (!topic.exists) continue;
+    ctx.all_topics.insert(t);
+    for (int p = 0; p < static_cast<int>(topic.partitions.size()); ++p) {
+      const TopicPartition tp{t, p};
+      const ReplicaAssignment& assignment = topic.partitions[static_cast<std::size_t>(p)];
+      partition(ctx, tp).assignment = assignment;
+      if (assignment.isBeingReassigned()) ctx.partitions_being_reassigned.insert(tp);
+      const auto& state = topic.states[static_cast<std::size_t>(p)];
+      if (state) partition(ctx, tp).leadership = LeaderIsrAndControllerEpoch{state->leader_and_isr, state->controller_epoch};
+    }
+  }
+}
+
+// §5.4 failover step 6: topics with an offline replica or a reassignment cannot be deleted yet.
+TopicSet topicsIneligibleAtFailover(Controller& ctl) {
+  const Context& ctx = ctl.context();
+  TopicSet ineligible;
+  allPartitions(ctx).forEach([&](TopicPartition tp) {
+    for (BrokerId r : partitionReplicaAssignment(ctx, tp)) {
+      if (!isReplicaOnline(ctx, r)) ineligible.insert(tp.topic);
+    }
+  });
+  ctx.partitions_being_reassigned.forEach([&](TopicPartition tp) { ineligible.insert(tp.topic); });
+  return ineligible;
+}
+
+// §5.4 onControllerFailover, in Kafka's order (watches are the `active` flag; the feature
+// znode, notification cleanup and schedulers are outside kcspec's scope).
+void onControllerFailover(Controller& ctl) {
+  initializeControllerContext(ctl);
+  topicDeletionManagerInit(ctl, ctl.zk().delete_topics, topicsIneligibleAtFailover(ctl));
+  sendUpdateMetadataRequest(ctl, liveOrShuttingDownBrokerIds(ctl.context()), PartitionSet{});
+  replicaStateMachineStartup(ctl);
+  partitionStateMachineStartup(ctl);
+  // initializePartitionReassignments: no /admin/reassign_partitions znode is modeled (kcspec
+  // reassigns through the API), so every partition still being reassigned is resumed.
+  ctl.context().partitions_being_reassigned.forEach([&](TopicPartition tp) {
+    onPartitionReassignment(ctl, tp, *partition(ctl.context(), tp).assignment);
+  });
+  tryTopicDeletion(ctl);
+}
+
+}  // namespace
+
+void elect(Controller& ctl) {
+  ZooKeeperData& zk = ctl.zk();
+  if (zk.controller != kNoLeader) return;  // "… has been elected as the controller, so stopping"
+  if (zk.controller_epoch_zk_version < 0) {  // /controller_epoch is created as "0", version 0
+    zk.controller_epoch = 0;
+    zk.controller_epoch_zk_version = 0;
+  }
+  // One multi-op: create /controller, set /controller_epoch := E+1 at version V.
+  zk.controller = ctl.id;
+  zk.controller_epoch += 1;
+  zk.controller_epoch_zk_version += 1;
+  ControllerData& module = ctl.module();
+  module.active = true;
+  module.context = ControllerContextData{};
+  module.context.epoch = zk.controller_epoch;
+  module.context.epoch_zk_version = zk.controller_epoch_zk_version;
+  try {
+    onControllerFailover(ctl);
+  } catch (const ControllerMovedException&) {
+    maybeResign(ctl);
+  }
+}
+
+void onControllerResignation(Controller& ctl) {
+  ControllerData& module = ctl.module();
+  module.active = false;
+  module.context = ControllerContextData{};  // resetContext; the channel manager (queued sends) is gone
+}
+
+void maybeResign(Controller& ctl) {
+  const bool was_active = ctl.module().active;
+  const bool is_active = ctl.zk().controller == ctl.id;
+  if (was_active && !is_active) onControllerResignation(ctl);
+}
+
+}  // namespace kcspec::spec

@@ -1,0 +1,172 @@
+#include "spec/rules/partition_state_machine.hpp"
+
+#include "spec/rules/controller_context.hpp"
+#include "spec/rules/request_batch.hpp"
+#include "spec/rules/zookeeper.hpp"
+#include "spec/vocabulary/valid_previous_states.hpp"
+
+namespace kcspec::spec {
+namespace {
+
+void record(Controller& ctl, TopicPartition tp, PartitionState from, PartitionState to, bool valid) {
+  ctl.observer.stateChange(StateChangeRecord{ctl.id, false, tp, kNoLeader, static_cast<std::uint8_t>(from),
+                                             static_cast<std::uint8_t>(to), valid});
+}
+
+PartitionState stateOf(Controller& ctl, TopicPartition tp) { return *partition(ctl.context(), tp).state; }
+
+// The successful change of one partition: recorded (Kafka logs it first), then stored.
+void changeState(Controller& ctl, TopicPartition tp, PartitionState target) {
+  record(ctl, tp, stateOf(ctl, tp), target, true);
+  putPartitionState(ctl.context(), tp, target);
+}
+
+// §2.5: New → Online. Leader = first live replica in assignment order, ISR = the live replicas.
+PartitionSet initializeLeaderAndIsrForPartitions(Controller& ctl, RequestBatch& batch, PartitionSet partitions) {
+  PartitionSet initialized;
+  partitions.forEach([&](TopicPartition tp) {
+    Context& ctx = ctl.context();
+    const ReplicaAssignment assignment = *partition(ctx, tp).assignment;
+    BrokerList live;
+    for (BrokerId r : assignment.replicas) {
+      if (isReplicaOnline(ctx, r)) live.push_back(r);
+    }
+    if (live.empty()) return;  // "No assigned replica is alive": stays NewPartition
+    const LeaderAndIsr leader_and_isr = LeaderAndIsr::make(live.front(), live);
+    if (createPartitionState(ctl, tp, leader_and_isr) != ZkCode::OK) return;  // e.g. NODEEXISTS
+    const LeaderIsrAndControllerEpoch leadership{leader_and_isr, ctl.epoch()};
+    partition(ctl.context(), tp).leadership = leadership;
+    addLeaderAndIsrRequestForBrokers(ctl, batch, live, tp, leadership, assignment, /*is_new=*/true);
+    initialized.insert(tp);
+  });
+  return initialized;
+}
+
+// §2.7 + §2.8: the decision for one partition whose state znode was read as `current`.
+std::optional<ElectionDecision> decide(Controller& ctl, TopicPartition tp, const LeaderAndIsr& current,
+                                       ElectionStrategy strategy) {
+  const Context& ctx = ctl.context();
+  const ReplicaAssignment assignment = *partition(ctx, tp).assignment;
+  ElectionInputs inputs;
+  inputs.assignment = assignment.replicas;
+  inputs.target_replicas = assignment.targetReplicas();
+  inputs.isr = current.isr;
+  inputs.live = liveBrokerIds(ctx);
+  inputs.live_or_shutting_down = liveOrShuttingDownBrokerIds(ctx);
+  inputs.shutting_down = ctx.shutting_down_broker_ids;
+  inputs.topic_unclean_enabled = topicUncleanLeaderElectionEnable(ctl.zk(), tp.topic);
+  return electLeader(strategy, inputs);
+}
+
+// The LeaderAndIsr a decision writes (leader epoch + 1; the partition epoch is set by the write).
+LeaderAndIsr electedLeaderAndIsr(const LeaderAndIsr& current, const ElectionDecision& decision) {
+  if (!decision.isr_replaced) return current.newLeader(decision.leader);
+  if (decision.recovering) return current.newRecoveringLeaderAndIsr(decision.leader, decision.new_isr);
+  return current.newLeaderAndIsr(decision.leader, decision.new_isr);
+}
+
+// §2.6: read each partition's state from ZooKeeper (never the cache), elect, write conditionally.
+// Within one atomic event nothing else writes the znode between the read and the write, so
+// Kafka's BADVERSION retry loop never runs here (asserted).
+ElectionResults electLeaderForPartitions(Controller& ctl, RequestBatch& batch, PartitionSet partitions,
+                                         ElectionStrategy strategy) {
+  ElectionResults results;
+  partitions.forEach([&](TopicPartition tp) {
+    const std::optional<PartitionStateZnode> znode = readPartitionState(ctl.zk(), tp);
+    if (!znode || znode->controller_epoch > ctl.epoch()) {  // missing, or written by a newer controller
+      results.failed.insert(tp);
+      return;
+    }
+    const std::optional<ElectionDecision> decision = decide(ctl, tp, znode->leader_and_isr, strategy);
+    if (!decision) {  // "Failed to elect leader for partition … under strategy …"
+      results.failed.insert(tp);
+      return;
+    }
+    const LeaderAndIsr elected = electedLeaderAndIsr(znode->leader_and_isr, *decision);
+    std::int32_t new_version = 0;
+    const ZkCode code = updatePartitionState(ctl, tp, elected, new_version);
+    KCSPEC_ASSERT(code == ZkCode::OK);
+    const LeaderIsrAndControllerEpoch leadership{elected.withPartitionEpoch(new_version), ctl.epoch()};
+    partition(ctl.context(), tp).leadership = leadership;
+    addLeaderAndIsrRequestForBrokers(ctl, batch, decision->recipients, tp, leadership,
+                                     *partition(ctl.context(), tp).assignment, /*is_new=*/false);
+    results.elected.insert(tp);
+  });
+  return results;
+}
+
+ElectionResults doHandleStateChanges(Controller& ctl, RequestBatch& batch, PartitionSet partitions,
+                                     PartitionState target, std::optional<ElectionStrategy> strategy) {
+  PartitionSet valid;
+  partitions.forEach([&](TopicPartition tp) {
+    auto& state = partition(ctl.context(), tp).state;
+    if (!state) state = PartitionState::NonExistentPartition;  // insert-if-absent (§1.3)
+    if (isValidTransition(*state, target)) {
+      valid.insert(tp);
+    } else {
+      record(ctl, tp, *state, target, false);  // "Invalid state transition": logged and skipped
+    }
+  });
+  ElectionResults results;
+  switch (target) {
+    case PartitionState::NewPartition:
+    case PartitionState::OfflinePartition:
+    case PartitionState::NonExistentPartition:
+      valid.forEach([&](TopicPartition tp) { changeState(ctl, tp, target); });
+      break;
+    case PartitionState::OnlinePartition: {
+      const PartitionSet uninitialized = valid & partitionsInStates(ctl.context(), {PartitionState::NewPartition});
+      const PartitionSet to_elect = valid - uninitialized;
+      initializeLeaderAndIsrForPartitions(ctl, batch, uninitialized).forEach([&](TopicPartition tp) {
+        changeState(ctl, tp, PartitionState::OnlinePartition);
+      });
+      if (!to_elect.empty()) {
+        KCSPEC_ASSERT(strategy.has_value());  // Kafka: "Election strategy is a required field …"
+        results = electLeaderForPartitions(ctl, batch, to_elect, *strategy);
+        results.elected.forEach([&](TopicPartition tp) { changeState(ctl, tp, PartitionState::OnlinePartition); });
+      }
+      break;
+    }
+  }
+  return results;
+}
+
+}  // namespace
+
+ElectionResults handleStateChanges(Controller& ctl, PartitionSet partitions, PartitionState target,
+                                   std::optional<ElectionStrategy> strategy) {
+  if (partitions.empty()) return {};
+  RequestBatch batch;
+  const ElectionResults results = doHandleStateChanges(ctl, batch, partitions, target, strategy);
+  sendRequestsToBrokers(ctl, batch);
+  return results;
+}
+
+ElectionResults triggerOnlinePartitionStateChange(Controller& ctl, std::optional<TopicIndex> topic) {
+  const Context& ctx = ctl.context();
+  PartitionSet partitions;
+  partitionsInStates(ctx, {PartitionState::OfflinePartition, PartitionState::NewPartition})
+      .forEach([&](TopicPartition tp) {
+        if (topic && tp.topic != *topic) return;
+        if (!isTopicQueuedUpForDeletion(ctx, tp.topic)) partitions.insert(tp);
+      });
+  return handleStateChanges(ctl, partitions, PartitionState::OnlinePartition,
+                            ElectionStrategy{ElectionStrategyKind::OfflinePartition, false});
+}
+
+void partitionStateMachineStartup(Controller& ctl) {
+  Context& ctx = ctl.context();
+  allPartitions(ctx).forEach([&](TopicPartition tp) {  // initializePartitionState
+    const auto& leadership = partition(ctx, tp).leadership;
+    if (!leadership) {
+      putPartitionState(ctx, tp, PartitionState::NewPartition);
+    } else if (isReplicaOnline(ctx, leadership->leader_and_isr.leader)) {
+      putPartitionState(ctx, tp, PartitionState::OnlinePartition);
+    } else {
+      putPartitionState(ctx, tp, PartitionState::OfflinePartition);
+    }
+  });
+  triggerOnlinePartitionStateChange(ctl);
+}
+
+}  // namespace kcspec::spec

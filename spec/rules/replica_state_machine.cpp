@@ -1,0 +1,190 @@
+#include "spec/rules/replica_state_machine.hpp"
+
+#include <array>
+#include <optional>
+
+#include "spec/rules/request_batch.hpp"
+#include "spec/rules/zookeeper.hpp"
+#include "spec/vocabulary/valid_previous_states.hpp"
+
+namespace kcspec::spec {
+namespace {
+
+using ReplicaStates = std::array<std::optional<ReplicaState>, kMaxBrokers>;
+
+std::optional<ReplicaState>& stateEntry(Controller& ctl, TopicPartition tp, BrokerId replica) {
+  return partition(ctl.context(), tp).replica_states[static_cast<std::size_t>(replica)];
+}
+
+void record(Controller& ctl, TopicPartition tp, BrokerId replica, ReplicaState from, ReplicaState to, bool valid) {
+  ctl.observer.stateChange(StateChangeRecord{ctl.id, true, tp, replica, static_cast<std::uint8_t>(from),
+                                             static_cast<std::uint8_t>(to), valid});
+}
+
+void changeState(Controller& ctl, TopicPartition tp, BrokerId replica, ReplicaState target) {
+  auto& state = stateEntry(ctl, tp, replica);
+  record(ctl, tp, replica, *state, target, true);
+  state = target;
+}
+
+BrokerList single(BrokerId replica) { return BrokerList{replica}; }
+
+// The partitions whose ISR no longer holds `replica` (or never did), with their new leadership.
+struct IsrRemovals {
+  PartitionSet updated;
+  std::array<LeaderIsrAndControllerEpoch, kMaxPartitions> leadership{};
+};
+
+// §3.4 removeReplicasFromIsr: read each state znode, drop the replica from the ISR (a sole ISR
+// member stays), the leader becomes −1 if it was the replica; write conditionally.
+IsrRemovals removeReplicasFromIsr(Controller& ctl, BrokerId replica, PartitionSet partitions) {
+  IsrRemovals removals;
+  partitions.forEach([&](TopicPartition tp) {
+    const std::optional<PartitionStateZnode> znode = readPartitionState(ctl.zk(), tp);
+    if (!znode) return;  // missing: a failure, or silently dropped while the topic is queued for deletion
+    if (znode->controller_epoch > ctl.epoch()) return;  // "written by another controller …"
+    LeaderAndIsr leader_and_isr = znode->leader_and_isr;
+    if (leader_and_isr.isr.contains(replica)) {
+      const BrokerId new_leader = replica == leader_and_isr.leader ? kNoLeader : leader_and_isr.leader;
+      BrokerList new_isr = leader_and_isr.isr;
+      if (new_isr.size() > 1) new_isr.remove(replica);
+      const LeaderAndIsr adjusted = leader_and_isr.newLeaderAndIsr(new_leader, new_isr);
+      std::int32_t new_version = 0;
+      KCSPEC_ASSERT(updatePartitionState(ctl, tp, adjusted, new_version) == ZkCode::OK);
+      leader_and_isr = adjusted.withPartitionEpoch(new_version);
+    }
+    const LeaderIsrAndControllerEpoch leadership{leader_and_isr, ctl.epoch()};
+    partition(ctl.context(), tp).leadership = leadership;
+    removals.updated.insert(tp);
+    removals.leadership[static_cast<std::size_t>(partitionIndex(tp))] = leadership;
+  });
+  return removals;
+}
+
+void toNewReplica(Controller& ctl, RequestBatch& batch, PartitionAndReplica r) {
+  const auto& leadership = partition(ctl.context(), r.tp).leadership;
+  if (leadership) {
+    // "cannot be moved to NewReplica state as it is being requested to become leader"
+    if (leadership->leader_and_isr.leader == r.replica) return;
+    addLeaderAndIsrRequestForBrokers(ctl, batch, single(r.replica), r.tp, *leadership,
+                                     *partition(ctl.context(), r.tp).assignment, /*is_new=*/true);
+  }
+  changeState(ctl, r.tp, r.replica, ReplicaState::NewReplica);
+}
+
+void toOnlineReplica(Controller& ctl, RequestBatch& batch, PartitionAndReplica r) {
+  PartitionContext& p = partition(ctl.context(), r.tp);
+  if (*stateEntry(ctl, r.tp, r.replica) == ReplicaState::NewReplica) {
+    if (!p.assignment) p.assignment = ReplicaAssignment{};
+    // "Adding replica (r) that is not part of the assignment …"
+    if (!p.assignment->replicas.contains(r.replica)) p.assignment->replicas.push_back(r.replica);
+  } else if (p.leadership) {
+    addLeaderAndIsrRequestForBrokers(ctl, batch, single(r.replica), r.tp, *p.leadership, *p.assignment,
+                                     /*is_new=*/false);
+  }
+  changeState(ctl, r.tp, r.replica, ReplicaState::OnlineReplica);
+}
+
+void toOfflineReplicas(Controller& ctl, RequestBatch& batch, BrokerId replica, PartitionSet partitions) {
+  partitions.forEach([&](TopicPartition tp) {
+    addStopReplicaRequestForBrokers(ctl, batch, single(replica), tp, /*delete_partition=*/false);
+  });
+  PartitionSet with_leadership, without_leadership;
+  partitions.forEach([&](TopicPartition tp) {
+    (partition(ctl.context(), tp).leadership ? with_leadership : without_leadership).insert(tp);
+  });
+  const IsrRemovals removals = removeReplicasFromIsr(ctl, replica, with_leadership);
+  removals.updated.forEach([&](TopicPartition tp) {
+    if (!isTopicQueuedUpForDeletion(ctl.context(), tp.topic)) {
+      const ReplicaAssignment assignment = *partition(ctl.context(), tp).assignment;
+      BrokerList others = assignment.replicas;
+      others.remove(replica);
+      addLeaderAndIsrRequestForBrokers(ctl, batch, others, tp,
+                                       removals.leadership[static_cast<std::size_t>(partitionIndex(tp))],
+                                       assignment, /*is_new=*/false);
+    }
+    changeState(ctl, tp, replica, ReplicaState::OfflineReplica);
+  });
+  without_leadership.forEach([&](TopicPartition tp) {
+    addUpdateMetadataRequestForBrokers(ctl, batch, liveOrShuttingDownBrokerIds(ctl.context()), PartitionSet{tp});
+    changeState(ctl, tp, replica, ReplicaState::OfflineReplica);
+  });
+}
+
+void toNonExistentReplica(Controller& ctl, PartitionAndReplica r) {
+  auto& assignment = partition(ctl.context(), r.tp).assignment;
+  assignment = assignment.value_or(ReplicaAssignment{}).removeReplica(r.replica);
+  auto& state = stateEntry(ctl, r.tp, r.replica);
+  record(ctl, r.tp, r.replica, *state, ReplicaState::NonExistentReplica, true);
+  state.reset();  // unlike partitions, the replica's entry is removed
+}
+
+// §3.3 for the replicas of one broker.
+void doHandleStateChanges(Controller& ctl, RequestBatch& batch, BrokerId broker, const AllReplicaList& replicas,
+                          ReplicaState target) {
+  PartitionSet valid;
+  for (const PartitionAndReplica& r : replicas) {
+    if (r.replica != broker) continue;
+    auto& state = stateEntry(ctl, r.tp, r.replica);
+    if (!state) state = ReplicaState::NonExistentReplica;  // insert-if-absent (§1.3)
+    if (isValidTransition(*state, target)) {
+      valid.insert(r.tp);
+    } else {
+      record(ctl, r.tp, r.replica, *state, target, false);  // "Invalid state transition": logged and skipped
+    }
+  }
+  switch (target) {
+    case ReplicaState::NewReplica:
+      valid.forEach([&](TopicPartition tp) { toNewReplica(ctl, batch, {tp, broker}); });
+      break;
+    case ReplicaState::OnlineReplica:
+      valid.forEach([&](TopicPartition tp) { toOnlineReplica(ctl, batch, {tp, broker}); });
+      break;
+    case ReplicaState::OfflineReplica:
+      toOfflineReplicas(ctl, batch, broker, valid);
+      break;
+    case ReplicaState::ReplicaDeletionStarted:
+      valid.forEach([&](TopicPartition tp) {
+        changeState(ctl, tp, broker, ReplicaState::ReplicaDeletionStarted);
+        addStopReplicaRequestForBrokers(ctl, batch, single(broker), tp, /*delete_partition=*/true);
+      });
+      break;
+    case ReplicaState::ReplicaDeletionIneligible:
+    case ReplicaState::ReplicaDeletionSuccessful:
+      valid.forEach([&](TopicPartition tp) { changeState(ctl, tp, broker, target); });
+      break;
+    case ReplicaState::NonExistentReplica:
+      valid.forEach([&](TopicPartition tp) { toNonExistentReplica(ctl, {tp, broker}); });
+      break;
+  }
+}
+
+}  // namespace
+
+void handleStateChanges(Controller& ctl, const AllReplicaList& replicas, ReplicaState target) {
+  if (replicas.empty()) return;
+  RequestBatch batch;
+  BrokerSet brokers;
+  for (const PartitionAndReplica& r : replicas) brokers.insert(r.replica);
+  brokers.forEach([&](BrokerId broker) { doHandleStateChanges(ctl, batch, broker, replicas, target); });
+  sendRequestsToBrokers(ctl, batch);
+}
+
+void replicaStateMachineStartup(Controller& ctl) {
+  Context& ctx = ctl.context();
+  AllReplicaList online, offline;
+  allPartitions(ctx).forEach([&](TopicPartition tp) {
+    for (BrokerId r : partitionReplicaAssignment(ctx, tp)) {
+      const bool is_online = isReplicaOnline(ctx, r);
+      (is_online ? online : offline).push_back({tp, r});
+      // Silent puts (no check, no record): Ineligible even for topics not being deleted, so a
+      // broker that died during failover cannot leave a replica in ReplicaDeletionStarted.
+      partition(ctx, tp).replica_states[static_cast<std::size_t>(r)] =
+          is_online ? ReplicaState::OnlineReplica : ReplicaState::ReplicaDeletionIneligible;
+    }
+  });
+  handleStateChanges(ctl, online, ReplicaState::OnlineReplica);
+  handleStateChanges(ctl, offline, ReplicaState::OfflineReplica);
+}
+
+}  // namespace kcspec::spec

@@ -1,0 +1,118 @@
+#include "spec/rules/request_batch.hpp"
+
+#include <algorithm>
+
+#include "spec/rules/controller_context.hpp"
+
+namespace kcspec::spec {
+namespace {
+
+// The entry of `tp` in `entries`, added if absent; entries stay in ascending partition order.
+template <class Entry>
+Entry& entryFor(BoundedVector<Entry, kMaxPartitions>& entries, TopicPartition tp, bool& added) {
+  for (Entry& entry : entries) {
+    if (entry.tp == tp) {
+      added = false;
+      return entry;
+    }
+  }
+  added = true;
+  entries.push_back(Entry{});
+  entries[entries.size() - 1].tp = tp;
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.tp < b.tp; });
+  for (Entry& entry : entries) {
+    if (entry.tp == tp) return entry;
+  }
+  KCSPEC_ASSERT(false);
+  return entries[0];
+}
+
+void enqueue(Controller& ctl, BrokerId broker, ControlRequest request) {
+  BrokerData& recipient = ctl.world.brokers[static_cast<std::size_t>(broker)];
+  request.controller_id = ctl.id;
+  request.controller_epoch = ctl.epoch();
+  request.broker_epoch = ctl.context().live_broker_epochs[static_cast<std::size_t>(broker)];
+  recipient.inbox.push_back(request);
+}
+
+}  // namespace
+
+void addLeaderAndIsrRequestForBrokers(Controller& ctl, RequestBatch& batch, const BrokerList& brokers,
+                                      TopicPartition tp, const LeaderIsrAndControllerEpoch& leadership,
+                                      const ReplicaAssignment& assignment, bool is_new) {
+  for (BrokerId broker : brokers) {
+    if (broker < 0) continue;
+    bool added = false;
+    auto& entry = entryFor(batch.leader_and_isr[static_cast<std::size_t>(broker)], tp, added);
+    const bool was_new = !added && entry.is_new;
+    entry = LeaderAndIsrPartitionState{tp, leadership, assignment, is_new || was_new};
+  }
+  addUpdateMetadataRequestForBrokers(ctl, batch, liveOrShuttingDownBrokerIds(ctl.context()), PartitionSet{tp});
+}
+
+void addStopReplicaRequestForBrokers(Controller& ctl, RequestBatch& batch, const BrokerList& brokers,
+                                     TopicPartition tp, bool delete_partition) {
+  const std::int32_t epoch_now = leaderEpoch(ctl.context(), tp);
+  for (BrokerId broker : brokers) {
+    if (broker < 0) continue;
+    bool added = false;
+    auto& entry = entryFor(batch.stop_replica[static_cast<std::size_t>(broker)], tp, added);
+    const bool was_delete = !added && entry.delete_partition;
+    entry = StopReplicaPartitionState{tp, epoch_now, delete_partition || was_delete};
+  }
+}
+
+void addUpdateMetadataRequestForBrokers(Controller& ctl, RequestBatch& batch, BrokerSet brokers,
+                                        PartitionSet partitions) {
+  const Context& ctx = ctl.context();
+  batch.update_metadata_brokers = batch.update_metadata_brokers | brokers;
+  partitions.forEach([&](TopicPartition tp) {
+    const PartitionContext& p = partition(ctx, tp);
+    if (!p.leadership) return;  // "Leader not yet assigned for partition …"
+    const BrokerList replicas = partitionReplicaAssignment(ctx, tp);
+    BrokerList offline;
+    for (BrokerId r : replicas) {
+      if (!isReplicaOnline(ctx, r)) offline.push_back(r);
+    }
+    const LeaderAndIsr& lai = p.leadership->leader_and_isr;
+    UpdateMetadataPartitionState state{tp,  p.leadership->controller_epoch, lai.leader, lai.leader_epoch,
+                                       lai.isr, lai.partition_epoch, replicas, offline};
+    if (isTopicQueuedUpForDeletion(ctx, tp.topic)) {
+      state.leader = kLeaderDuringDelete;
+      state.leader_epoch = 0;
+      state.zk_version = 0;
+    }
+    bool added = false;
+    entryFor(batch.update_metadata, tp, added) = state;
+  });
+}
+
+void sendRequestsToBrokers(Controller& ctl, RequestBatch& batch) {
+  const BrokerSet registered = liveOrShuttingDownBrokerIds(ctl.context());
+  registered.forEach([&](BrokerId broker) {
+    const auto& entries = batch.leader_and_isr[static_cast<std::size_t>(broker)];
+    if (entries.empty()) return;
+    ControlRequest request{.kind = RequestKind::LeaderAndIsr};
+    request.leader_and_isr = entries;
+    enqueue(ctl, broker, request);
+  });
+  (batch.update_metadata_brokers & registered).forEach([&](BrokerId broker) {
+    ControlRequest request{.kind = RequestKind::UpdateMetadata};
+    request.update_metadata = batch.update_metadata;
+    request.live_brokers = registered;
+    enqueue(ctl, broker, request);
+  });
+  registered.forEach([&](BrokerId broker) {
+    const auto& entries = batch.stop_replica[static_cast<std::size_t>(broker)];
+    if (entries.empty()) return;
+    ControlRequest request{.kind = RequestKind::StopReplica};
+    request.stop_replica = entries;
+    for (const StopReplicaPartitionState& entry : entries) {
+      if (entry.delete_partition) request.response_wanted.insert(entry.tp);
+    }
+    enqueue(ctl, broker, request);
+  });
+  batch = RequestBatch{};
+}
+
+}  // namespace kcspec::spec

@@ -1,0 +1,27 @@
+// The spec as a transition system (the only interface proofs/ and tests need, Stateright-style):
+// the initial state of a configuration, the actions enabled in a state, and the successor.
+#pragma once
+
+#include <vector>
+
+#include "spec/rules/cluster_state.hpp"
+#include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/config.hpp"
+
+namespace kcspec::spec {
+
+// Brokers alive at start are registered (in id order), topics that exist at start are in
+// ZooKeeper without partition states, and no controller has been elected yet.
+ClusterState initialState(const Config& config);
+
+// Every enabled action, in a fixed order (action kind, then broker, topic, partition, …).
+std::vector<Action> enabledActions(const Config& config, const ClusterState& state);
+
+bool isEnabled(const Config& config, const ClusterState& state, const Action& action);
+
+// The successor of `state` under an enabled `action`; `observer` hears of state changes and
+// fenced writes.
+ClusterState next(const Config& config, const ClusterState& state, const Action& action, StepObserver& observer);
+ClusterState next(const Config& config, const ClusterState& state, const Action& action);
+
+}  // namespace kcspec::spec

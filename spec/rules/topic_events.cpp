@@ -1,0 +1,119 @@
+#include "spec/rules/topic_events.hpp"
+
+#include "spec/rules/controller_context.hpp"
+#include "spec/rules/partition_state_machine.hpp"
+#include "spec/rules/replica_state_machine.hpp"
+#include "spec/rules/topic_deletion_manager.hpp"
+#include "spec/rules/zookeeper.hpp"
+
+namespace kcspec::spec {
+namespace {
+
+AllReplicaList replicasOf(const Context& ctx, PartitionSet partitions) {
+  AllReplicaList replicas;
+  partitions.forEach([&](TopicPartition tp) {
+    for (BrokerId r : partitionReplicaAssignment(ctx, tp)) replicas.push_back({tp, r});
+  });
+  return replicas;
+}
+
+// §5.10.3 onNewPartitionCreation.
+void onNewPartitionCreation(Controller& ctl, PartitionSet partitions) {
+  handleStateChanges(ctl, partitions, PartitionState::NewPartition);
+  handleStateChanges(ctl, replicasOf(ctl.context(), partitions), ReplicaState::NewReplica);
+  handleStateChanges(ctl, partitions, PartitionState::OnlinePartition,
+                     ElectionStrategy{ElectionStrategyKind::OfflinePartition, false});
+  handleStateChanges(ctl, replicasOf(ctl.context(), partitions), ReplicaState::OnlineReplica);
+}
+
+}  // namespace
+
+void processTopicChange(Controller& ctl) {
+  if (!ctl.module().active) return;
+  Context& ctx = ctl.context();
+  TopicSet topics;
+  for (TopicIndex t = 0; t < kMaxTopics; ++t) {
+    if (ctl.zk().topics[static_cast<std::size_t>(t)].exists) topics.insert(t);
+  }
+  const TopicSet added = topics - ctx.all_topics;
+  const TopicSet deleted = ctx.all_topics - topics;
+  ctx.all_topics = topics;
+  deleted.forEach([&](TopicIndex t) { removeTopic(ctx, t); });
+  PartitionSet new_partitions;
+  added.forEach([&](TopicIndex t) {
+    const TopicZnodes& topic = ctl.zk().topics[static_cast<std::size_t>(t)];
+    for (int p = 0; p < static_cast<int>(topic.partitions.size()); ++p) {
+      partition(ctx, TopicPartition{t, p}).assignment = topic.partitions[static_cast<std::size_t>(p)];
+      new_partitions.insert(TopicPartition{t, p});
+    }
+  });
+  if (!new_partitions.empty()) onNewPartitionCreation(ctl, new_partitions);
+}
+
+void processPartitionModifications(Controller& ctl, TopicIndex topic) {
+  if (!ctl.module().active) return;
+  Context& ctx = ctl.context();
+  const TopicZnodes& znodes = ctl.zk().topics[static_cast<std::size_t>(topic)];
+  if (!znodes.exists || !ctx.all_topics.contains(topic)) return;
+  PartitionSet added;
+  for (int p = 0; p < static_cast<int>(znodes.partitions.size()); ++p) {
+    if (!partition(ctx, TopicPartition{topic, p}).assignment) added.insert(TopicPartition{topic, p});
+  }
+  if (isTopicQueuedUpForDeletion(ctl, topic)) {
+    // "Skipping adding partitions … since it is currently being deleted": the topic znode is
+    // restored to the assignments of the partitions the controller knows.
+    if (!added.empty()) {
+      checkControllerEpoch(ctl);
+      TopicZnodes& writable = ctl.zk().topics[static_cast<std::size_t>(topic)];
+      while (writable.partitions.size() > 0 &&
+             !partition(ctx, TopicPartition{topic, static_cast<int>(writable.partitions.size()) - 1}).assignment) {
+        writable.partitions.pop_back();
+      }
+      fireWatch(ctl.world, ControllerEvent{.kind = ControllerEventKind::PartitionModifications, .topic = topic});
+    }
+    return;
+  }
+  if (added.empty()) return;
+  added.forEach([&](TopicPartition tp) {
+    partition(ctx, tp).assignment = znodes.partitions[static_cast<std::size_t>(tp.partition)];
+  });
+  onNewPartitionCreation(ctl, added);
+}
+
+void processTopicDeletion(Controller& ctl) {
+  if (!ctl.module().active) return;
+  Context& ctx = ctl.context();
+  TopicSet topics = ctl.zk().delete_topics;
+  const TopicSet non_existent = topics - ctx.all_topics;
+  if (!non_existent.empty()) deleteTopicDeletions(ctl, non_existent);  // "Ignoring request to delete non-existing topics"
+  topics = topics - non_existent;
+  if (!ctl.config.delete_topic_enable) {
+    deleteTopicDeletions(ctl, topics);  // "Removing … since delete topic is disabled"
+    return;
+  }
+  if (topics.empty()) return;
+  TopicSet reassigning;
+  ctx.partitions_being_reassigned.forEach([&](TopicPartition tp) { reassigning.insert(tp.topic); });
+  // As in Kafka 3.8, the mark comes before the topic is queued, and marking only applies to
+  // queued topics: for a newly requested topic it does nothing (docs/spec/deviations.md).
+  markTopicIneligibleForDeletion(ctl, topics & reassigning);
+  enqueueTopicsForDeletion(ctl, topics);
+}
+
+void processTopicDeletionStopReplicaResponseReceived(Controller& ctl, BrokerId broker, PartitionSet partitions,
+                                                     PartitionSet partition_errors) {
+  if (!ctl.module().active) return;
+  AllReplicaList failed, succeeded;
+  partitions.forEach([&](TopicPartition tp) {
+    (partition_errors.contains(tp) ? failed : succeeded).push_back({tp, broker});
+  });
+  failReplicaDeletion(ctl, failed);
+  if (!succeeded.empty()) completeReplicaDeletion(ctl, succeeded);
+}
+
+void processTopicUncleanLeaderElectionEnable(Controller& ctl, TopicIndex topic) {
+  if (!ctl.module().active) return;
+  triggerOnlinePartitionStateChange(ctl, topic);
+}
+
+}  // namespace kcspec::spec

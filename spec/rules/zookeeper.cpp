@@ -1,0 +1,88 @@
+#include "spec/rules/zookeeper.hpp"
+
+namespace kcspec::spec {
+namespace {
+
+TopicZnodes& topicZnodes(ZooKeeperData& zk, TopicIndex topic) {
+  return zk.topics[static_cast<std::size_t>(topic)];
+}
+
+std::optional<PartitionStateZnode>& stateZnode(ZooKeeperData& zk, TopicPartition tp) {
+  return topicZnodes(zk, tp.topic).states[static_cast<std::size_t>(tp.partition)];
+}
+
+void fireTopicChildren(Observation& world) { fireWatch(world, ControllerEvent{.kind = ControllerEventKind::TopicChange}); }
+
+}  // namespace
+
+void checkControllerEpoch(Controller& ctl) {
+  if (ctl.zk().controller_epoch_zk_version != ctl.context().epoch_zk_version) {
+    ctl.observer.staleControllerWriteRejected(ctl.id, ctl.epoch());
+    throw ControllerMovedException{};
+  }
+  ctl.observer.controllerWriteAccepted(ctl.id, ctl.epoch());
+}
+
+std::optional<PartitionStateZnode> readPartitionState(const ZooKeeperData& zk, TopicPartition tp) {
+  const TopicZnodes& topic = zk.topics[static_cast<std::size_t>(tp.topic)];
+  if (!topic.exists) return std::nullopt;
+  return topic.states[static_cast<std::size_t>(tp.partition)];
+}
+
+ZkCode createPartitionState(Controller& ctl, TopicPartition tp, const LeaderAndIsr& leader_and_isr) {
+  checkControllerEpoch(ctl);
+  auto& znode = stateZnode(ctl.zk(), tp);
+  if (znode) return ZkCode::NODEEXISTS;
+  znode = PartitionStateZnode{leader_and_isr.withPartitionEpoch(0), ctl.epoch()};
+  return ZkCode::OK;
+}
+
+ZkCode updatePartitionState(Controller& ctl, TopicPartition tp, const LeaderAndIsr& leader_and_isr,
+                            std::int32_t& new_version) {
+  checkControllerEpoch(ctl);
+  auto& znode = stateZnode(ctl.zk(), tp);
+  if (!znode) return ZkCode::NONODE;
+  if (znode->leader_and_isr.partition_epoch != leader_and_isr.partition_epoch) return ZkCode::BADVERSION;
+  new_version = leader_and_isr.partition_epoch + 1;
+  znode = PartitionStateZnode{leader_and_isr.withPartitionEpoch(new_version), ctl.epoch()};
+  return ZkCode::OK;
+}
+
+void writePartitionAssignment(Controller& ctl, TopicPartition tp, const ReplicaAssignment& assignment) {
+  checkControllerEpoch(ctl);
+  TopicZnodes& topic = topicZnodes(ctl.zk(), tp.topic);
+  KCSPEC_ASSERT(topic.exists && tp.partition < static_cast<int>(topic.partitions.size()));
+  topic.partitions[static_cast<std::size_t>(tp.partition)] = assignment;
+  fireWatch(ctl.world, ControllerEvent{.kind = ControllerEventKind::PartitionModifications, .topic = tp.topic});
+}
+
+bool topicUncleanLeaderElectionEnable(const ZooKeeperData& zk, TopicIndex topic) {
+  return zk.topics[static_cast<std::size_t>(topic)].unclean_leader_election_enable;
+}
+
+void deleteTopic(Controller& ctl, TopicIndex topic) {
+  checkControllerEpoch(ctl);
+  topicZnodes(ctl.zk(), topic) = TopicZnodes{};  // recursive: partitions and their state znodes too
+  fireTopicChildren(ctl.world);
+  deleteTopicDeletions(ctl, TopicSet{topic});
+}
+
+void deleteTopicDeletions(Controller& ctl, TopicSet topics) {
+  if (topics.empty()) return;
+  checkControllerEpoch(ctl);
+  const bool any_deleted = !(ctl.zk().delete_topics & topics).empty();
+  ctl.zk().delete_topics = ctl.zk().delete_topics - topics;
+  if (any_deleted) fireWatch(ctl.world, ControllerEvent{.kind = ControllerEventKind::TopicDeletion});
+}
+
+void fireWatch(Observation& world, const ControllerEvent& event) {
+  for (BrokerData& broker : world.brokers) {
+    ControllerData& controller = broker.controller;
+    if (!broker.alive || !controller.active || controller.session_lost) continue;
+    if (controller.events.contains(event)) return;
+    controller.events.push_back(event);
+    return;
+  }
+}
+
+}  // namespace kcspec::spec

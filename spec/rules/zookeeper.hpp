@@ -1,0 +1,46 @@
+// The controller's ZooKeeper operations (facts §6): reads, and writes fenced by the version of
+// /controller_epoch (§6.3.1) — a write from a controller whose epochZkVersion is stale throws
+// ControllerMovedException and changes nothing. Partition-state writes are conditional on the
+// znode's data version (§6.3.3).
+#pragma once
+
+#include <optional>
+
+#include "spec/rules/controller.hpp"
+
+namespace kcspec::spec {
+
+enum class ZkCode : std::uint8_t { OK, NONODE, NODEEXISTS, BADVERSION };
+
+// Throws ControllerMovedException unless /controller_epoch still has the controller's version.
+void checkControllerEpoch(Controller& ctl);
+
+std::optional<PartitionStateZnode> readPartitionState(const ZooKeeperData& zk, TopicPartition tp);
+
+// Creates /brokers/topics/<t>/partitions/<p>/state (version 0) with the controller's epoch.
+ZkCode createPartitionState(Controller& ctl, TopicPartition tp, const LeaderAndIsr& leader_and_isr);
+
+// setData(state znode, expectedVersion = leader_and_isr.partition_epoch); on OK returns the new
+// version through `new_version`.
+ZkCode updatePartitionState(Controller& ctl, TopicPartition tp, const LeaderAndIsr& leader_and_isr,
+                            std::int32_t& new_version);
+
+// Rewrites one partition's assignment in /brokers/topics/<t> (reassignment phases U and B).
+void writePartitionAssignment(Controller& ctl, TopicPartition tp, const ReplicaAssignment& assignment);
+
+// The topic's unclean.leader.election.enable, read from /config/topics/<t> (default false).
+bool topicUncleanLeaderElectionEnable(const ZooKeeperData& zk, TopicIndex topic);
+
+// DeletionClient.deleteTopic: /brokers/topics/<t> (recursively), /config/topics/<t>,
+// /admin/delete_topics/<t>.
+void deleteTopic(Controller& ctl, TopicIndex topic);
+
+// DeletionClient.deleteTopicDeletions: /admin/delete_topics/<t> for each topic.
+void deleteTopicDeletions(Controller& ctl, TopicSet topics);
+
+// A watch fired: `event` goes to the active controller's queue — the one whose handlers are
+// registered — unless an identical event is already pending (ZooKeeper watches are one-shot
+// and re-armed when the handler reads, so changes before that coalesce into one notification).
+void fireWatch(Observation& world, const ControllerEvent& event);
+
+}  // namespace kcspec::spec

@@ -1,0 +1,77 @@
+// A configuration: the cluster (brokers, topics, flags) and a bound on every perturbation.
+// Together with the rules it defines a finite state space. Recovery actions (processing events,
+// delivering requests and responses, restarting crashed brokers, electing a controller, ISR
+// catch-up) are never bounded (DESIGN.md).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spec/vocabulary/broker_set.hpp"
+#include "spec/vocabulary/ids.hpp"
+
+namespace kcspec {
+
+struct TopicConfig {
+  std::string name;
+  // Replicas of each partition, in preference order, when the topic is created.
+  std::vector<BrokerList> assignment;
+  // Replicas of the partitions that `add-partitions` appends, one per use, in order.
+  std::vector<BrokerList> added_partitions;
+  // Per partition: the targets that `reassign` may move it to.
+  std::vector<std::pair<int, BrokerList>> reassignment_targets;
+  bool unclean_leader_election_enable = false;  // /config/topics/<t> override
+  bool exists_at_start = false;                 // created before the first controller starts
+};
+
+// How often each perturbation may happen in one history.
+struct Bounds {
+  int crashes = 0;                  // broker crash (also a quick bounce when restarted before BrokerChange)
+  int controlled_shutdowns = 0;
+  int controller_failovers = 0;     // the active controller loses its ZooKeeper session
+  int topic_creations = 0;
+  int topic_deletions = 0;
+  int partition_additions = 0;
+  int reassignments = 0;            // starting or cancelling a reassignment
+  int preferred_elections = 0;
+  int unclean_elections = 0;        // ElectLeaders(UNCLEAN) and enabling a topic's unclean flag
+  int isr_shrinks = 0;              // a leader proposes removing a follower (AlterPartition)
+  int stop_replica_errors = 0;      // a StopReplica(delete=true) response carries an error
+};
+
+// The bound names, in the order of Bounds' fields, as the configuration format spells them.
+inline constexpr std::array<std::string_view, 11> kBoundNames = {
+    "crashes",      "controlled-shutdowns", "controller-failovers", "topic-creations",
+    "topic-deletions", "partition-additions", "reassignments", "preferred-elections",
+    "unclean-elections", "isr-shrinks", "stop-replica-errors"};
+
+constexpr int* boundField(Bounds& bounds, std::size_t i) {
+  int* fields[] = {&bounds.crashes,          &bounds.controlled_shutdowns, &bounds.controller_failovers,
+                   &bounds.topic_creations,  &bounds.topic_deletions,      &bounds.partition_additions,
+                   &bounds.reassignments,    &bounds.preferred_elections,  &bounds.unclean_elections,
+                   &bounds.isr_shrinks,      &bounds.stop_replica_errors};
+  return fields[i];
+}
+
+struct Config {
+  std::string name = "unnamed";
+  BrokerSet brokers;                       // every broker that may ever register
+  BrokerSet brokers_alive_at_start;        // registered before the first controller starts
+  std::vector<TopicConfig> topics;         // topic index = position
+  bool delete_topic_enable = true;         // delete.topic.enable (default true)
+  bool auto_leader_rebalance_enable = false;
+  Bounds bounds;
+
+  int topicCount() const { return static_cast<int>(topics.size()); }
+  TopicIndex topicNamed(std::string_view name_) const {
+    for (std::size_t i = 0; i < topics.size(); ++i) {
+      if (topics[i].name == name_) return static_cast<TopicIndex>(i);
+    }
+    return -1;
+  }
+};
+
+}  // namespace kcspec

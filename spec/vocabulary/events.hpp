@@ -1,0 +1,59 @@
+// The controller's events (facts §5.6): what the single event thread processes, one at a time.
+// Only the events within kcspec's scope are modeled (DESIGN.md); each carries the fields its
+// handler reads, the rest stay at their defaults.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "spec/vocabulary/ids.hpp"
+#include "spec/vocabulary/leader_and_isr.hpp"
+#include "spec/vocabulary/sets.hpp"
+
+namespace kcspec {
+
+inline constexpr int kMaxControllerEvents = 12;
+
+enum class ControllerEventKind : std::uint8_t {
+  Expire,                                    // the controller's session expired: resign
+  BrokerChange,                              // /brokers/ids children changed
+  TopicChange,                               // /brokers/topics children changed
+  PartitionModifications,                    // /brokers/topics/<t> data changed (expansion)
+  TopicDeletion,                             // /admin/delete_topics children changed
+  TopicDeletionStopReplicaResponseReceived,  // a StopReplica(delete=true) response
+  ApiPartitionReassignment,                  // AlterPartitionReassignments (one partition)
+  AlterPartitionReceived,                    // a leader proposes a new ISR
+  ControlledShutdown,                        // a broker asks to shut down
+  ReplicaLeaderElection,                     // ElectLeaders (PREFERRED or UNCLEAN)
+  AutoPreferredReplicaLeaderElection,        // the rebalance scheduler fired
+  TopicUncleanLeaderElectionEnable,          // a topic's unclean flag was turned on
+};
+
+inline constexpr std::string_view kControllerEventNames[] = {
+    "Expire", "BrokerChange", "TopicChange", "PartitionModifications", "TopicDeletion",
+    "TopicDeletionStopReplicaResponseReceived", "ApiPartitionReassignment", "AlterPartitionReceived",
+    "ControlledShutdown", "ReplicaLeaderElection", "AutoPreferredReplicaLeaderElection",
+    "TopicUncleanLeaderElectionEnable"};
+
+constexpr std::string_view eventName(ControllerEventKind kind) {
+  return kControllerEventNames[static_cast<int>(kind)];
+}
+
+enum class ElectionType : std::uint8_t { PREFERRED, UNCLEAN };
+
+struct ControllerEvent {
+  ControllerEventKind kind = ControllerEventKind::BrokerChange;
+  BrokerId broker = kNoLeader;      // ControlledShutdown, AlterPartition, StopReplica response
+  std::int64_t broker_epoch = -1;   // ControlledShutdown, AlterPartition
+  TopicIndex topic = -1;            // PartitionModifications, TopicUncleanLeaderElectionEnable
+  TopicPartition tp;                // ApiPartitionReassignment, AlterPartition
+  PartitionSet partitions;          // ReplicaLeaderElection; StopReplica response: all partitions
+  PartitionSet partition_errors;    // StopReplica response: partitions answered with an error
+  ElectionType election_type = ElectionType::PREFERRED;
+  bool cancel = false;              // ApiPartitionReassignment: revert to the origin replicas
+  BrokerList target_replicas;       // ApiPartitionReassignment
+  LeaderAndIsr proposed;            // AlterPartition: leader, leader epoch, ISR, partition epoch
+  friend constexpr bool operator==(const ControllerEvent&, const ControllerEvent&) = default;
+};
+
+}  // namespace kcspec

@@ -1,0 +1,122 @@
+// The observation: everything a version of the controller world shows from outside — ZooKeeper's
+// contents, each controller's context and event queue, every broker's metadata cache, hosted
+// replicas and pending requests. spec/ and impl/ both produce it; equality after every step is
+// the conformance relation (DESIGN.md "Comparing the two versions").
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+#include "spec/vocabulary/broker_set.hpp"
+#include "spec/vocabulary/events.hpp"
+#include "spec/vocabulary/ids.hpp"
+#include "spec/vocabulary/leader_and_isr.hpp"
+#include "spec/vocabulary/replica_assignment.hpp"
+#include "spec/vocabulary/requests.hpp"
+#include "spec/vocabulary/sets.hpp"
+#include "spec/vocabulary/states.hpp"
+
+namespace kcspec {
+
+// ---------------------------------------------------------------- ZooKeeper (facts §6.1)
+
+// /brokers/topics/<t>/partitions/<p>/state. The znode's data version is leader_and_isr.partition_epoch.
+struct PartitionStateZnode {
+  LeaderAndIsr leader_and_isr;
+  std::int32_t controller_epoch = 0;
+  friend constexpr bool operator==(const PartitionStateZnode&, const PartitionStateZnode&) = default;
+};
+
+struct TopicZnodes {
+  bool exists = false;  // /brokers/topics/<t>
+  BoundedVector<ReplicaAssignment, kMaxPartitionsPerTopic> partitions;  // "partitions", "adding_replicas", "removing_replicas"
+  std::array<std::optional<PartitionStateZnode>, kMaxPartitionsPerTopic> states;
+  bool unclean_leader_election_enable = false;  // /config/topics/<t>
+  friend constexpr bool operator==(const TopicZnodes&, const TopicZnodes&) = default;
+};
+
+struct BrokerRegistration {  // /brokers/ids/<id>, ephemeral
+  bool registered = false;
+  std::int64_t broker_epoch = -1;  // the znode's czxid
+  friend constexpr bool operator==(const BrokerRegistration&, const BrokerRegistration&) = default;
+};
+
+struct ZooKeeperData {
+  std::array<BrokerRegistration, kMaxBrokers> brokers;
+  std::array<TopicZnodes, kMaxTopics> topics;
+  BrokerId controller = kNoLeader;              // /controller "brokerid"; −1 = absent
+  std::int32_t controller_epoch = 0;            // /controller_epoch
+  std::int32_t controller_epoch_zk_version = -1;  // its data version; −1 = absent
+  TopicSet delete_topics;                       // /admin/delete_topics/<t>
+  std::int64_t last_zxid = 0;                   // creation order, the source of broker epochs
+  friend constexpr bool operator==(const ZooKeeperData&, const ZooKeeperData&) = default;
+};
+
+// ---------------------------------------------------------------- controller (facts §5.1)
+
+struct PartitionContext {
+  std::optional<ReplicaAssignment> assignment;              // partitionAssignments
+  std::optional<LeaderIsrAndControllerEpoch> leadership;    // partitionLeadershipInfo
+  std::optional<PartitionState> state;                      // partitionStates
+  std::array<std::optional<ReplicaState>, kMaxBrokers> replica_states;  // replicaStates, by replica id
+  friend constexpr bool operator==(const PartitionContext&, const PartitionContext&) = default;
+};
+
+struct ControllerContextData {
+  std::int32_t epoch = 0;
+  std::int32_t epoch_zk_version = 0;
+  std::array<std::int64_t, kMaxBrokers> live_broker_epochs{-1, -1, -1, -1, -1, -1, -1, -1};  // −1 = not live
+  BrokerSet shutting_down_broker_ids;
+  TopicSet all_topics;
+  std::array<PartitionContext, kMaxPartitions> partitions;
+  PartitionSet partitions_being_reassigned;
+  TopicSet topics_to_be_deleted;
+  TopicSet topics_with_deletion_started;
+  TopicSet topics_ineligible_for_deletion;
+  std::int32_t offline_partition_count = 0;
+  friend constexpr bool operator==(const ControllerContextData&, const ControllerContextData&) = default;
+};
+static_assert(kMaxBrokers == 8, "live_broker_epochs' initializer lists one −1 per broker");
+
+// The KafkaController module of one broker: active or not, its context and its event queue.
+struct ControllerData {
+  bool active = false;        // activeControllerId == this broker
+  bool session_lost = false;  // /controller is gone but the Expire event has not been queued yet
+  ControllerContextData context;
+  BoundedVector<ControllerEvent, kMaxControllerEvents> events;
+  friend constexpr bool operator==(const ControllerData&, const ControllerData&) = default;
+};
+
+// ---------------------------------------------------------------- brokers
+
+// A replica as the broker hosting it sees it (set by LeaderAndIsr, removed by StopReplica).
+struct HostedReplica {
+  bool present = false;
+  bool is_leader = false;
+  std::int32_t leader_epoch = -1;
+  std::int32_t partition_epoch = -1;
+  BrokerList isr;  // the leader's view, which it proposes changes to
+  friend constexpr bool operator==(const HostedReplica&, const HostedReplica&) = default;
+};
+
+struct BrokerData {
+  bool alive = false;
+  std::int64_t broker_epoch = -1;
+  std::int32_t known_controller_epoch = 0;  // requests from an older controller epoch are rejected
+  BoundedVector<ControlRequest, kMaxRequestsPerBroker> inbox;
+  std::array<std::optional<UpdateMetadataPartitionState>, kMaxPartitions> metadata_cache;
+  BrokerSet metadata_live_brokers;
+  std::array<HostedReplica, kMaxPartitions> replicas;
+  BoundedVector<StopReplicaResponse, kMaxResponsesPerBroker> outbox;  // StopReplica(delete) responses
+  ControllerData controller;
+  friend constexpr bool operator==(const BrokerData&, const BrokerData&) = default;
+};
+
+struct Observation {
+  ZooKeeperData zk;
+  std::array<BrokerData, kMaxBrokers> brokers;
+  friend constexpr bool operator==(const Observation&, const Observation&) = default;
+};
+
+}  // namespace kcspec

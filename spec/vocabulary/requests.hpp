@@ -1,0 +1,76 @@
+// Controller → broker requests (facts Appendix A) and the StopReplica responses that come back.
+// Partition entries are kept in ascending partition order (Kafka's order is a hash map's).
+#pragma once
+
+#include <cstdint>
+
+#include "spec/vocabulary/broker_set.hpp"
+#include "spec/vocabulary/ids.hpp"
+#include "spec/vocabulary/leader_and_isr.hpp"
+#include "spec/vocabulary/replica_assignment.hpp"
+#include "spec/vocabulary/sets.hpp"
+
+namespace kcspec {
+
+inline constexpr int kMaxRequestsPerBroker = 12;  // a broker's inbound queue
+inline constexpr int kMaxResponsesPerBroker = 6;  // StopReplica responses on their way back
+
+// LeaderAndIsrPartitionState: the leadership the controller cached (with the epoch of the
+// controller that wrote it), the full assignment, and whether the replica is new (sticky).
+struct LeaderAndIsrPartitionState {
+  TopicPartition tp;
+  LeaderIsrAndControllerEpoch leadership;
+  ReplicaAssignment assignment;
+  bool is_new = false;
+  friend constexpr bool operator==(const LeaderAndIsrPartitionState&, const LeaderAndIsrPartitionState&) = default;
+};
+
+// UpdateMetadataPartitionState. For a topic queued for deletion the controller advertises
+// leader −2, leader epoch 0, zkVersion 0 (facts A.4).
+struct UpdateMetadataPartitionState {
+  TopicPartition tp;
+  std::int32_t controller_epoch = 0;
+  BrokerId leader = kNoLeader;
+  std::int32_t leader_epoch = 0;
+  BrokerList isr;
+  std::int32_t zk_version = 0;
+  BrokerList replicas;
+  BrokerList offline_replicas;
+  friend constexpr bool operator==(const UpdateMetadataPartitionState&, const UpdateMetadataPartitionState&) = default;
+};
+
+// StopReplicaPartitionState: leader epoch −2 when the topic is queued for deletion (facts A.3).
+struct StopReplicaPartitionState {
+  TopicPartition tp;
+  std::int32_t leader_epoch = 0;
+  bool delete_partition = false;
+  friend constexpr bool operator==(const StopReplicaPartitionState&, const StopReplicaPartitionState&) = default;
+};
+
+enum class RequestKind : std::uint8_t { LeaderAndIsr, UpdateMetadata, StopReplica };
+
+// One control request in a broker's inbound queue. Only the list of its kind is used.
+struct ControlRequest {
+  RequestKind kind = RequestKind::UpdateMetadata;
+  BrokerId controller_id = kNoLeader;
+  std::int32_t controller_epoch = 0;
+  std::int64_t broker_epoch = -1;  // the recipient's epoch as the controller knows it
+  BoundedVector<LeaderAndIsrPartitionState, kMaxPartitions> leader_and_isr;
+  BoundedVector<UpdateMetadataPartitionState, kMaxPartitions> update_metadata;
+  BrokerSet live_brokers;  // UpdateMetadata: every live-or-shutting-down broker
+  BoundedVector<StopReplicaPartitionState, kMaxPartitions> stop_replica;
+  // StopReplica: the delete=true partitions whose response the controller wants back (their
+  // topic was in topicsWithDeletionStarted when the request was sent, facts A.5).
+  PartitionSet response_wanted;
+  friend constexpr bool operator==(const ControlRequest&, const ControlRequest&) = default;
+};
+
+// A StopReplica(delete=true) response on its way back to the controller that sent it.
+struct StopReplicaResponse {
+  BrokerId controller_id = kNoLeader;
+  std::int32_t controller_epoch = 0;
+  PartitionSet partitions;  // the partitions the controller asked about
+  friend constexpr bool operator==(const StopReplicaResponse&, const StopReplicaResponse&) = default;
+};
+
+}  // namespace kcspec
