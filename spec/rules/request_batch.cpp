@@ -9,7 +9,7 @@ namespace {
 
 // The entry of `tp` in `entries`, added if absent; entries stay in ascending partition order.
 template <class Entry>
-Entry& entryFor(BoundedVector<Entry, kMaxPartitions>& entries, TopicPartition tp, bool& added) {
+Entry& entryFor(BoundedList<Entry, kMaxPartitions>& entries, TopicPartition tp, bool& added) {
   for (Entry& entry : entries) {
     if (entry.tp == tp) {
       added = false;

@@ -10,10 +10,10 @@
 namespace kcspec::spec {
 
 struct RequestBatch {
-  std::array<BoundedVector<LeaderAndIsrPartitionState, kMaxPartitions>, kMaxBrokers> leader_and_isr;
+  std::array<BoundedList<LeaderAndIsrPartitionState, kMaxPartitions>, kMaxBrokers> leader_and_isr;
   BrokerSet update_metadata_brokers;
-  BoundedVector<UpdateMetadataPartitionState, kMaxPartitions> update_metadata;
-  std::array<BoundedVector<StopReplicaPartitionState, kMaxPartitions>, kMaxBrokers> stop_replica;
+  BoundedList<UpdateMetadataPartitionState, kMaxPartitions> update_metadata;
+  std::array<BoundedList<StopReplicaPartitionState, kMaxPartitions>, kMaxBrokers> stop_replica;
 };
 
 // A.2: LeaderAndIsr for `tp` to each broker (isNew sticky), then UpdateMetadata for `tp` to all

@@ -12,7 +12,7 @@
 
 namespace kcspec {
 
-inline constexpr int kMaxControllerEvents = 12;
+inline constexpr int kMaxControllerEvents = 32;
 
 enum class ControllerEventKind : std::uint8_t {
   Expire,                                    // the controller's session expired: resign

@@ -84,8 +84,8 @@ struct ControllerData {
   bool active = false;        // activeControllerId == this broker
   bool session_lost = false;  // /controller is gone but the Expire event has not been queued yet
   ControllerContextData context;
-  BoundedVector<ControllerEvent, kMaxControllerEvents> events;
-  friend constexpr bool operator==(const ControllerData&, const ControllerData&) = default;
+  BoundedList<ControllerEvent, kMaxControllerEvents> events;
+  friend bool operator==(const ControllerData&, const ControllerData&) = default;
 };
 
 // ---------------------------------------------------------------- brokers
@@ -104,19 +104,19 @@ struct BrokerData {
   bool alive = false;
   std::int64_t broker_epoch = -1;
   std::int32_t known_controller_epoch = 0;  // requests from an older controller epoch are rejected
-  BoundedVector<ControlRequest, kMaxRequestsPerBroker> inbox;
+  BoundedList<ControlRequest, kMaxRequestsPerBroker> inbox;
   std::array<std::optional<UpdateMetadataPartitionState>, kMaxPartitions> metadata_cache;
   BrokerSet metadata_live_brokers;
   std::array<HostedReplica, kMaxPartitions> replicas;
   BoundedVector<StopReplicaResponse, kMaxResponsesPerBroker> outbox;  // StopReplica(delete) responses
   ControllerData controller;
-  friend constexpr bool operator==(const BrokerData&, const BrokerData&) = default;
+  friend bool operator==(const BrokerData&, const BrokerData&) = default;
 };
 
 struct Observation {
   ZooKeeperData zk;
   std::array<BrokerData, kMaxBrokers> brokers;
-  friend constexpr bool operator==(const Observation&, const Observation&) = default;
+  friend bool operator==(const Observation&, const Observation&) = default;
 };
 
 }  // namespace kcspec

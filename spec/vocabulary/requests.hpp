@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "spec/vocabulary/bounded_list.hpp"
 #include "spec/vocabulary/broker_set.hpp"
 #include "spec/vocabulary/ids.hpp"
 #include "spec/vocabulary/leader_and_isr.hpp"
@@ -12,7 +13,7 @@
 
 namespace kcspec {
 
-inline constexpr int kMaxRequestsPerBroker = 12;  // a broker's inbound queue
+inline constexpr int kMaxRequestsPerBroker = 64;  // a broker's inbound queue
 inline constexpr int kMaxResponsesPerBroker = 6;  // StopReplica responses on their way back
 
 // LeaderAndIsrPartitionState: the leadership the controller cached (with the epoch of the
@@ -55,14 +56,14 @@ struct ControlRequest {
   BrokerId controller_id = kNoLeader;
   std::int32_t controller_epoch = 0;
   std::int64_t broker_epoch = -1;  // the recipient's epoch as the controller knows it
-  BoundedVector<LeaderAndIsrPartitionState, kMaxPartitions> leader_and_isr;
-  BoundedVector<UpdateMetadataPartitionState, kMaxPartitions> update_metadata;
+  BoundedList<LeaderAndIsrPartitionState, kMaxPartitions> leader_and_isr;
+  BoundedList<UpdateMetadataPartitionState, kMaxPartitions> update_metadata;
   BrokerSet live_brokers;  // UpdateMetadata: every live-or-shutting-down broker
-  BoundedVector<StopReplicaPartitionState, kMaxPartitions> stop_replica;
+  BoundedList<StopReplicaPartitionState, kMaxPartitions> stop_replica;
   // StopReplica: the delete=true partitions whose response the controller wants back (their
   // topic was in topicsWithDeletionStarted when the request was sent, facts A.5).
   PartitionSet response_wanted;
-  friend constexpr bool operator==(const ControlRequest&, const ControlRequest&) = default;
+  friend bool operator==(const ControlRequest&, const ControlRequest&) = default;
 };
 
 // A StopReplica(delete=true) response on its way back to the controller that sent it.

@@ -1,0 +1,309 @@
+#include "spec/rules/invariants.hpp"
+
+#include "spec/vocabulary/valid_previous_states.hpp"
+
+namespace kcspec::spec {
+namespace {
+
+const ControllerData* activeController(const ClusterState& s) {
+  for (const BrokerData& broker : s.world.brokers) {
+    if (broker.alive && broker.controller.active && !broker.controller.session_lost) return &broker.controller;
+  }
+  return nullptr;
+}
+
+// Calls visit(tp, znode) for every partition-state znode in ZooKeeper.
+template <class Visit>
+void forEachStateZnode(const ClusterState& s, Visit visit) {
+  for (TopicIndex t = 0; t < kMaxTopics; ++t) {
+    const TopicZnodes& topic = s.world.zk.topics[static_cast<std::size_t>(t)];
+    if (!topic.exists) continue;
+    for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
+      const auto& znode = topic.states[static_cast<std::size_t>(p)];
+      if (znode) visit(TopicPartition{t, p}, *znode);
+    }
+  }
+}
+
+bool registered(const ClusterState& s, BrokerId b) {
+  return isBrokerId(b) && s.world.zk.brokers[static_cast<std::size_t>(b)].registered;
+}
+
+// ---- state safety
+
+bool leaderInIsr(const Config&, const ClusterState& s) {
+  bool ok = true;
+  forEachStateZnode(s, [&](TopicPartition, const PartitionStateZnode& z) {
+    const BrokerId leader = z.leader_and_isr.leader;
+    ok &= leader == kNoLeader || leader == kLeaderDuringDelete || z.leader_and_isr.isr.contains(leader);
+  });
+  return ok;
+}
+
+bool isrWithinAssignment(const Config&, const ClusterState& s) {
+  bool ok = true;
+  forEachStateZnode(s, [&](TopicPartition tp, const PartitionStateZnode& z) {
+    const auto& partitions = s.world.zk.topics[static_cast<std::size_t>(tp.topic)].partitions;
+    if (tp.partition >= static_cast<int>(partitions.size())) return;
+    for (BrokerId r : z.leader_and_isr.isr) ok &= partitions[static_cast<std::size_t>(tp.partition)].replicas.contains(r);
+  });
+  return ok;
+}
+
+bool isrNeverEmpty(const Config&, const ClusterState& s) {
+  bool ok = true;
+  forEachStateZnode(s, [&](TopicPartition, const PartitionStateZnode& z) { ok &= !z.leader_and_isr.isr.empty(); });
+  return ok;
+}
+
+bool deletionDisabledQueuesNothing(const Config& config, const ClusterState& s) {
+  if (config.delete_topic_enable) return true;
+  for (const BrokerData& broker : s.world.brokers) {
+    if (!broker.controller.context.topics_to_be_deleted.empty()) return false;
+  }
+  return true;
+}
+
+bool deletedTopicLeavesNothing(const Config&, const ClusterState& s) {
+  for (const BrokerData& broker : s.world.brokers) {
+    const ControllerContextData& ctx = broker.controller.context;
+    if (!broker.controller.active) continue;
+    for (int i = 0; i < kMaxPartitions; ++i) {
+      const TopicPartition tp = partitionAt(i);
+      if (ctx.all_topics.contains(tp.topic)) continue;
+      const PartitionContext& p = ctx.partitions[static_cast<std::size_t>(i)];
+      if (p.assignment || p.leadership) return false;
+      for (const auto& replica : p.replica_states) {
+        if (replica) return false;
+      }
+    }
+  }
+  return true;
+}
+
+bool deletingTopicNotOnline(const Config&, const ClusterState& s) {
+  for (const BrokerData& broker : s.world.brokers) {
+    const ControllerContextData& ctx = broker.controller.context;
+    for (int i = 0; i < kMaxPartitions; ++i) {
+      const auto& state = ctx.partitions[static_cast<std::size_t>(i)].state;
+      if (ctx.topics_with_deletion_started.contains(partitionAt(i).topic) && state &&
+          (*state == PartitionState::OnlinePartition || *state == PartitionState::NewPartition)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// ---- step safety
+
+bool epochsNeverDecrease(const Config&, const ClusterState& before, const ClusterState& after, const StepRecord&) {
+  bool ok = true;
+  forEachStateZnode(before, [&](TopicPartition tp, const PartitionStateZnode& old) {
+    const auto& now = after.world.zk.topics[static_cast<std::size_t>(tp.topic)].states[static_cast<std::size_t>(tp.partition)];
+    if (!now || !after.world.zk.topics[static_cast<std::size_t>(tp.topic)].exists) return;
+    ok &= now->leader_and_isr.leader_epoch >= old.leader_and_isr.leader_epoch;
+    ok &= now->leader_and_isr.partition_epoch >= old.leader_and_isr.partition_epoch;
+    ok &= now->controller_epoch >= old.controller_epoch;
+  });
+  ok &= after.world.zk.controller_epoch >= before.world.zk.controller_epoch;
+  return ok;
+}
+
+bool recordedChangesAreValid(const Config&, const ClusterState&, const ClusterState&, const StepRecord& record) {
+  for (const StateChangeRecord& change : record.state_changes) {
+    if (!change.valid) continue;
+    const bool allowed = change.is_replica
+                             ? isValidTransition(static_cast<ReplicaState>(change.from), static_cast<ReplicaState>(change.to))
+                             : isValidTransition(static_cast<PartitionState>(change.from),
+                                                 static_cast<PartitionState>(change.to));
+    if (!allowed) return false;
+  }
+  return true;
+}
+
+bool noInvalidTransitionAttempted(const Config&, const ClusterState&, const ClusterState&, const StepRecord& record) {
+  for (const StateChangeRecord& change : record.state_changes) {
+    if (!change.valid) return false;
+  }
+  return true;
+}
+
+bool staleControllerWriteNeverAccepted(const Config&, const ClusterState& before, const ClusterState&,
+                                       const StepRecord& record) {
+  for (const auto& [controller, epoch] : record.accepted_writes) {
+    if (epoch < before.world.zk.controller_epoch) return false;
+  }
+  return true;
+}
+
+bool shuttingDownBrokerNeverElected(const Config&, const ClusterState& before, const ClusterState& after,
+                                    const StepRecord&) {
+  const ControllerData* controller = activeController(after);
+  if (!controller) return true;
+  bool ok = true;
+  forEachStateZnode(after, [&](TopicPartition tp, const PartitionStateZnode& now) {
+    const auto& old = before.world.zk.topics[static_cast<std::size_t>(tp.topic)].states[static_cast<std::size_t>(tp.partition)];
+    const BrokerId leader = now.leader_and_isr.leader;
+    const bool newly_elected = !old || old->leader_and_isr.leader != leader;
+    if (newly_elected && controller->context.shutting_down_broker_ids.contains(leader)) ok = false;
+  });
+  return ok;
+}
+
+// ---- liveness goals (judged in quiescent states)
+
+bool deletionCompletes(const Config&, const ClusterState& s) {
+  const ControllerData* controller = activeController(s);
+  return s.world.zk.delete_topics.empty() && controller && controller->context.topics_to_be_deleted.empty();
+}
+
+bool liveIsrMemberMeansLeader(const Config&, const ClusterState& s) {
+  bool ok = true;
+  forEachStateZnode(s, [&](TopicPartition tp, const PartitionStateZnode& z) {
+    if (s.world.zk.delete_topics.contains(tp.topic)) return;
+    bool live_member = false;
+    for (BrokerId r : z.leader_and_isr.isr) live_member |= registered(s, r);
+    if (live_member) ok &= registered(s, z.leader_and_isr.leader);
+  });
+  return ok;
+}
+
+bool metadataConverges(const Config&, const ClusterState& s) {
+  const ControllerData* controller = activeController(s);
+  if (!controller) return false;
+  const ControllerContextData& ctx = controller->context;
+  for (const BrokerData& broker : s.world.brokers) {
+    if (!broker.alive) continue;
+    for (int i = 0; i < kMaxPartitions; ++i) {
+      const auto& cached = broker.metadata_cache[static_cast<std::size_t>(i)];
+      const auto& leadership = ctx.partitions[static_cast<std::size_t>(i)].leadership;
+      const bool should_know = leadership && ctx.all_topics.contains(partitionAt(i).topic) &&
+                               !ctx.topics_to_be_deleted.contains(partitionAt(i).topic);
+      if (!should_know) {
+        if (cached && !ctx.all_topics.contains(partitionAt(i).topic)) return false;
+        continue;
+      }
+      const LeaderAndIsr& lai = leadership->leader_and_isr;
+      if (!cached || cached->leader != lai.leader || cached->leader_epoch != lai.leader_epoch || cached->isr != lai.isr) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+bool controlledShutdownCompletes(const Config&, const ClusterState& s) {
+  const ControllerData* controller = activeController(s);
+  if (!controller) return false;
+  const BrokerSet shutting_down = controller->context.shutting_down_broker_ids;
+  bool ok = true;
+  forEachStateZnode(s, [&](TopicPartition tp, const PartitionStateZnode& z) {
+    const BrokerId leader = z.leader_and_isr.leader;
+    if (!shutting_down.contains(leader) || controller->context.topics_to_be_deleted.contains(tp.topic)) return;
+    for (BrokerId r : z.leader_and_isr.isr) {
+      if (r != leader && registered(s, r) && !shutting_down.contains(r)) ok = false;  // it could have moved
+    }
+  });
+  return ok;
+}
+
+bool reassignmentsComplete(const Config&, const ClusterState& s) {
+  const ControllerData* controller = activeController(s);
+  if (!controller || !controller->context.partitions_being_reassigned.empty()) return false;
+  for (const TopicZnodes& topic : s.world.zk.topics) {
+    for (const ReplicaAssignment& assignment : topic.partitions) {
+      if (assignment.isBeingReassigned()) return false;
+    }
+  }
+  return true;
+}
+
+constexpr Property kCatalog[] = {
+    {"S1", "LeaderInIsr", "A partition's leader is in its ISR, or is NoLeader (-1) or LeaderDuringDelete (-2).",
+     "facts §2.8, §3.4; KIP-101 leader-epoch rules", PropertyKind::StateSafety, leaderInIsr},
+    {"S2", "IsrWithinAssignment", "Every ISR member is one of the partition's assigned replicas.",
+     "facts §5.7 (ISR shrink before RS=TRS is written)", PropertyKind::StateSafety, isrWithinAssignment},
+    {"S3", "IsrNeverEmpty", "Once a partition state exists, its ISR is never empty.",
+     "facts §3.4 (a single-member ISR is kept)", PropertyKind::StateSafety, isrNeverEmpty},
+    {"S4", "DeletionDisabledQueuesNothing",
+     "With delete.topic.enable=false no controller has a topic queued for deletion.", "KAFKA-3175 (mutant M3)",
+     PropertyKind::StateSafety, deletionDisabledQueuesNothing},
+    {"S5", "DeletedTopicLeavesNothing",
+     "An active controller keeps no assignment, leadership or replica state for a topic it does not know.",
+     "KAFKA-1742 (mutant M1); facts §4.1 removeTopic", PropertyKind::StateSafety, deletedTopicLeavesNothing},
+    {"S6", "DeletingTopicNeverOnline",
+     "No partition of a topic whose deletion has started is New or Online.", "KAFKA-8237 (mutant M6); facts §4.1",
+     PropertyKind::StateSafety, deletingTopicNotOnline},
+    {"T1", "EpochsNeverDecrease",
+     "A partition's leader epoch, partition epoch and stored controller epoch, and /controller_epoch, never decrease.",
+     "facts §6.3.5", PropertyKind::StepSafety, nullptr, epochsNeverDecrease},
+    {"T2", "RecordedChangesAreValid",
+     "Every state change a controller applies is allowed by Kafka's valid-previous-state table.", "facts §1.1–1.4",
+     PropertyKind::StepSafety, nullptr, recordedChangesAreValid},
+    {"T3", "NoInvalidTransitionAttempted",
+     "The controller never asks for a transition the table forbids (Kafka logs such requests as errors and skips them).",
+     "facts §1.4", PropertyKind::StepSafety, nullptr, noInvalidTransitionAttempted},
+    {"T4", "StaleControllerWriteNeverAccepted",
+     "ZooKeeper accepts no write from a controller whose epoch is older than /controller_epoch.",
+     "facts §6.3.1 (controller epoch fencing)", PropertyKind::StepSafety, nullptr,
+     staleControllerWriteNeverAccepted},
+    {"T5", "ShuttingDownBrokerNeverElected",
+     "No election makes a broker that is shutting down the leader.", "facts §2.8, §5.9",
+     PropertyKind::StepSafety, nullptr, shuttingDownBrokerNeverElected},
+    {"L1", "DeletionCompletes",
+     "Once brokers are alive and responses delivered, every requested deletion completes.",
+     "KAFKA-2937, 5107, 6650, 10548 (mutants M2, M4, M5, M7)", PropertyKind::Liveness, deletionCompletes},
+    {"L2", "LiveIsrMemberMeansLeader",
+     "A partition with a live ISR member has a live leader.", "facts §2.2, §5.5", PropertyKind::Liveness,
+     liveIsrMemberMeansLeader},
+    {"L3", "MetadataConverges",
+     "Every live broker's metadata cache agrees with the controller's leadership for every partition.",
+     "KAFKA-1120/7235 (mutant M8); facts Appendix A", PropertyKind::Liveness, metadataConverges},
+    {"L4", "ControlledShutdownCompletes",
+     "A shutting-down broker leads no partition that has another live, not-shutting-down ISR member.",
+     "KAFKA-6753 (mutant M6); facts §5.9", PropertyKind::Liveness, controlledShutdownCompletes},
+    {"L5", "ReassignmentsComplete", "Every reassignment completes.", "KAFKA-8237; facts §5.7",
+     PropertyKind::Liveness, reassignmentsComplete},
+};
+
+}  // namespace
+
+std::span<const Property> invariantCatalog() { return kCatalog; }
+
+std::vector<std::string_view> violatedStateProperties(const Config& config, const ClusterState& state) {
+  std::vector<std::string_view> violated;
+  for (const Property& p : kCatalog) {
+    if (p.kind == PropertyKind::StateSafety && !p.holds(config, state)) violated.push_back(p.id);
+  }
+  return violated;
+}
+
+std::vector<std::string_view> violatedStepProperties(const Config& config, const ClusterState& before,
+                                                     const ClusterState& after, const StepRecord& record) {
+  std::vector<std::string_view> violated;
+  for (const Property& p : kCatalog) {
+    if (p.kind == PropertyKind::StepSafety && !p.holds_across(config, before, after, record)) violated.push_back(p.id);
+  }
+  return violated;
+}
+
+std::vector<std::string_view> unmetGoals(const Config& config, const ClusterState& state) {
+  std::vector<std::string_view> unmet;
+  for (const Property& p : kCatalog) {
+    if (p.kind == PropertyKind::Liveness && !p.holds(config, state)) unmet.push_back(p.id);
+  }
+  return unmet;
+}
+
+bool isQuiescent(const Config& config, const ClusterState& s) {
+  if (!activeController(s)) return false;
+  bool quiet = true;
+  config.brokers.forEach([&](BrokerId b) {
+    const BrokerData& broker = s.world.brokers[static_cast<std::size_t>(b)];
+    quiet &= broker.alive && broker.inbox.empty() && broker.outbox.empty() && broker.controller.events.empty();
+  });
+  return quiet;
+}
+
+}  // namespace kcspec::spec
