@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <memory>
+
+#include "cli/command.hpp"
+
 #include "cli/files.hpp"
 #include "cli/lifecycle_tables.hpp"
 #include "cli/proofs_page.hpp"
@@ -52,6 +56,18 @@ int checkDocs(const std::filesystem::path& docs_dir) {
   }
   if (stale == 0) fmt::print("docs up to date: {} generated files checked\n", files.size());
   return stale == 0 ? 0 : 1;
+}
+
+CommandRun addDocsCommand(CLI::App& app) {
+  struct Options {
+    std::string dir = "docs";
+    bool check = false;
+  };
+  auto options = std::make_shared<Options>();
+  auto* command = app.add_subcommand("docs", "Generate the spec pages under docs/ from the code");
+  command->add_option("--dir", options->dir, "The docs folder")->capture_default_str();
+  command->add_flag("--check", options->check, "Exit 1 if the pages on disk differ from what the code generates");
+  return [options] { return options->check ? checkDocs(options->dir) : writeDocs(options->dir); };
 }
 
 }  // namespace kcspec::cli

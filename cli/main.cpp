@@ -2,9 +2,11 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "cli/docs_command.hpp"
+#include <utility>
+#include <vector>
+
+#include "cli/command.hpp"
 #include "cli/files.hpp"
-#include "cli/lifecycle_tables.hpp"
 
 int main(int argc, char** argv) {
   using namespace kcspec::cli;
@@ -12,15 +14,11 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "kcspec 0.1.0");
   app.require_subcommand(1);
 
-  bool tables_json = false;
-  auto* tables = app.add_subcommand("tables", "Print both lifecycles' transition tables, read from the Boost.MSM types");
-  tables->add_flag("--json", tables_json, "One line of JSON: {\"partition\":[[from,to],...],\"replica\":[...]}");
-
-  std::string docs_dir = "docs";
-  bool docs_check = false;
-  auto* docs = app.add_subcommand("docs", "Generate the spec pages under docs/ from the code");
-  docs->add_option("--dir", docs_dir, "The docs folder")->capture_default_str();
-  docs->add_flag("--check", docs_check, "Exit 1 if the pages on disk differ from what the code generates");
+  // Every command, once. Each returns the function that runs it if it was chosen.
+  std::vector<std::pair<CLI::App*, CommandRun>> commands;
+  auto add = [&](CommandRun run) { commands.emplace_back(app.get_subcommands([](CLI::App*) { return true; }).back(), std::move(run)); };
+  add(addTablesCommand(app));
+  add(addDocsCommand(app));
 
   try {
     app.parse(argc, argv);
@@ -36,11 +34,9 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (tables->parsed()) {
-      fmt::print("{}", tables_json ? tablesJson() : tablesText());
-      return 0;
+    for (auto& [subcommand, run] : commands) {
+      if (subcommand->parsed()) return run();
     }
-    if (docs->parsed()) return docs_check ? checkDocs(docs_dir) : writeDocs(docs_dir);
   } catch (const UserError& e) {
     fmt::print(stderr, "kcspec: {}\n", e.what());
     return 2;

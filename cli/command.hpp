@@ -1,0 +1,18 @@
+// How a kcspec subcommand plugs into the executable: it declares its flags on a CLI11
+// subcommand and returns the function that runs it (returning the exit status). main.cpp lists
+// every command once, in the order `kcspec --help` shows them.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace kcspec::cli {
+
+using CommandRun = std::function<int()>;
+
+// Each command: `CommandRun addXCommand(CLI::App& app);` — adds the subcommand, keeps its options
+// in state owned by the returned function.
+CommandRun addTablesCommand(CLI::App& app);
+CommandRun addDocsCommand(CLI::App& app);
+
+}  // namespace kcspec::cli
