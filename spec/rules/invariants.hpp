@@ -19,6 +19,8 @@ struct StepRecord {
   std::vector<StateChangeRecord> state_changes;
   // Fenced writes that ZooKeeper accepted, with the writer's epoch.
   std::vector<std::pair<BrokerId, std::int32_t>> accepted_writes;
+  // Fenced writes that ZooKeeper rejected because the writer's epoch was stale.
+  std::vector<std::pair<BrokerId, std::int32_t>> rejected_writes;
 };
 
 // A StepObserver that keeps everything in a StepRecord.
@@ -27,6 +29,9 @@ class RecordingObserver : public StepObserver {
   void stateChange(const StateChangeRecord& change) override { record.state_changes.push_back(change); }
   void controllerWriteAccepted(BrokerId controller, std::int32_t epoch) override {
     record.accepted_writes.emplace_back(controller, epoch);
+  }
+  void staleControllerWriteRejected(BrokerId controller, std::int32_t epoch) override {
+    record.rejected_writes.emplace_back(controller, epoch);
   }
   StepRecord record;
 };

@@ -25,6 +25,7 @@ class ScenarioRun {
     for (std::string_view id : violatedStepProperties(config_, state_, after, observer.record)) {
       if (id != "T3") ADD_FAILURE() << "step property " << id;  // T3 is reported by tests that look for it
     }
+    rejected_stale_writes_ += static_cast<int>(observer.record.rejected_writes.size());
     last_record_ = observer.record;
     state_ = std::move(after);
     return *this;
@@ -53,6 +54,8 @@ class ScenarioRun {
   const ClusterState& state() const { return state_; }
   const StepRecord& lastRecord() const { return last_record_; }
   const Observation& world() const { return state_.world; }
+  // How many fenced writes ZooKeeper has rejected so far (writers with a stale epoch).
+  int rejectedStaleWrites() const { return rejected_stale_writes_; }
 
   std::optional<PartitionStateZnode> stateZnode(TopicPartition tp) const {
     const TopicZnodes& topic = world().zk.topics[static_cast<std::size_t>(tp.topic)];
@@ -69,6 +72,7 @@ class ScenarioRun {
   Config config_;
   ClusterState state_;
   StepRecord last_record_;
+  int rejected_stale_writes_ = 0;
 };
 
 inline Action act(ActionKind kind, BrokerId broker = kNoLeader) { return Action{.kind = kind, .broker = broker}; }
