@@ -66,10 +66,11 @@ void onBrokerStartup(Controller& ctl, BrokerSet new_brokers) {
   handleStateChanges(ctl, on_new_brokers, ReplicaState::OnlineReplica);
   triggerOnlinePartitionStateChange(ctl);
   ctl.context().partitions_being_reassigned.forEach([&](TopicPartition tp) {
-    const auto& assignment = partition(ctl.context(), tp).assignment;
+    // partitionFullReplicaAssignment: empty for a partition whose topic was deleted meanwhile
+    const ReplicaAssignment assignment = partition(ctl.context(), tp).assignment.value_or(ReplicaAssignment{});
     bool targets_new_broker = false;
-    for (BrokerId r : assignment->targetReplicas()) targets_new_broker |= new_brokers.contains(r);
-    if (targets_new_broker) onPartitionReassignment(ctl, tp, *assignment);
+    for (BrokerId r : assignment.targetReplicas()) targets_new_broker |= new_brokers.contains(r);
+    if (targets_new_broker) onPartitionReassignment(ctl, tp, assignment);
   });
   TopicSet queued_with_replicas_here;
   for (const PartitionAndReplica& r : on_new_brokers) {

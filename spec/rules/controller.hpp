@@ -13,6 +13,14 @@ namespace kcspec::spec {
 // controller holds (facts §6.3.1); the event is abandoned and the controller calls maybeResign.
 struct ControllerMovedException {};
 
+// Any other exception Kafka lets escape from a controller method (IllegalStateException,
+// StateChangeFailedException, NoSuchElementException, …). An event handler it escapes from is
+// abandoned with the steps already taken kept ("Uncaught error processing event"); during
+// failover it makes the controller move (triggerControllerMove, facts §5.4).
+struct KafkaException {
+  const char* what;
+};
+
 struct Controller {
   const Config& config;
   Observation& world;

@@ -61,6 +61,8 @@ void processNextEvent(Controller& ctl) {
     process(ctl, event);
   } catch (const ControllerMovedException&) {
     maybeResign(ctl);  // "Controller moved to another broker when processing …"
+  } catch (const KafkaException&) {
+    // "Uncaught error processing event": the event is abandoned, its earlier steps stay
   }
 }
 

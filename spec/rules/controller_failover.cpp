@@ -85,7 +85,17 @@ void elect(Controller& ctl) {
     onControllerFailover(ctl);
   } catch (const ControllerMovedException&) {
     maybeResign(ctl);
+  } catch (const KafkaException&) {
+    triggerControllerMove(ctl);  // "Error while electing or becoming controller … Trigger controller movement"
   }
+}
+
+void triggerControllerMove(Controller& ctl) {
+  if (ctl.zk().controller != ctl.id) return;  // "Controller has already moved when trying to trigger …"
+  const std::int32_t epoch_zk_version = ctl.context().epoch_zk_version;
+  onControllerResignation(ctl);
+  // Delete /controller fenced by the old epochZkVersion (a ControllerMovedException is only WARNed).
+  if (ctl.zk().controller_epoch_zk_version == epoch_zk_version) ctl.zk().controller = kNoLeader;
 }
 
 void onControllerResignation(Controller& ctl) {

@@ -14,4 +14,7 @@ void onControllerResignation(Controller& ctl);
 // maybeResign: after ControllerMovedException — resign if /controller no longer names us.
 void maybeResign(Controller& ctl);
 
+// triggerControllerMove: after an unexpected error during failover — resign and free /controller.
+void triggerControllerMove(Controller& ctl);
+
 }  // namespace kcspec::spec

@@ -7,10 +7,12 @@
 
 namespace kcspec::spec {
 
-// §5.7.1 onPartitionReassignment(tp, reassignment).
+// §5.7.1 onPartitionReassignment(tp, reassignment). A fenced write may throw
+// ControllerMovedException; Kafka's other exceptions end it early (reassignment.cpp, Decision).
 void onPartitionReassignment(Controller& ctl, TopicPartition tp, const ReplicaAssignment& reassignment);
 
-// §5.7.4: completes the reassignment of `tp` if its target replicas are all in the ISR.
+// §5.7.4: completes the reassignment of `tp` if its target replicas are all in the ISR. As in
+// Kafka, callers check that `tp` is in partitions_being_reassigned first.
 void maybeCompleteReassignment(Controller& ctl, TopicPartition tp);
 
 // §5.7.7 ApiPartitionReassignment for one partition: a target, or a cancellation.
