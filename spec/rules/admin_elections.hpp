@@ -10,9 +10,12 @@ void processReplicaLeaderElection(Controller& ctl, PartitionSet partitions, Elec
 
 // §5.9 ControlledShutdown(id, brokerEpoch): moves leadership off the broker and removes it from
 // the ISRs it follows. The broker learns the partitions it still leads (not modeled further).
+// Kafka runs it in a Try, so a ControllerMovedException goes to the broker and does not escape.
 void processControlledShutdown(Controller& ctl, BrokerId broker, std::int64_t broker_epoch);
 
-// §5.12 AlterPartitionReceived: a leader's proposed ISR for one partition.
+// §5.12 AlterPartitionReceived: a leader's proposed ISR for one partition. The response reaches
+// the leader at once (its HostedReplica takes the new ISR and partition epoch). A
+// ControllerMovedException from the write becomes UNKNOWN_SERVER_ERROR and does not escape.
 void processAlterPartition(Controller& ctl, BrokerId broker, std::int64_t broker_epoch, TopicPartition tp,
                            const LeaderAndIsr& proposed);
 

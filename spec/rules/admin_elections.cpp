@@ -1,0 +1,187 @@
+// Decision: ReplicaLeaderElection for a known partition without cached leadership (a partition
+// left in NewPartition because no replica was alive) is abandoned as a whole: Kafka reads
+// `partitionLeadershipInfo(tp).get` while sorting out the electable partitions, the
+// NoSuchElementException reaches the event thread ("Error processing event") and nothing is
+// elected, not even the other partitions of the request.
+// Decision: ControlledShutdown and AlterPartition do not let ControllerMovedException reach the
+// event thread, so the controller does not resign on them (it resigns when it processes Expire).
+// Kafka runs doControlledShutdown inside `Try` (facts §5.9: the broker's callback receives the
+// failure) and tryProcessAlterPartition inside `catch Throwable` (facts §5.12: UNKNOWN_SERVER_ERROR).
+// What happened before the failed write stays, e.g. the broker in shuttingDownBrokerIds.
+// maybeCompleteReassignment runs outside that catch, so its ControllerMovedException propagates.
+// Decision: AlterPartition sends UpdateMetadata for the partition whenever the request passes the
+// top-level checks, including when the partition itself is rejected (facts §5.12: "UpdateMetadata
+// for all partitions named in the request"). Nothing else changes on a rejection.
+// Decision: the AlterPartition response reaches the leader at once. The leader takes the ISR and
+// partition epoch only if it still hosts the partition with that leader epoch and the partition
+// epoch does not go backwards. The second condition matches the broker's
+// Partition.handleAlterPartitionUpdate check ("Ignoring new ISR … since we have a newer version").
+#include "spec/rules/admin_elections.hpp"
+
+#include <optional>
+
+#include "spec/rules/broker_membership.hpp"
+#include "spec/rules/controller_context.hpp"
+#include "spec/rules/partition_state_machine.hpp"
+#include "spec/rules/reassignment.hpp"
+#include "spec/rules/replica_state_machine.hpp"
+#include "spec/rules/request_batch.hpp"
+#include "spec/rules/topic_deletion_manager.hpp"
+#include "spec/rules/zookeeper.hpp"
+
+namespace kcspec::spec {
+namespace {
+
+// §5.8.1 step 4. Otherwise the result is ELECTION_NOT_NEEDED.
+bool isElectable(const Context& ctx, TopicPartition tp, ElectionType type) {
+  const BrokerId leader = partition(ctx, tp).leadership->leader_and_isr.leader;
+  if (type == ElectionType::PREFERRED) return leader != partitionReplicaAssignment(ctx, tp).front();
+  return leader == kNoLeader || !liveBrokerIds(ctx).contains(leader);
+}
+
+// §5.8.2 onReplicaElection with trigger AdminClientTriggered. Failures go back to the admin
+// client, and there is no /admin/preferred_replica_election to delete.
+void onReplicaElection(Controller& ctl, PartitionSet partitions, ElectionType type) {
+  const ElectionStrategy strategy = type == ElectionType::PREFERRED
+                                        ? ElectionStrategy{ElectionStrategyKind::PreferredReplicaPartition, false}
+                                        : ElectionStrategy{ElectionStrategyKind::OfflinePartition, true};
+  handleStateChanges(ctl, partitions, PartitionState::OnlinePartition, strategy);
+}
+
+// §5.9 steps 1–9. Step 10 (the partitions still led) goes back to the broker.
+void doControlledShutdown(Controller& ctl, BrokerId id, std::int64_t broker_epoch) {
+  if (!ctl.module().active) return;  // ControllerMovedException("… Aborting controlled shutdown")
+  Context& ctx = ctl.context();
+  const std::int64_t cached_epoch = ctx.live_broker_epochs[static_cast<std::size_t>(id)];
+  if (broker_epoch != -1) {
+    if (cached_epoch < 0) return;               // liveBrokerIdAndEpochs(id) throws
+    if (broker_epoch < cached_epoch) return;    // StaleBrokerEpochException
+  }
+  if (!liveOrShuttingDownBrokerIds(ctx).contains(id)) return;  // BrokerNotAvailableException
+  ctx.shutting_down_broker_ids.insert(id);
+
+  PartitionSet led, followed;
+  partitionsOnBroker(ctx, id).forEach([&](TopicPartition tp) {
+    const auto& leadership = partition(ctx, tp).leadership;
+    if (partitionReplicaAssignment(ctx, tp).size() <= 1 || !leadership || isTopicQueuedUpForDeletion(ctl, tp.topic)) {
+      return;
+    }
+    (leadership->leader_and_isr.leader == id ? led : followed).insert(tp);
+  });
+  handleStateChanges(ctl, led, PartitionState::OnlinePartition,
+                     ElectionStrategy{ElectionStrategyKind::ControlledShutdownPartition, false});
+  RequestBatch batch;  // KafkaController's own batch
+  followed.forEach([&](TopicPartition tp) {
+    addStopReplicaRequestForBrokers(ctl, batch, BrokerList{id}, tp, /*delete_partition=*/false);
+  });
+  sendRequestsToBrokers(ctl, batch);
+  AllReplicaList followed_replicas;
+  followed.forEach([&](TopicPartition tp) { followed_replicas.push_back({tp, id}); });
+  handleStateChanges(ctl, followed_replicas, ReplicaState::OfflineReplica);
+}
+
+// updateLeaderAndIsrCache: the cache is reloaded from ZooKeeper, not from what was written.
+void updateLeaderAndIsrCache(Controller& ctl, TopicPartition tp) {
+  const std::optional<PartitionStateZnode> znode = readPartitionState(ctl.zk(), tp);
+  if (!znode) return;
+  partition(ctl.context(), tp).leadership = LeaderIsrAndControllerEpoch{znode->leader_and_isr, znode->controller_epoch};
+}
+
+// §5.12 rules 2–10 for one partition: the leadership the response carries, or none when the
+// response is an error.
+std::optional<LeaderAndIsr> alterPartition(Controller& ctl, TopicPartition tp, const LeaderAndIsr& requested) {
+  const Context& ctx = ctl.context();
+  const auto& cached = partition(ctx, tp).leadership;
+  if (!cached) return std::nullopt;  // UNKNOWN_TOPIC_OR_PARTITION
+  const LeaderAndIsr& current = cached->leader_and_isr;
+  // A leader ahead of this controller has probably heard from a newer one.
+  if (requested.partition_epoch > current.partition_epoch || requested.leader_epoch > current.leader_epoch) {
+    return std::nullopt;  // NOT_CONTROLLER
+  }
+  if (requested.leader_epoch < current.leader_epoch) return std::nullopt;  // FENCED_LEADER_EPOCH
+  // Before the partition-epoch check, so that a retried request that already succeeded succeeds again.
+  if (requested.equalsAllowStalePartitionEpoch(current)) return current;
+  if (requested.partition_epoch < current.partition_epoch) return std::nullopt;  // INVALID_UPDATE_VERSION
+  if (requested.recovery_state == LeaderRecoveryState::RECOVERING && requested.isr.size() > 1) {
+    return std::nullopt;  // INVALID_REQUEST
+  }
+  if (current.recovery_state == LeaderRecoveryState::RECOVERED &&
+      requested.recovery_state == LeaderRecoveryState::RECOVERING) {
+    return std::nullopt;  // INVALID_REQUEST
+  }
+  for (BrokerId r : requested.isr) {
+    if (!liveBrokerIds(ctx).contains(r)) return std::nullopt;  // INELIGIBLE_REPLICA
+  }
+  std::int32_t new_version = 0;
+  // The write is conditional on the leader's partition epoch; BADVERSION is INVALID_UPDATE_VERSION.
+  if (updatePartitionState(ctl, tp, requested, new_version) != ZkCode::OK) return std::nullopt;
+  updateLeaderAndIsrCache(ctl, tp);
+  return requested.withPartitionEpoch(new_version);
+}
+
+// The leader takes the response (see the Decision at the top of this file).
+void receiveAlterPartitionResponse(Observation& world, BrokerId leader, TopicPartition tp, const LeaderAndIsr& state) {
+  BrokerData& broker = world.brokers[static_cast<std::size_t>(leader)];
+  HostedReplica& replica = broker.replicas[static_cast<std::size_t>(partitionIndex(tp))];
+  if (!broker.alive || !replica.present || replica.leader_epoch != state.leader_epoch ||
+      state.partition_epoch < replica.partition_epoch) {
+    return;
+  }
+  replica.isr = state.isr;
+  replica.partition_epoch = state.partition_epoch;
+}
+
+}  // namespace
+
+void processReplicaLeaderElection(Controller& ctl, PartitionSet partitions, ElectionType type) {
+  if (!ctl.module().active) return;  // NOT_CONTROLLER for every partition
+  const Context& ctx = ctl.context();
+  // Unknown partitions get UNKNOWN_TOPIC_OR_PARTITION. Partitions of topics queued for deletion
+  // get INVALID_TOPIC_EXCEPTION. Kafka 3.8 neither marks those topics ineligible for deletion
+  // nor resumes their deletion here (the pairing that KAFKA-5107 got wrong is gone).
+  PartitionSet live;
+  (partitions & allPartitions(ctx)).forEach([&](TopicPartition tp) {
+    if (!isTopicQueuedUpForDeletion(ctl, tp.topic)) live.insert(tp);
+  });
+  PartitionSet electable;
+  bool abandoned = false;
+  live.forEach([&](TopicPartition tp) {
+    if (!partition(ctx, tp).leadership || partitionReplicaAssignment(ctx, tp).empty()) {
+      abandoned = true;  // see the first Decision at the top of this file
+      return;
+    }
+    if (isElectable(ctx, tp, type)) electable.insert(tp);
+  });
+  if (abandoned) return;
+  onReplicaElection(ctl, electable, type);
+}
+
+void processControlledShutdown(Controller& ctl, BrokerId broker, std::int64_t broker_epoch) {
+  try {
+    doControlledShutdown(ctl, broker, broker_epoch);
+  } catch (const ControllerMovedException&) {
+    // Only the broker hears of it (Try); see the second Decision at the top of this file.
+  }
+}
+
+void processAlterPartition(Controller& ctl, BrokerId broker, std::int64_t broker_epoch, TopicPartition tp,
+                           const LeaderAndIsr& proposed) {
+  if (!ctl.module().active) return;  // NOT_CONTROLLER
+  const std::int64_t cached_epoch =
+      isBrokerId(broker) ? ctl.context().live_broker_epochs[static_cast<std::size_t>(broker)] : -1;
+  if (cached_epoch < 0 || cached_epoch != broker_epoch) return;  // STALE_BROKER_EPOCH (unknown or stale)
+  LeaderAndIsr requested = proposed;
+  requested.leader = broker;  // the request names no leader: it comes from the leader
+  std::optional<LeaderAndIsr> response;
+  try {
+    response = alterPartition(ctl, tp, requested);
+    sendUpdateMetadataRequest(ctl, liveOrShuttingDownBrokerIds(ctl.context()), PartitionSet{tp});
+  } catch (const ControllerMovedException&) {
+    return;  // UNKNOWN_SERVER_ERROR; see the second Decision at the top of this file
+  }
+  if (!response) return;
+  receiveAlterPartitionResponse(ctl.world, broker, tp, *response);
+  if (ctl.context().partitions_being_reassigned.contains(tp)) maybeCompleteReassignment(ctl, tp);
+}
+
+}  // namespace kcspec::spec
