@@ -73,8 +73,10 @@ bool deletedTopicLeavesNothing(const Config&, const ClusterState& s) {
       if (ctx.all_topics.contains(tp.topic)) continue;
       const PartitionContext& p = ctx.partitions[static_cast<std::size_t>(i)];
       if (p.assignment || p.leadership) return false;
+      // A NonExistentReplica entry is Kafka's insert-if-absent bookkeeping (facts §1.3, Appendix
+      // D.4), like the NonExistentPartition entry it keeps; anything else is a leftover.
       for (const auto& replica : p.replica_states) {
-        if (replica) return false;
+        if (replica && *replica != ReplicaState::NonExistentReplica) return false;
       }
     }
   }
@@ -91,6 +93,31 @@ bool deletingTopicNotOnline(const Config&, const ClusterState& s) {
         return false;
       }
     }
+  }
+  return true;
+}
+
+bool noStaleReassignment(const Config&, const ClusterState& s) {
+  for (const BrokerData& broker : s.world.brokers) {
+    const ControllerContextData& ctx = broker.controller.context;
+    bool ok = true;
+    ctx.partitions_being_reassigned.forEach([&](TopicPartition tp) {
+      ok &= ctx.partitions[static_cast<std::size_t>(partitionIndex(tp))].assignment.has_value();
+    });
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool noDeletionDuringReassignment(const Config&, const ClusterState& s) {
+  for (const BrokerData& broker : s.world.brokers) {
+    const ControllerContextData& ctx = broker.controller.context;
+    bool ok = true;
+    ctx.partitions_being_reassigned.forEach([&](TopicPartition tp) {
+      ok &= !(ctx.topics_with_deletion_started.contains(tp.topic) &&
+              ctx.partitions[static_cast<std::size_t>(partitionIndex(tp))].assignment.has_value());
+    });
+    if (!ok) return false;
   }
   return true;
 }
@@ -153,9 +180,36 @@ bool shuttingDownBrokerNeverElected(const Config&, const ClusterState& before, c
 
 // ---- liveness goals (judged in quiescent states)
 
-bool deletionCompletes(const Config&, const ClusterState& s) {
+// Every topic whose deletion was requested is gone, unless one of its replicas is on a broker
+// that is not registered or is shutting down (Kafka resumes such a deletion only when that
+// broker starts again; a broker in controlled shutdown stays down until it restarts), or one of
+// its partitions is still being reassigned (deletion racing a reassignment is S8's finding).
+bool deletionCompletesAfterErrors(const Config&, const ClusterState& s) {
   const ControllerData* controller = activeController(s);
-  return s.world.zk.delete_topics.empty() && controller && controller->context.topics_to_be_deleted.empty();
+  if (!controller) return false;
+  bool ok = true;
+  s.world.zk.delete_topics.forEach([&](TopicIndex t) {
+    const TopicZnodes& topic = s.world.zk.topics[static_cast<std::size_t>(t)];
+    bool reassigning = false;
+    controller->context.partitions_being_reassigned.forEach([&](TopicPartition tp) { reassigning |= tp.topic == t; });
+    if (reassigning) return;
+    bool brokers_up = true;
+    for (const ReplicaAssignment& assignment : topic.partitions) {
+      for (BrokerId r : assignment.replicas) {
+        brokers_up &= registered(s, r) && !controller->context.shutting_down_broker_ids.contains(r);
+      }
+    }
+    if (brokers_up) ok = false;
+  });
+  return ok;
+}
+
+// Kafka halts a topic's deletion after a StopReplica error until a broker hosting one of its
+// replicas starts (facts §4.2), so L1 asks for completion only in histories without one (the
+// budget tells); L6 asks for it regardless.
+bool deletionCompletes(const Config& config, const ClusterState& s) {
+  const bool error_delivered = s.budget.stop_replica_errors < config.bounds.stop_replica_errors;
+  return error_delivered || deletionCompletesAfterErrors(config, s);
 }
 
 bool liveIsrMemberMeansLeader(const Config&, const ClusterState& s) {
@@ -210,9 +264,19 @@ bool controlledShutdownCompletes(const Config&, const ClusterState& s) {
 
 bool reassignmentsComplete(const Config&, const ClusterState& s) {
   const ControllerData* controller = activeController(s);
-  if (!controller || !controller->context.partitions_being_reassigned.empty()) return false;
-  for (const TopicZnodes& topic : s.world.zk.topics) {
-    for (const ReplicaAssignment& assignment : topic.partitions) {
+  if (!controller) return false;
+  // Partitions of deleted topics left in the set are S7's business; those of topics queued for
+  // deletion S8's.
+  const ControllerContextData& ctx = controller->context;
+  bool pending = false;
+  ctx.partitions_being_reassigned.forEach([&](TopicPartition tp) {
+    pending |= ctx.partitions[static_cast<std::size_t>(partitionIndex(tp))].assignment.has_value() &&
+               !ctx.topics_to_be_deleted.contains(tp.topic);
+  });
+  if (pending) return false;
+  for (TopicIndex t = 0; t < kMaxTopics; ++t) {
+    if (ctx.topics_to_be_deleted.contains(t)) continue;
+    for (const ReplicaAssignment& assignment : s.world.zk.topics[static_cast<std::size_t>(t)].partitions) {
       if (assignment.isBeingReassigned()) return false;
     }
   }
@@ -235,6 +299,13 @@ constexpr Property kCatalog[] = {
     {"S6", "DeletingTopicNeverOnline",
      "No partition of a topic whose deletion has started is New or Online.", "KAFKA-8237 (mutant M6); facts §4.1",
      PropertyKind::StateSafety, deletingTopicNotOnline},
+    {"S7", "NoStaleReassignment",
+     "partitionsBeingReassigned holds only partitions the controller still has an assignment for.",
+     "facts §4.1 removeTopic, §5.7 (a topic deleted during its reassignment)", PropertyKind::StateSafety,
+     noStaleReassignment},
+    {"S8", "NoDeletionDuringReassignment",
+     "A topic's deletion never starts while one of its partitions is being reassigned.",
+     "KAFKA-8237 (mutant M6); facts §4.2, §5.6.2", PropertyKind::StateSafety, noDeletionDuringReassignment},
     {"T1", "EpochsNeverDecrease",
      "A partition's leader epoch, partition epoch and stored controller epoch, and /controller_epoch, never decrease.",
      "facts §6.3.5", PropertyKind::StepSafety, nullptr, epochsNeverDecrease},
@@ -252,7 +323,7 @@ constexpr Property kCatalog[] = {
      "No election makes a broker that is shutting down the leader.", "facts §2.8, §5.9",
      PropertyKind::StepSafety, nullptr, shuttingDownBrokerNeverElected},
     {"L1", "DeletionCompletes",
-     "Once brokers are alive and responses delivered, every requested deletion completes.",
+     "In a history without StopReplica errors, a topic whose deletion was requested and that is not being reassigned is deleted once all its replicas' brokers are up and not shutting down.",
      "KAFKA-2937, 5107, 6650, 10548 (mutants M2, M4, M5, M7)", PropertyKind::Liveness, deletionCompletes},
     {"L2", "LiveIsrMemberMeansLeader",
      "A partition with a live ISR member has a live leader.", "facts §2.2, §5.5", PropertyKind::Liveness,
@@ -263,8 +334,12 @@ constexpr Property kCatalog[] = {
     {"L4", "ControlledShutdownCompletes",
      "A shutting-down broker leads no partition that has another live, not-shutting-down ISR member.",
      "KAFKA-6753 (mutant M6); facts §5.9", PropertyKind::Liveness, controlledShutdownCompletes},
-    {"L5", "ReassignmentsComplete", "Every reassignment completes.", "KAFKA-8237; facts §5.7",
+    {"L5", "ReassignmentsComplete", "Every reassignment of a partition whose topic exists and is not queued for deletion completes.", "KAFKA-8237; facts §5.7",
      PropertyKind::Liveness, reassignmentsComplete},
+    {"L6", "DeletionCompletesAfterErrors",
+     "Even after a StopReplica error, a topic whose deletion was requested and that is not being reassigned is deleted once all its replicas' brokers are up and not shutting down.",
+     "facts §4.2 (a failed replica deletion waits for a broker restart)", PropertyKind::Liveness,
+     deletionCompletesAfterErrors},
 };
 
 }  // namespace

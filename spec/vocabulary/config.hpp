@@ -40,6 +40,7 @@ struct Bounds {
   int unclean_elections = 0;        // ElectLeaders(UNCLEAN) and enabling a topic's unclean flag
   int isr_shrinks = 0;              // a leader proposes removing a follower (AlterPartition)
   int stop_replica_errors = 0;      // a StopReplica(delete=true) response carries an error
+  friend constexpr bool operator==(const Bounds&, const Bounds&) = default;
 };
 
 // The bound names, in the order of Bounds' fields, as the configuration format spells them.

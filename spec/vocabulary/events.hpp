@@ -12,7 +12,7 @@
 
 namespace kcspec {
 
-inline constexpr int kMaxControllerEvents = 32;
+inline constexpr int kMaxControllerEvents = 64;
 
 enum class ControllerEventKind : std::uint8_t {
   Expire,                                    // the controller's session expired: resign

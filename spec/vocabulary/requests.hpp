@@ -13,7 +13,7 @@
 
 namespace kcspec {
 
-inline constexpr int kMaxRequestsPerBroker = 64;  // a broker's inbound queue
+inline constexpr int kMaxRequestsPerBroker = 1024;  // a broker's inbound queue; a flapping controller (see docs/spec/rules.md) fills it fastest
 inline constexpr int kMaxResponsesPerBroker = 6;  // StopReplica responses on their way back
 
 // LeaderAndIsrPartitionState: the leadership the controller cached (with the epoch of the

@@ -1,0 +1,66 @@
+#include "cli/replay_command.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli/files.hpp"
+#include "spec/rules/step.hpp"
+#include "spec/vocabulary/action_text.hpp"
+#include "spec/vocabulary/observation_text.hpp"
+#include "spec/vocabulary/scenario_text.hpp"
+
+namespace kcspec::cli {
+
+int replayScenario(const std::string& file, bool json) {
+  std::error_code error;
+  if (std::filesystem::is_directory(file, error)) throw UserError(file, "is a folder, not a scenario file");
+  const std::optional<std::string> text = readFileIfExists(file);
+  if (!text) throw UserError(file, "cannot read the file");
+  const Scenario scenario = parseScenario(*text, file);
+
+  spec::ClusterState state = spec::initialState(scenario.config);
+  for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
+    const Action& action = scenario.steps[i];
+    const int line = scenario.step_lines[i];
+    const std::string action_text = printAction(scenario.config, action);
+    if (!spec::isEnabled(scenario.config, state, action)) {
+      std::fflush(stdout);
+      fmt::print(stderr, "{}:{}: action not enabled in this state: {}\n", file, line, action_text);
+      return 1;
+    }
+    spec::ClusterState successor = spec::next(scenario.config, state, action);
+    const std::vector<Change> changes = diffObservations(scenario.config, state.world, successor.world);
+    state = std::move(successor);
+    const int step = static_cast<int>(i) + 1;
+    if (json) {
+      nlohmann::ordered_json object = nlohmann::ordered_json::object();
+      object["step"] = step;
+      object["line"] = line;
+      object["action"] = action_text;
+      object["changes"] = changesJson(changes);
+      fmt::print("{}\n", object.dump());
+    } else {
+      fmt::print("step {} ({}:{}): {}\n{}", step, file, line, action_text, renderChangesText(changes));
+    }
+  }
+  return 0;
+}
+
+CommandRun addReplayCommand(CLI::App& app) {
+  struct Options {
+    std::string file;
+    bool json = false;
+  };
+  auto options = std::make_shared<Options>();
+  auto* command = app.add_subcommand("replay", "Run a scenario file through the spec and print what each step changes");
+  command->add_option("FILE", options->file, "A scenario file (first line `# kcspec scenario v1`)")->required();
+  command->add_flag("--json", options->json,
+                    "One JSON object per step and line: {\"step\":N,\"line\":L,\"action\":…,\"changes\":[…]}");
+  return [options] { return replayScenario(options->file, options->json); };
+}
+
+}  // namespace kcspec::cli

@@ -1,0 +1,22 @@
+// The embedded configurations: `default` (small enough to explore exhaustively in well under a
+// minute, DESIGN.md) and larger presets for longer runs. Each is written in the configuration's
+// text form and parsed, so it is valid by construction.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+#include "spec/vocabulary/config.hpp"
+
+namespace kcspec {
+
+inline constexpr std::array<std::string_view, 3> kPresetNames = {"default", "medium", "large"};
+
+// The preset called `name`, or nullopt when there is none.
+std::optional<Config> preset(std::string_view name);
+
+// The preset's text, as `kcspec` could print it for a user to start from (nullopt: no such preset).
+std::optional<std::string_view> presetText(std::string_view name);
+
+}  // namespace kcspec
