@@ -1,0 +1,23 @@
+// The reference controller's state-change.log for a list of actions (for `kcspec replay --impl`).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "impl/state_change_logger.hpp"
+#include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/config.hpp"
+
+namespace kcspec::cli {
+
+// Runs `actions` through impl::ImplCluster from the configuration's initial state and returns
+// the state-change.log text every controller wrote, TRACE lines included (the level operators
+// set to follow replica transitions), with the default fake clock. Throws std::invalid_argument
+// naming the first action (1-based) that is not enabled where it occurs.
+std::string replayImplStateChangeLog(const kcspec::Config& config, const std::vector<kcspec::Action>& actions);
+
+// The same at a chosen threshold (impl::LogLevel::INFO gives Kafka 3.8's default log).
+std::string replayImplStateChangeLog(const kcspec::Config& config, const std::vector<kcspec::Action>& actions,
+                                     impl::LogLevel threshold);
+
+}  // namespace kcspec::cli

@@ -1,0 +1,94 @@
+// A simulated broker (simulated_broker.hpp).
+#include "impl/broker/simulated_broker.hpp"
+
+#include "spec/vocabulary/assert.hpp"
+
+namespace kcspec::impl {
+
+void SimulatedBroker::start(std::int64_t broker_epoch) {
+  *this = SimulatedBroker{};
+  alive_ = true;
+  broker_epoch_ = broker_epoch;
+}
+
+void SimulatedBroker::handleNextRequest(BrokerId self) {
+  KCSPEC_ASSERT(!inbox_.empty());
+  const ControlRequest request = inbox_.front();
+  inbox_.erase_at(0);
+  if (request.controller_epoch < known_controller_epoch_) return;  // a stale controller
+  if (request.broker_epoch >= 0 && request.broker_epoch < broker_epoch_) return;  // for an older incarnation
+  known_controller_epoch_ = request.controller_epoch;
+  switch (request.kind) {
+    case RequestKind::LeaderAndIsr: handleLeaderAndIsr(self, request); return;
+    case RequestKind::UpdateMetadata: handleUpdateMetadata(request); return;
+    case RequestKind::StopReplica: handleStopReplica(request); return;
+  }
+}
+
+void SimulatedBroker::handleLeaderAndIsr(BrokerId self, const ControlRequest& request) {
+  for (const LeaderAndIsrPartitionState& entry : request.leader_and_isr) {
+    HostedReplica& hosted = replicas_[static_cast<std::size_t>(partitionIndex(entry.tp))];
+    const LeaderAndIsr& lai = entry.leadership.leader_and_isr;
+    const bool newer = !hosted.present || lai.leader_epoch > hosted.leader_epoch ||
+                       (lai.leader_epoch == hosted.leader_epoch && lai.partition_epoch > hosted.partition_epoch);
+    if (!newer) continue;
+    const bool leader = lai.leader == self;
+    // A follower keeps no ISR (Kafka's Partition.makeFollower clears it).
+    hosted = HostedReplica{true, leader, lai.leader_epoch, lai.partition_epoch, leader ? lai.isr : BrokerList{}};
+  }
+}
+
+void SimulatedBroker::handleUpdateMetadata(const ControlRequest& request) {
+  for (const UpdateMetadataPartitionState& entry : request.update_metadata) {
+    auto& cached = metadata_cache_[static_cast<std::size_t>(partitionIndex(entry.tp))];
+    if (entry.leader == kLeaderDuringDelete) {
+      cached.reset();
+    } else {
+      cached = entry;
+    }
+  }
+  metadata_live_brokers_ = request.live_brokers;
+}
+
+void SimulatedBroker::handleStopReplica(const ControlRequest& request) {
+  PartitionSet deleted;
+  for (const StopReplicaPartitionState& entry : request.stop_replica) {
+    HostedReplica& hosted = replicas_[static_cast<std::size_t>(partitionIndex(entry.tp))];
+    if (hosted.present && (entry.leader_epoch == LeaderAndIsr::kEpochDuringDelete ||
+                           entry.leader_epoch == LeaderAndIsr::kNoEpoch || entry.leader_epoch >= hosted.leader_epoch)) {
+      hosted = HostedReplica{};
+    }
+    if (entry.delete_partition) deleted.insert(entry.tp);
+  }
+  if (!deleted.empty()) outbox_.push_back(StopReplicaResponse{request.controller_id, request.controller_epoch, deleted});
+}
+
+StopReplicaResponse SimulatedBroker::takeResponse() {
+  KCSPEC_ASSERT(!outbox_.empty());
+  const StopReplicaResponse response = outbox_.front();
+  outbox_.erase_at(0);
+  return response;
+}
+
+void SimulatedBroker::completeAlterPartition(TopicPartition tp, const LeaderAndIsr& accepted) {
+  HostedReplica& hosted = replicas_[static_cast<std::size_t>(partitionIndex(tp))];
+  if (!hosted.present || !hosted.is_leader) return;
+  hosted.isr = accepted.isr;
+  hosted.partition_epoch = accepted.partition_epoch;
+}
+
+BrokerData SimulatedBroker::toObservation() const {
+  BrokerData out;
+  out.alive = alive_;
+  out.broker_epoch = broker_epoch_;
+  out.known_controller_epoch = known_controller_epoch_;
+  out.inbox = inbox_;
+  out.metadata_cache = metadata_cache_;
+  out.metadata_live_brokers = metadata_live_brokers_;
+  out.replicas = replicas_;
+  out.outbox = outbox_;
+  out.controller = controller_.toObservation();
+  return out;
+}
+
+}  // namespace kcspec::impl

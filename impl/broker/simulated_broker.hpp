@@ -1,0 +1,59 @@
+// A simulated Kafka broker (docs/world.md "Brokers", §5, §8): its registration incarnation,
+// inbound control requests applied in order, the metadata cache, the replicas it hosts, the
+// StopReplica responses on their way back, and its controller module. A plain value.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+#include "impl/controller/kafka_controller.hpp"
+#include "spec/vocabulary/bounded_list.hpp"
+#include "spec/vocabulary/bounded_vector.hpp"
+#include "spec/vocabulary/observation.hpp"
+#include "spec/vocabulary/requests.hpp"
+
+namespace kcspec::impl {
+
+class SimulatedBroker {
+ public:
+  bool alive() const { return alive_; }
+  std::int64_t brokerEpoch() const { return broker_epoch_; }
+  const HostedReplica& hosted(TopicPartition tp) const { return replicas_[static_cast<std::size_t>(partitionIndex(tp))]; }
+  const BoundedList<ControlRequest, kMaxRequestsPerBroker>& inbox() const { return inbox_; }
+  const BoundedVector<StopReplicaResponse, kMaxResponsesPerBroker>& outbox() const { return outbox_; }
+  KafkaControllerState& controller() { return controller_; }
+  const KafkaControllerState& controller() const { return controller_; }
+
+  // Crash: every piece of broker state goes, the controller module too (§8).
+  void crash() { *this = SimulatedBroker{}; }
+  // Start: a new incarnation with the epoch its registration got.
+  void start(std::int64_t broker_epoch);
+
+  void receive(const ControlRequest& request) { inbox_.push_back(request); }
+  // deliver-request: apply the head of the inbox (§5).
+  void handleNextRequest(BrokerId self);
+  // deliver-stop-replica-response: the head of the outbox leaves the broker.
+  StopReplicaResponse takeResponse();
+  // The AlterPartition response (§7): the leader adopts the accepted ISR and partition epoch.
+  void completeAlterPartition(TopicPartition tp, const LeaderAndIsr& accepted);
+
+  BrokerData toObservation() const;
+
+ private:
+  void handleLeaderAndIsr(BrokerId self, const ControlRequest& request);
+  void handleUpdateMetadata(const ControlRequest& request);
+  void handleStopReplica(const ControlRequest& request);
+
+  bool alive_ = false;
+  std::int64_t broker_epoch_ = -1;
+  std::int32_t known_controller_epoch_ = 0;
+  BoundedList<ControlRequest, kMaxRequestsPerBroker> inbox_;
+  std::array<std::optional<UpdateMetadataPartitionState>, kMaxPartitions> metadata_cache_{};
+  BrokerSet metadata_live_brokers_;
+  std::array<HostedReplica, kMaxPartitions> replicas_{};
+  BoundedVector<StopReplicaResponse, kMaxResponsesPerBroker> outbox_;
+  KafkaControllerState controller_;
+};
+
+}  // namespace kcspec::impl

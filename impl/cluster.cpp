@@ -1,0 +1,412 @@
+// ImplCluster (cluster.hpp).
+#include "impl/cluster.hpp"
+
+#include "impl/controller/kafka_controller.hpp"
+#include "impl/zookeeper/kafka_zk_client.hpp"
+#include "impl/zookeeper/zk_data.hpp"
+#include "spec/vocabulary/assert.hpp"
+
+namespace kcspec::impl {
+
+namespace {
+
+// The controller's channel into the brokers' inbound queues (docs/world.md §4): a request to a
+// broker that is not alive is lost.
+class BrokerChannel final : public ControllerChannel {
+ public:
+  explicit BrokerChannel(std::array<SimulatedBroker, kMaxBrokers>& brokers) : brokers_(brokers) {}
+  void sendRequest(BrokerId broker, const ControlRequest& request) override {
+    SimulatedBroker& target = brokers_[static_cast<std::size_t>(broker)];
+    if (target.alive()) target.receive(request);
+  }
+  void completeAlterPartition(BrokerId broker, std::int64_t brokerEpoch, TopicPartition tp,
+                              const LeaderAndIsr& accepted) override {
+    SimulatedBroker& leader = brokers_[static_cast<std::size_t>(broker)];
+    if (leader.alive() && leader.brokerEpoch() == brokerEpoch) leader.completeAlterPartition(tp, accepted);
+  }
+
+ private:
+  std::array<SimulatedBroker, kMaxBrokers>& brokers_;
+};
+
+zk::TopicAssignment initialAssignment(const TopicConfig& topic) {
+  zk::TopicAssignment assignment;
+  for (std::size_t p = 0; p < topic.assignment.size(); ++p) {
+    assignment.emplace(static_cast<int>(p), ReplicaAssignment(topic.assignment[p]));
+  }
+  return assignment;
+}
+
+}  // namespace
+
+ImplCluster::ImplCluster(const Config& config, Mutants mutants, LogTarget log)
+    : config_(std::make_shared<const Config>(config)), mutants_(mutants), log_(log), remaining_(config.bounds) {
+  KCSPEC_ASSERT(config_->topicCount() <= kMaxTopics);
+  zk::KafkaZkClient client(zk_, *config_);
+  client.createTopLevelPaths();
+  config_->brokers_alive_at_start.forEach(
+      [&](BrokerId b) { brokers_[static_cast<std::size_t>(b)].start(client.registerBroker(b)); });
+  for (TopicIndex t = 0; t < config_->topicCount(); ++t) {
+    const TopicConfig& topic = config_->topics[static_cast<std::size_t>(t)];
+    if (!topic.exists_at_start) continue;
+    client.setTopicConfig(t, topic.unclean_leader_election_enable);
+    client.createTopicAssignment(t, initialAssignment(topic));
+  }
+  zk_.takeWatchEvents();  // nobody watches yet
+}
+
+// ------------------------------------------------------------------ queries
+
+std::optional<BrokerId> ImplCluster::activeController() const {
+  for (BrokerId b = 0; b < kMaxBrokers; ++b) {
+    const SimulatedBroker& broker = brokers_[static_cast<std::size_t>(b)];
+    if (broker.alive() && broker.controller().active && !broker.controller().session_lost) return b;
+  }
+  return std::nullopt;
+}
+
+bool ImplCluster::controllerHasRoom() const {
+  const std::optional<BrokerId> active = activeController();
+  return active && !brokers_[static_cast<std::size_t>(*active)].controller().events.full();
+}
+
+bool ImplCluster::topicExistsInZk(TopicIndex topic) const {
+  return zk_.exists(zk::paths::topic(config_->topics[static_cast<std::size_t>(topic)].name));
+}
+
+bool ImplCluster::deletionRequested(TopicIndex topic) const {
+  return zk_.exists(zk::paths::deleteTopic(config_->topics[static_cast<std::size_t>(topic)].name));
+}
+
+bool ImplCluster::uncleanFlag(TopicIndex topic) const {
+  const zk::Znode* node = zk_.find(zk::paths::topicConfig(config_->topics[static_cast<std::size_t>(topic)].name));
+  return node != nullptr && zk::payload::decodeUncleanLeaderElectionEnable(node->data);
+}
+
+bool ImplCluster::partitionExistsInZk(TopicPartition tp) const {
+  const zk::Znode* node = zk_.find(zk::paths::topic(config_->topics[static_cast<std::size_t>(tp.topic)].name));
+  return node != nullptr && zk::payload::decodeTopicAssignment(node->data).contains(tp.partition);
+}
+
+std::optional<int> ImplCluster::nextAddedPartition(TopicIndex topic) const {
+  const TopicConfig& cfg = config_->topics[static_cast<std::size_t>(topic)];
+  const zk::Znode* node = zk_.find(zk::paths::topic(cfg.name));
+  if (node == nullptr) return std::nullopt;
+  const int count = static_cast<int>(zk::payload::decodeTopicAssignment(node->data).size());
+  const int next = count - static_cast<int>(cfg.assignment.size());
+  if (next < 0 || next >= static_cast<int>(cfg.added_partitions.size()) || count >= kMaxPartitionsPerTopic) {
+    return std::nullopt;
+  }
+  return next;
+}
+
+bool ImplCluster::isrChangeEnabled(const Action& a) const {
+  if (!isBrokerId(a.broker) || !isBrokerId(a.replica) || a.broker == a.replica) return false;
+  const SimulatedBroker& leader = brokers_[static_cast<std::size_t>(a.broker)];
+  if (!leader.alive()) return false;
+  const HostedReplica& hosted = leader.hosted(a.tp);
+  if (!hosted.present || !hosted.is_leader || !controllerHasRoom()) return false;
+  if (a.kind == ActionKind::ShrinkIsr) {
+    return remaining_.isr_shrinks > 0 && hosted.isr.contains(a.replica) && hosted.isr.size() >= 2;
+  }
+  const SimulatedBroker& follower = brokers_[static_cast<std::size_t>(a.replica)];
+  const HostedReplica& f = follower.hosted(a.tp);
+  return !hosted.isr.contains(a.replica) && follower.alive() && f.present && !f.is_leader &&
+         f.leader_epoch == hosted.leader_epoch;
+}
+
+bool ImplCluster::isEnabled(const Action& a) const {
+  const auto topicOk = [&](TopicIndex t) { return t >= 0 && t < config_->topicCount(); };
+  const auto brokerOk = [&](BrokerId b) { return isBrokerId(b) && config_->brokers.contains(b); };
+  const auto partitionOk = [&](TopicPartition tp) {
+    return topicOk(tp.topic) && tp.partition >= 0 && tp.partition < kMaxPartitionsPerTopic && partitionExistsInZk(tp) &&
+           controllerHasRoom();
+  };
+  switch (a.kind) {
+    case ActionKind::CreateTopic:
+      return topicOk(a.topic) && remaining_.topic_creations > 0 && !topicExistsInZk(a.topic) && !deletionRequested(a.topic);
+    case ActionKind::DeleteTopic:
+      return topicOk(a.topic) && remaining_.topic_deletions > 0 && topicExistsInZk(a.topic) && !deletionRequested(a.topic);
+    case ActionKind::AddPartitions:
+      return topicOk(a.topic) && remaining_.partition_additions > 0 && topicExistsInZk(a.topic) &&
+             !deletionRequested(a.topic) && nextAddedPartition(a.topic).has_value();
+    case ActionKind::ReassignPartition: {
+      if (!partitionOk(a.tp) || remaining_.reassignments <= 0) return false;
+      for (const auto& [p, target] : config_->topics[static_cast<std::size_t>(a.tp.topic)].reassignment_targets) {
+        if (p == a.tp.partition && target == a.replicas) return true;
+      }
+      return false;
+    }
+    case ActionKind::CancelReassignment: return partitionOk(a.tp) && remaining_.reassignments > 0;
+    case ActionKind::ElectPreferredLeader: return partitionOk(a.tp) && remaining_.preferred_elections > 0;
+    case ActionKind::ElectUncleanLeader: return partitionOk(a.tp) && remaining_.unclean_elections > 0;
+    case ActionKind::EnableTopicUnclean:
+      return topicOk(a.topic) && remaining_.unclean_elections > 0 && topicExistsInZk(a.topic) && controllerHasRoom() &&
+             !uncleanFlag(a.topic);
+    case ActionKind::CrashBroker: return brokerOk(a.broker) && broker(a.broker).alive() && remaining_.crashes > 0;
+    case ActionKind::StartBroker: return brokerOk(a.broker) && !broker(a.broker).alive();
+    case ActionKind::ControlledShutdown:
+      return brokerOk(a.broker) && broker(a.broker).alive() && controllerHasRoom() && remaining_.controlled_shutdowns > 0;
+    case ActionKind::ShrinkIsr:
+    case ActionKind::ExpandIsr:
+      return topicOk(a.tp.topic) && a.tp.partition >= 0 && a.tp.partition < kMaxPartitionsPerTopic && isrChangeEnabled(a);
+    case ActionKind::ProcessEvent: return brokerOk(a.broker) && broker(a.broker).alive() && !broker(a.broker).controller().events.empty();
+    case ActionKind::LoseControllerSession: {
+      if (!brokerOk(a.broker) || remaining_.controller_failovers <= 0) return false;
+      const SimulatedBroker& b = broker(a.broker);
+      const zk::Znode* node = zk_.find(zk::paths::kController);
+      return b.alive() && b.controller().active && !b.controller().session_lost && node != nullptr &&
+             zk::payload::decodeController(node->data) == a.broker;
+    }
+    case ActionKind::NoticeSessionExpiry: {
+      if (!brokerOk(a.broker)) return false;
+      const SimulatedBroker& b = broker(a.broker);
+      return b.alive() && b.controller().session_lost && !b.controller().events.containsKind(ControllerEventKind::Expire);
+    }
+    case ActionKind::ElectController: {
+      if (!brokerOk(a.broker)) return false;
+      const SimulatedBroker& b = broker(a.broker);
+      return !zk_.exists(zk::paths::kController) && b.alive() && !b.controller().active && !b.controller().session_lost;
+    }
+    case ActionKind::DeliverRequest: return brokerOk(a.broker) && broker(a.broker).alive() && !broker(a.broker).inbox().empty();
+    case ActionKind::DeliverStopReplicaResponse:
+      return brokerOk(a.broker) && !broker(a.broker).outbox().empty() && (!a.error || remaining_.stop_replica_errors > 0);
+  }
+  return false;
+}
+
+std::vector<Action> ImplCluster::enabledActions() const {
+  std::vector<Action> candidates;
+  for (TopicIndex t = 0; t < config_->topicCount(); ++t) {
+    for (ActionKind kind : {ActionKind::CreateTopic, ActionKind::DeleteTopic, ActionKind::AddPartitions,
+                            ActionKind::EnableTopicUnclean}) {
+      candidates.push_back(Action{.kind = kind, .topic = t});
+    }
+    const TopicConfig& cfg = config_->topics[static_cast<std::size_t>(t)];
+    for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
+      const TopicPartition tp{t, p};
+      if (!partitionExistsInZk(tp)) continue;
+      for (const auto& [target_p, target] : cfg.reassignment_targets) {
+        if (target_p == p) candidates.push_back(Action{.kind = ActionKind::ReassignPartition, .tp = tp, .replicas = target});
+      }
+      for (ActionKind kind : {ActionKind::CancelReassignment, ActionKind::ElectPreferredLeader, ActionKind::ElectUncleanLeader}) {
+        candidates.push_back(Action{.kind = kind, .tp = tp});
+      }
+      for (BrokerId leader = 0; leader < kMaxBrokers; ++leader) {
+        for (BrokerId replica = 0; replica < kMaxBrokers; ++replica) {
+          candidates.push_back(Action{.kind = ActionKind::ShrinkIsr, .broker = leader, .tp = tp, .replica = replica});
+          candidates.push_back(Action{.kind = ActionKind::ExpandIsr, .broker = leader, .tp = tp, .replica = replica});
+        }
+      }
+    }
+  }
+  config_->brokers.forEach([&](BrokerId b) {
+    for (ActionKind kind : {ActionKind::CrashBroker, ActionKind::StartBroker, ActionKind::ControlledShutdown,
+                            ActionKind::ProcessEvent, ActionKind::LoseControllerSession, ActionKind::NoticeSessionExpiry,
+                            ActionKind::ElectController, ActionKind::DeliverRequest, ActionKind::DeliverStopReplicaResponse}) {
+      candidates.push_back(Action{.kind = kind, .broker = b});
+    }
+    candidates.push_back(Action{.kind = ActionKind::DeliverStopReplicaResponse, .broker = b, .error = true});
+  });
+  std::vector<Action> enabled;
+  for (const Action& a : candidates) {
+    if (isEnabled(a)) enabled.push_back(a);
+  }
+  return enabled;
+}
+
+// ------------------------------------------------------------------ steps
+
+template <class Run>
+void ImplCluster::withController(BrokerId b, Run run) {
+  zk::KafkaZkClient client(zk_, *config_);
+  BrokerChannel channel(brokers_);
+  ControllerServices services{b, *config_, client, channel, StateChangeLogger(log_, b), mutants_};
+  KafkaController controller(b, brokers_[static_cast<std::size_t>(b)].controller(), services);
+  run(controller);
+}
+
+void ImplCluster::queueRequest(const ControllerEvent& event) {
+  const std::optional<BrokerId> active = activeController();
+  KCSPEC_ASSERT(active.has_value());
+  brokers_[static_cast<std::size_t>(*active)].controller().events.put(event);
+}
+
+void ImplCluster::routeWatchEvents() {
+  const std::optional<BrokerId> active = activeController();
+  for (const zk::WatchEvent& change : zk_.takeWatchEvents()) {
+    if (!active || change.watcher != *active) continue;
+    if (const std::optional<ControllerEvent> event = KafkaController::eventForWatch(*config_, change)) {
+      ControllerEventManager& events = brokers_[static_cast<std::size_t>(*active)].controller().events;
+      KCSPEC_ASSERT(events.contains(*event) || !events.full());
+      events.put(*event);
+    }
+  }
+}
+
+void ImplCluster::processEvent(BrokerId b) {
+  const std::optional<ControllerEvent> event = brokers_[static_cast<std::size_t>(b)].controller().events.poll();
+  KCSPEC_ASSERT(event.has_value());
+  withController(b, [&](KafkaController& controller) { controller.process(*event); });
+}
+
+void ImplCluster::electController(BrokerId b) {
+  withController(b, [](KafkaController& controller) { controller.elect(); });
+}
+
+void ImplCluster::deliverStopReplicaResponse(BrokerId b, bool error) {
+  const StopReplicaResponse response = brokers_[static_cast<std::size_t>(b)].takeResponse();
+  if (!isBrokerId(response.controller_id)) return;
+  SimulatedBroker& sender = brokers_[static_cast<std::size_t>(response.controller_id)];
+  const KafkaControllerState& module = sender.controller();
+  // The response reaches its controller only while that channel manager still exists (§6).
+  if (!sender.alive() || !module.active || module.context.epoch != response.controller_epoch) return;
+  PartitionSet forwarded;
+  response.partitions.forEach([&](TopicPartition tp) {
+    if (module.context.isTopicDeletionInProgress(tp.topic)) forwarded.insert(tp);
+  });
+  if (forwarded.empty()) return;
+  sender.controller().events.append(ControllerEvent{.kind = ControllerEventKind::TopicDeletionStopReplicaResponseReceived,
+                                                    .broker = b,
+                                                    .partitions = forwarded,
+                                                    .partition_errors = error ? forwarded : PartitionSet{}});
+}
+
+void ImplCluster::apply(const Action& a) {
+  KCSPEC_ASSERT(isEnabled(a));
+  zk::KafkaZkClient client(zk_, *config_);
+  switch (a.kind) {
+    case ActionKind::CreateTopic: {
+      --remaining_.topic_creations;
+      const TopicConfig& topic = config_->topics[static_cast<std::size_t>(a.topic)];
+      client.setTopicConfig(a.topic, topic.unclean_leader_election_enable);
+      client.createTopicAssignment(a.topic, initialAssignment(topic));
+      break;
+    }
+    case ActionKind::DeleteTopic:
+      --remaining_.topic_deletions;
+      client.createDeleteTopicPath(a.topic);
+      break;
+    case ActionKind::AddPartitions: {
+      --remaining_.partition_additions;
+      const TopicConfig& topic = config_->topics[static_cast<std::size_t>(a.topic)];
+      zk::TopicAssignment assignment = *client.getFullReplicaAssignmentForTopic(a.topic);
+      const int next = *nextAddedPartition(a.topic);
+      assignment.emplace(static_cast<int>(assignment.size()), ReplicaAssignment(topic.added_partitions[static_cast<std::size_t>(next)]));
+      client.setTopicAssignmentByAdmin(a.topic, assignment);
+      break;
+    }
+    case ActionKind::ReassignPartition:
+      --remaining_.reassignments;
+      queueRequest(ControllerEvent{.kind = ControllerEventKind::ApiPartitionReassignment, .tp = a.tp, .target_replicas = a.replicas});
+      break;
+    case ActionKind::CancelReassignment:
+      --remaining_.reassignments;
+      queueRequest(ControllerEvent{.kind = ControllerEventKind::ApiPartitionReassignment, .tp = a.tp, .cancel = true});
+      break;
+    case ActionKind::ElectPreferredLeader:
+      --remaining_.preferred_elections;
+      queueRequest(ControllerEvent{.kind = ControllerEventKind::ReplicaLeaderElection, .partitions = PartitionSet{a.tp},
+                                   .election_type = ElectionType::PREFERRED});
+      break;
+    case ActionKind::ElectUncleanLeader:
+      --remaining_.unclean_elections;
+      queueRequest(ControllerEvent{.kind = ControllerEventKind::ReplicaLeaderElection, .partitions = PartitionSet{a.tp},
+                                   .election_type = ElectionType::UNCLEAN});
+      break;
+    case ActionKind::EnableTopicUnclean:
+      --remaining_.unclean_elections;
+      client.setTopicConfig(a.topic, true);
+      queueRequest(ControllerEvent{.kind = ControllerEventKind::TopicUncleanLeaderElectionEnable, .topic = a.topic});
+      break;
+    case ActionKind::CrashBroker:
+      --remaining_.crashes;
+      zk_.closeSession(zk::registrationSession(a.broker));
+      zk_.closeSession(zk::controllerSession(a.broker));
+      zk_.unwatchAll(a.broker);
+      brokers_[static_cast<std::size_t>(a.broker)].crash();
+      break;
+    case ActionKind::StartBroker:
+      brokers_[static_cast<std::size_t>(a.broker)].start(client.registerBroker(a.broker));
+      break;
+    case ActionKind::ControlledShutdown:
+      --remaining_.controlled_shutdowns;
+      queueRequest(ControllerEvent{.kind = ControllerEventKind::ControlledShutdown, .broker = a.broker,
+                                   .broker_epoch = broker(a.broker).brokerEpoch()});
+      break;
+    case ActionKind::ShrinkIsr:
+    case ActionKind::ExpandIsr: {
+      if (a.kind == ActionKind::ShrinkIsr) --remaining_.isr_shrinks;
+      const HostedReplica& hosted = broker(a.broker).hosted(a.tp);
+      LeaderAndIsr proposed{a.broker, hosted.leader_epoch, LeaderRecoveryState::RECOVERED, hosted.isr, hosted.partition_epoch};
+      if (a.kind == ActionKind::ShrinkIsr) {
+        proposed.isr.remove(a.replica);
+      } else {
+        proposed.isr.push_back(a.replica);
+      }
+      queueRequest(ControllerEvent{.kind = ControllerEventKind::AlterPartitionReceived, .broker = a.broker,
+                                   .broker_epoch = broker(a.broker).brokerEpoch(), .tp = a.tp, .proposed = proposed});
+      break;
+    }
+    case ActionKind::ProcessEvent: processEvent(a.broker); break;
+    case ActionKind::LoseControllerSession:
+      --remaining_.controller_failovers;
+      zk_.closeSession(zk::controllerSession(a.broker));
+      brokers_[static_cast<std::size_t>(a.broker)].controller().session_lost = true;
+      break;
+    case ActionKind::NoticeSessionExpiry:
+      brokers_[static_cast<std::size_t>(a.broker)].controller().events.clearAndPut(ControllerEvent{.kind = ControllerEventKind::Expire});
+      break;
+    case ActionKind::ElectController: electController(a.broker); break;
+    case ActionKind::DeliverRequest: brokers_[static_cast<std::size_t>(a.broker)].handleNextRequest(a.broker); break;
+    case ActionKind::DeliverStopReplicaResponse:
+      if (a.error) --remaining_.stop_replica_errors;
+      deliverStopReplicaResponse(a.broker, a.error);
+      break;
+  }
+  routeWatchEvents();
+}
+
+// ------------------------------------------------------------------ observation
+
+Observation ImplCluster::observe() const {
+  Observation out;
+  ZooKeeperData& zk = out.zk;
+  for (BrokerId b = 0; b < kMaxBrokers; ++b) {
+    if (const zk::Znode* node = zk_.find(zk::paths::brokerId(b))) {
+      zk.brokers[static_cast<std::size_t>(b)] = BrokerRegistration{true, node->stat.czxid};
+    }
+  }
+  for (TopicIndex t = 0; t < config_->topicCount(); ++t) {
+    const std::string& name = config_->topics[static_cast<std::size_t>(t)].name;
+    TopicZnodes& topic = zk.topics[static_cast<std::size_t>(t)];
+    if (const zk::Znode* node = zk_.find(zk::paths::topic(name))) {
+      topic.exists = true;
+      for (const auto& [p, assignment] : zk::payload::decodeTopicAssignment(node->data)) {
+        (void)p;
+        topic.partitions.push_back(assignment);
+      }
+    }
+    for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
+      if (const zk::Znode* state = zk_.find(zk::paths::topicPartitionState(name, p))) {
+        if (auto decoded = zk::payload::decodePartitionState(state->data, state->stat.version)) {
+          topic.states[static_cast<std::size_t>(p)] = PartitionStateZnode{decoded->leader_and_isr, decoded->controller_epoch};
+        }
+      }
+    }
+    if (const zk::Znode* config = zk_.find(zk::paths::topicConfig(name))) {
+      topic.unclean_leader_election_enable = zk::payload::decodeUncleanLeaderElectionEnable(config->data);
+    }
+    if (zk_.exists(zk::paths::deleteTopic(name))) zk.delete_topics.insert(t);
+  }
+  if (const zk::Znode* node = zk_.find(zk::paths::kController)) zk.controller = zk::payload::decodeController(node->data).value_or(kNoLeader);
+  if (const zk::Znode* node = zk_.find(zk::paths::kControllerEpoch)) {
+    zk.controller_epoch = zk::payload::decodeControllerEpoch(node->data);
+    zk.controller_epoch_zk_version = node->stat.version;
+  }
+  zk.last_zxid = zk_.lastZxid();
+  for (std::size_t b = 0; b < brokers_.size(); ++b) out.brokers[b] = brokers_[b].toObservation();
+  return out;
+}
+
+}  // namespace kcspec::impl

@@ -1,0 +1,70 @@
+// ImplCluster: the reference implementation's world as a transition system, with the same shape
+// as the spec's (docs/world.md): an initial state from a Config, the enabled actions in the
+// spec's candidate order, apply, and the Observation both versions produce.
+//
+// A value: copying an ImplCluster copies the whole world (ZooKeeper, brokers, controller
+// modules). The configuration is shared read-only; the log target (sink and clock) is the
+// caller's and is shared by copies.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "impl/broker/simulated_broker.hpp"
+#include "impl/mutants.hpp"
+#include "impl/state_change_logger.hpp"
+#include "impl/zookeeper/zk_store.hpp"
+#include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/config.hpp"
+#include "spec/vocabulary/observation.hpp"
+
+namespace kcspec::impl {
+
+class ImplCluster {
+ public:
+  explicit ImplCluster(const Config& config, Mutants mutants = {}, LogTarget log = {});
+
+  bool isEnabled(const Action& action) const;
+  std::vector<Action> enabledActions() const;
+  // Takes an enabled action (an action that is not enabled is a caller bug: it stops the program).
+  void apply(const Action& action);
+  Observation observe() const;
+
+  const Bounds& remaining() const { return remaining_; }  // the perturbation budget left
+  const Config& config() const { return *config_; }
+  Mutants mutants() const { return mutants_; }
+  void setLogTarget(LogTarget log) { log_ = log; }
+
+  // The broker whose controller module is active and has its session (events go there).
+  std::optional<BrokerId> activeController() const;
+  const SimulatedBroker& broker(BrokerId id) const { return brokers_[static_cast<std::size_t>(id)]; }
+  const zk::ZkStore& zookeeper() const { return zk_; }
+
+ private:
+  bool controllerHasRoom() const;
+  bool partitionExistsInZk(TopicPartition tp) const;
+  bool topicExistsInZk(TopicIndex topic) const;
+  bool deletionRequested(TopicIndex topic) const;
+  bool uncleanFlag(TopicIndex topic) const;  // /config/topics/<t> unclean.leader.election.enable
+  std::optional<int> nextAddedPartition(TopicIndex topic) const;  // index into added_partitions
+  bool isrChangeEnabled(const Action& action) const;
+
+  void queueRequest(const ControllerEvent& event);  // admin/broker requests (docs/world.md §3)
+  void routeWatchEvents();                          // ZooKeeper watches → events (§2)
+  void processEvent(BrokerId b);
+  void electController(BrokerId b);
+  void deliverStopReplicaResponse(BrokerId b, bool error);
+  template <class Run>
+  void withController(BrokerId b, Run run);
+
+  std::shared_ptr<const Config> config_;
+  Mutants mutants_;
+  LogTarget log_;
+  Bounds remaining_;
+  zk::ZkStore zk_;
+  std::array<SimulatedBroker, kMaxBrokers> brokers_{};
+};
+
+}  // namespace kcspec::impl

@@ -1,0 +1,79 @@
+// KafkaController: AlterPartitionReceived, ISR changes proposed by partition leaders (facts §5.12).
+#include "impl/controller/kafka_controller.hpp"
+
+namespace kcspec::impl {
+
+namespace {
+// AlterPartition in IBP 3.8 is version 3 (topic ids): rule 9 answers INELIGIBLE_REPLICA.
+enum class AlterPartitionError : std::uint8_t {
+  NONE, NOT_CONTROLLER, STALE_BROKER_EPOCH, UNKNOWN_TOPIC_ID, UNKNOWN_TOPIC_OR_PARTITION, FENCED_LEADER_EPOCH,
+  INVALID_UPDATE_VERSION, INVALID_REQUEST, INELIGIBLE_REPLICA
+};
+}  // namespace
+
+void KafkaController::processAlterPartition(BrokerId brokerId, std::int64_t brokerEpoch, TopicPartition tp,
+                                            const LeaderAndIsr& proposed) {
+  // tryProcessAlterPartition's short-circuits
+  if (!isActive()) return;  // NOT_CONTROLLER
+  const std::optional<std::int64_t> cached_epoch = context_.liveBrokerEpoch(brokerId);
+  if (!cached_epoch) return;  // INFO "Ignoring AlterPartition due to unknown broker <id>"; STALE_BROKER_EPOCH
+  if (*cached_epoch != brokerEpoch) return;  // STALE_BROKER_EPOCH
+
+  LeaderAndIsr request = proposed;
+  request.leader = brokerId;
+  AlterPartitionError error = AlterPartitionError::NONE;
+  std::optional<LeaderAndIsr> accepted;  // Right(...) in partitionResponses
+  bool write = false;
+  const auto& leadership = context_.partitionLeadershipInfo(tp);
+  if (!context_.allTopics.contains(tp.topic)) {
+    error = AlterPartitionError::UNKNOWN_TOPIC_ID;  // the topic id no longer resolves
+  } else if (!leadership) {
+    error = AlterPartitionError::UNKNOWN_TOPIC_OR_PARTITION;
+  } else {
+    const LeaderAndIsr& current = leadership->leader_and_isr;
+    if (request.partition_epoch > current.partition_epoch || request.leader_epoch > current.leader_epoch) {
+      error = AlterPartitionError::NOT_CONTROLLER;
+    } else if (request.leader_epoch < current.leader_epoch) {
+      error = AlterPartitionError::FENCED_LEADER_EPOCH;
+    } else if (request.equalsAllowStalePartitionEpoch(current)) {
+      accepted = current;  // already in the desired state
+    } else if (request.partition_epoch < current.partition_epoch) {
+      error = AlterPartitionError::INVALID_UPDATE_VERSION;
+    } else if (request.recovery_state == LeaderRecoveryState::RECOVERING && request.isr.size() > 1) {
+      error = AlterPartitionError::INVALID_REQUEST;
+    } else if (current.recovery_state == LeaderRecoveryState::RECOVERED &&
+               request.recovery_state == LeaderRecoveryState::RECOVERING) {
+      error = AlterPartitionError::INVALID_REQUEST;
+    } else {
+      const BrokerSet live = context_.liveBrokerIds();
+      bool ineligible = false;
+      for (BrokerId r : request.isr) ineligible = ineligible || !live.contains(r);
+      if (ineligible) {
+        error = AlterPartitionError::INELIGIBLE_REPLICA;
+      } else {
+        write = true;
+      }
+    }
+  }
+  if (write) {
+    const zk::UpdateLeaderAndIsrResult update =
+        services_.zk.updateLeaderAndIsr({{tp, request}}, context_.epoch, context_.epochZkVersion);
+    const auto finished = update.finished.find(tp);
+    if (finished == update.finished.end()) {
+      error = AlterPartitionError::INVALID_UPDATE_VERSION;  // INFO "Failed to update ISR … bad ZK version."
+    } else if (const auto* lai = std::get_if<LeaderAndIsr>(&finished->second)) {
+      accepted = *lai;
+      // updateLeaderAndIsrCache(successful partitions): re-read from ZK
+      const zk::PartitionStateRead read = services_.zk.getTopicPartitionState(tp);
+      if (read.state) context_.putPartitionLeadershipInfo(tp, *read.state);
+    } else {
+      error = AlterPartitionError::UNKNOWN_TOPIC_OR_PARTITION;  // ERROR "Failed to update ISR for partition <tp>"
+    }
+  }
+  sendUpdateMetadataRequest(context_.liveOrShuttingDownBrokerIds(), PartitionSet{tp});
+  // The response reaches the leader now (docs/world.md §7).
+  if (accepted && error == AlterPartitionError::NONE) services_.channel.completeAlterPartition(brokerId, brokerEpoch, tp, *accepted);
+  if (accepted && context_.partitionsBeingReassigned.contains(tp)) maybeCompleteReassignment(tp);
+}
+
+}  // namespace kcspec::impl

@@ -1,0 +1,226 @@
+// KafkaController: dispatch, election, failover, resignation and shared helpers (facts §5.4, §5.6).
+#include "impl/controller/kafka_controller.hpp"
+
+#include "impl/zookeeper/zk_data.hpp"
+
+namespace kcspec::impl {
+
+ControllerData KafkaControllerState::toObservation() const {
+  ControllerData out;
+  out.active = active;
+  out.session_lost = session_lost;
+  out.context = context.toObservation();
+  out.events = events.queue();
+  return out;
+}
+
+std::optional<ControllerEvent> KafkaController::eventForWatch(const Config& config, const zk::WatchEvent& change) {
+  using Type = zk::WatchEvent::Type;
+  if (change.kind == zk::WatchKind::Children) {
+    if (change.path == zk::paths::kBrokerIds) return ControllerEvent{.kind = ControllerEventKind::BrokerChange};
+    if (change.path == zk::paths::kTopics) return ControllerEvent{.kind = ControllerEventKind::TopicChange};
+    if (change.path == zk::paths::kDeleteTopics) return ControllerEvent{.kind = ControllerEventKind::TopicDeletion};
+    return std::nullopt;
+  }
+  // PartitionModificationsHandler only implements handleDataChange.
+  const std::string prefix = std::string(zk::paths::kTopics) + "/";
+  if (change.type != Type::NodeDataChanged || change.path.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
+  const TopicIndex topic = config.topicNamed(std::string_view(change.path).substr(prefix.size()));
+  if (topic < 0) return std::nullopt;
+  return ControllerEvent{.kind = ControllerEventKind::PartitionModifications, .topic = topic};
+}
+
+// ------------------------------------------------------------------ processing
+
+void KafkaController::process(const ControllerEvent& event) {
+  try {
+    dispatch(event);
+  } catch (const ControllerMovedException&) {
+    // INFO (controller log) "Controller moved to another broker when processing <event>."
+    maybeResign();
+  } catch (const KafkaThrowable&) {
+    // ERROR (controller log) "Error processing event <event>"; the event is dropped.
+  }
+}
+
+void KafkaController::dispatch(const ControllerEvent& event) {
+  switch (event.kind) {
+    case ControllerEventKind::Expire: processExpire(); return;
+    case ControllerEventKind::BrokerChange: processBrokerChange(); return;
+    case ControllerEventKind::TopicChange: processTopicChange(); return;
+    case ControllerEventKind::PartitionModifications: processPartitionModifications(event.topic); return;
+    case ControllerEventKind::TopicDeletion: processTopicDeletion(); return;
+    case ControllerEventKind::TopicDeletionStopReplicaResponseReceived:
+      processTopicDeletionStopReplicaResponseReceived(event.broker, event.partitions, event.partition_errors);
+      return;
+    case ControllerEventKind::ApiPartitionReassignment:
+      processApiPartitionReassignment(event.tp, event.cancel ? std::nullopt : std::optional(event.target_replicas));
+      return;
+    case ControllerEventKind::AlterPartitionReceived:
+      processAlterPartition(event.broker, event.broker_epoch, event.tp, event.proposed);
+      return;
+    case ControllerEventKind::ControlledShutdown: processControlledShutdown(event.broker, event.broker_epoch); return;
+    case ControllerEventKind::ReplicaLeaderElection:
+      processReplicaLeaderElection(event.partitions, event.election_type);
+      return;
+    case ControllerEventKind::AutoPreferredReplicaLeaderElection:
+      return;  // out of scope (docs/world.md §10): never queued
+    case ControllerEventKind::TopicUncleanLeaderElectionEnable: processTopicUncleanLeaderElectionEnable(event.topic); return;
+  }
+}
+
+// ------------------------------------------------------------------ election and failover
+
+void KafkaController::elect() {
+  if (const std::optional<BrokerId> current = services_.zk.getControllerId()) {
+    state_.active = *current == id_;  // "Broker <id> has been elected as the controller, so stopping the election process."
+    return;
+  }
+  try {
+    const auto [epoch, version] = services_.zk.registerControllerAndIncrementControllerEpoch(id_);
+    context_.epoch = epoch;
+    context_.epochZkVersion = version;
+    state_.active = true;
+    // INFO "<id> successfully elected as the controller. Epoch incremented to <E> and epoch zk version is now <V>"
+    onControllerFailover();
+  } catch (const ControllerMovedException&) {
+    maybeResign();
+  } catch (const KafkaThrowable&) {
+    // ERROR "Error while electing or becoming controller on broker <id>. Trigger controller movement immediately"
+    triggerControllerMove();
+  }
+}
+
+void KafkaController::onControllerFailover() {
+  // Feature versioning (/feature) is out of scope (docs/world.md §10).
+  // INFO "Registering handlers"
+  services_.zk.registerZNodeChildChangeHandler(id_, zk::paths::kBrokerIds);
+  services_.zk.registerZNodeChildChangeHandler(id_, zk::paths::kTopics);
+  services_.zk.registerZNodeChildChangeHandler(id_, zk::paths::kDeleteTopics);
+  // Log-dir and ISR-change notifications are not modeled (IBP 3.8 uses AlterPartition).
+  initializeControllerContext();
+
+  // fetchTopicDeletionsInProgress
+  const TopicSet to_delete = services_.zk.getTopicDeletions();
+  TopicSet ineligible;
+  context_.allTopics.forEach([&](TopicIndex t) {
+    for (const PartitionAndReplica& r : context_.replicasForTopic(t)) {
+      if (!context_.isReplicaOnline(r.replica, r.tp)) ineligible.insert(t);
+    }
+  });
+  context_.partitionsBeingReassigned.forEach([&](TopicPartition tp) { ineligible.insert(tp.topic); });
+  tdm_.init(to_delete, ineligible);
+
+  sendUpdateMetadataRequest(context_.liveOrShuttingDownBrokerIds(), PartitionSet{});
+  rsm_.startup();
+  psm_.startup();
+  // INFO "Ready to serve as the new controller with epoch <E>"
+  // initializePartitionReassignments: /admin/reassign_partitions is not modeled, so every
+  // reassignment found in the topic znodes is resumed.
+  maybeResumeReassignments(BrokerSet{}, /*all=*/true);
+  tdm_.tryTopicDeletion();
+  // Pending preferred elections: /admin/preferred_replica_election is not modeled, and the
+  // auto-rebalance scheduler is out of scope (docs/world.md §10).
+}
+
+void KafkaController::initializeControllerContext() {
+  context_.setLiveBrokers(services_.zk.getAllBrokerAndEpochsInCluster());
+  context_.setAllTopics(services_.zk.getAllTopicsInCluster());
+  registerPartitionModificationsHandlers(context_.allTopics);
+  context_.allTopics.forEach([&](TopicIndex t) {
+    const std::optional<zk::TopicAssignment> assignment = services_.zk.getFullReplicaAssignmentForTopic(t);
+    if (!assignment) return;
+    for (const auto& [p, a] : *assignment) {
+      const TopicPartition tp{t, p};
+      context_.updatePartitionFullReplicaAssignment(tp, a);
+      if (a.isBeingReassigned()) context_.partitionsBeingReassigned.insert(tp);
+    }
+  });
+  context_.shuttingDownBrokerIds = BrokerSet{};
+  // updateLeaderAndIsrCache
+  context_.allPartitions().forEach([&](TopicPartition tp) {
+    const zk::PartitionStateRead read = services_.zk.getTopicPartitionState(tp);
+    if (read.state) context_.putPartitionLeadershipInfo(tp, *read.state);
+  });
+}
+
+void KafkaController::registerPartitionModificationsHandlers(TopicSet topics) {
+  topics.forEach(
+      [&](TopicIndex t) { services_.zk.registerZNodeChangeHandler(id_, zk::paths::topic(services_.zk.topicName(t))); });
+}
+
+// ------------------------------------------------------------------ resignation
+
+void KafkaController::onControllerResignation() {
+  // DEBUG "Resigning"; every handler this controller registered goes, then the context.
+  services_.zk.unregisterAllHandlers(id_);
+  context_.resetContext();
+  // INFO "Resigned". The three request batches are not cleared (as in Kafka 3.8).
+}
+
+void KafkaController::maybeResign() {
+  const bool was_active = state_.active;
+  const std::optional<BrokerId> current = services_.zk.getControllerId();
+  state_.active = current && *current == id_;
+  if (was_active && !state_.active) onControllerResignation();
+}
+
+void KafkaController::triggerControllerMove() {
+  const std::optional<BrokerId> current = services_.zk.getControllerId();
+  state_.active = current && *current == id_;
+  if (!state_.active) return;  // WARN "Controller has already moved when trying to trigger controller movement"
+  try {
+    const std::int32_t expected = context_.epochZkVersion;
+    state_.active = false;
+    onControllerResignation();
+    services_.zk.deleteController(expected);
+  } catch (const ControllerMovedException&) {
+    // WARN "Controller has already moved when trying to trigger controller movement"
+  }
+}
+
+void KafkaController::handleIllegalState(const IllegalStateException& e) {
+  // ERROR "Forcing the controller to resign"
+  state_.controller_batch.clear();
+  triggerControllerMove();
+  throw e;
+}
+
+void KafkaController::processExpire() {
+  state_.active = false;
+  onControllerResignation();
+  state_.session_lost = false;  // the new session (docs/world.md §9)
+}
+
+void KafkaController::sendUpdateMetadataRequest(BrokerSet brokers, PartitionSet partitions) {
+  try {
+    state_.controller_batch.newBatch();
+    state_.controller_batch.addUpdateMetadataRequestForBrokers(brokers, partitions, context_);
+    state_.controller_batch.sendRequestsToBrokers(context_.epoch, id_, context_, services_.channel, services_.logger,
+                                                  services_.config);
+  } catch (const IllegalStateException& e) {
+    handleIllegalState(e);
+  }
+}
+
+// ------------------------------------------------------------------ DeletionClient
+
+void KafkaController::deleteTopic(TopicIndex topic, std::int32_t epochZkVersion) {
+  services_.zk.deleteTopicZNode(topic, epochZkVersion);
+  services_.zk.deleteTopicConfigs(topic, epochZkVersion);
+  services_.zk.deleteTopicDeletions(TopicSet{topic}, epochZkVersion);
+}
+
+void KafkaController::deleteTopicDeletions(TopicSet topics, std::int32_t epochZkVersion) {
+  services_.zk.deleteTopicDeletions(topics, epochZkVersion);
+}
+
+void KafkaController::mutePartitionModifications(TopicIndex topic) {
+  services_.zk.unregisterZNodeChangeHandler(id_, zk::paths::topic(services_.zk.topicName(topic)));
+}
+
+void KafkaController::sendMetadataUpdate(PartitionSet partitions) {
+  sendUpdateMetadataRequest(context_.liveOrShuttingDownBrokerIds(), partitions);
+}
+
+}  // namespace kcspec::impl

@@ -1,0 +1,138 @@
+// KafkaController (facts §5): one broker's controller module. KafkaControllerState is the data
+// (a value inside the broker); KafkaController is the logic, a view built per step over that
+// state and the ControllerServices. Its handlers live in files named after their concern:
+//   kafka_controller.cpp        dispatch, election, failover, resignation, helpers
+//   broker_membership.cpp       BrokerChange, onBrokerStartup/Failure, onReplicasBecomeOffline
+//   controlled_shutdown.cpp     ControlledShutdown
+//   topic_changes.cpp           TopicChange, PartitionModifications, onNewPartitionCreation
+//   topic_deletion_events.cpp   TopicDeletion, TopicDeletionStopReplicaResponseReceived
+//   partition_reassignment.cpp  ApiPartitionReassignment and the reassignment phases (§5.7)
+//   leader_elections.cpp        ReplicaLeaderElection, TopicUncleanLeaderElectionEnable
+//   alter_partition.cpp         AlterPartitionReceived (§5.12)
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "impl/controller/controller_broker_request_batch.hpp"
+#include "impl/controller/controller_context.hpp"
+#include "impl/controller/controller_event_manager.hpp"
+#include "impl/controller/controller_services.hpp"
+#include "impl/controller/partition_state_machine.hpp"
+#include "impl/controller/replica_state_machine.hpp"
+#include "impl/controller/topic_deletion_manager.hpp"
+#include "spec/vocabulary/observation.hpp"
+
+namespace kcspec::impl {
+
+struct KafkaControllerState {
+  bool active = false;        // activeControllerId == this broker
+  bool session_lost = false;  // /controller is gone with the session; Expire not queued yet
+  ControllerContext context;
+  ControllerEventManager events;
+  // Each of KafkaController, the PSM and the RSM owns a batch (facts Appendix A). They survive
+  // resignation as in Kafka, so a batch left unflushed by a ControllerMovedException stays.
+  ControllerBrokerRequestBatch controller_batch;
+  ControllerBrokerRequestBatch psm_batch;
+  ControllerBrokerRequestBatch rsm_batch;
+
+  ControllerData toObservation() const;
+};
+
+class KafkaController final : public DeletionClient {
+ public:
+  KafkaController(BrokerId id, KafkaControllerState& state, ControllerServices& services)
+      : id_(id),
+        state_(state),
+        context_(state.context),
+        services_(services),
+        psm_(state.context, state.psm_batch, services),
+        rsm_(state.context, state.rsm_batch, services),
+        tdm_(state.context, rsm_, psm_, *this, services) {}
+
+  // elect-controller (docs/world.md §9): Kafka's elect(), including onControllerFailover.
+  void elect();
+  // process-event: one event, atomically; ControllerMovedException ⇒ maybeResign (facts §5.6).
+  void process(const ControllerEvent& event);
+
+  // The event a ZooKeeper change seen by this controller's watches becomes, if any.
+  static std::optional<ControllerEvent> eventForWatch(const Config& config, const zk::WatchEvent& change);
+
+  // DeletionClient
+  void deleteTopic(TopicIndex topic, std::int32_t epochZkVersion) override;
+  void deleteTopicDeletions(TopicSet topics, std::int32_t epochZkVersion) override;
+  void mutePartitionModifications(TopicIndex topic) override;
+  void sendMetadataUpdate(PartitionSet partitions) override;
+
+ private:
+  bool isActive() const { return state_.active; }
+  StateChangeLogger stateChangeLog() const { return services_.logger.withControllerEpoch(context_.epoch); }
+  std::string name(TopicPartition tp) const { return renderTopicPartition(services_.config, tp); }
+
+  // --- kafka_controller.cpp
+  void dispatch(const ControllerEvent& event);
+  void onControllerFailover();
+  void initializeControllerContext();
+  void registerPartitionModificationsHandlers(TopicSet topics);
+  void onControllerResignation();
+  void maybeResign();
+  void triggerControllerMove();
+  [[noreturn]] void handleIllegalState(const IllegalStateException& e);
+  void processExpire();
+  void sendUpdateMetadataRequest(BrokerSet brokers, PartitionSet partitions);
+
+  // --- broker_membership.cpp
+  void processBrokerChange();
+  void onBrokerStartup(BrokerSet newBrokers);
+  void onBrokerFailure(BrokerSet deadBrokers);
+  void onReplicasBecomeOffline(const std::vector<PartitionAndReplica>& newOfflineReplicas);
+
+  // --- controlled_shutdown.cpp
+  void processControlledShutdown(BrokerId id, std::int64_t brokerEpoch);
+  PartitionSet doControlledShutdown(BrokerId id, std::int64_t brokerEpoch);
+
+  // --- topic_changes.cpp
+  void processTopicChange();
+  void processPartitionModifications(TopicIndex topic);
+  void onNewPartitionCreation(PartitionSet newPartitions);
+
+  // --- topic_deletion_events.cpp
+  void processTopicDeletion();
+  void processTopicDeletionStopReplicaResponseReceived(BrokerId replicaId, PartitionSet partitions,
+                                                       PartitionSet partitionsInError);
+
+  // --- partition_reassignment.cpp
+  void processApiPartitionReassignment(TopicPartition tp, std::optional<BrokerList> targetReplicas);
+  bool validateReplicas(TopicPartition tp, const BrokerList& replicas) const;
+  void maybeTriggerPartitionReassignment(TopicPartition tp, const ReplicaAssignment& reassignment);
+  void onPartitionReassignment(TopicPartition tp, const ReplicaAssignment& reassignment);
+  void updateCurrentReassignment(TopicPartition tp, const ReplicaAssignment& reassignment);
+  void updateReplicaAssignmentForPartition(TopicPartition tp, const ReplicaAssignment& assignment);
+  bool isReassignmentComplete(TopicPartition tp, const ReplicaAssignment& assignment) const;
+  void maybeCompleteReassignment(TopicPartition tp);
+  void maybeResumeReassignments(BrokerSet targetsOn, bool all);
+  void moveReassignedPartitionLeaderIfRequired(TopicPartition tp, const ReplicaAssignment& newAssignment);
+  void stopRemovedReplicasOfReassignedPartition(TopicPartition tp, const BrokerList& removedReplicas);
+  void updateLeaderEpochAndSendRequest(TopicPartition tp, const ReplicaAssignment& assignment);
+  std::optional<LeaderIsrAndControllerEpoch> updateLeaderEpoch(TopicPartition tp);
+  void removePartitionFromReassigningPartitions(TopicPartition tp);
+
+  // --- leader_elections.cpp
+  void processReplicaLeaderElection(PartitionSet partitions, ElectionType type);
+  ElectionOutcomes onReplicaElection(PartitionSet partitions, ElectionType type);
+  void processTopicUncleanLeaderElectionEnable(TopicIndex topic);
+
+  // --- alter_partition.cpp
+  void processAlterPartition(BrokerId brokerId, std::int64_t brokerEpoch, TopicPartition tp, const LeaderAndIsr& proposed);
+
+  BrokerId id_;
+  KafkaControllerState& state_;
+  ControllerContext& context_;
+  ControllerServices& services_;
+  PartitionStateMachine psm_;
+  ReplicaStateMachine rsm_;
+  TopicDeletionManager tdm_;
+};
+
+}  // namespace kcspec::impl

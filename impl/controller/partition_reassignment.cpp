@@ -1,0 +1,239 @@
+// KafkaController: partition reassignment, KIP-455 model (facts §5.7).
+#include "impl/controller/kafka_controller.hpp"
+
+#include <fmt/format.h>
+
+#include "spec/vocabulary/assert.hpp"
+
+namespace kcspec::impl {
+
+namespace {
+constexpr int kMaxRetryRounds = 100;  // updateLeaderEpoch's BADVERSION loop (facts Appendix D.7)
+}  // namespace
+
+void KafkaController::processApiPartitionReassignment(TopicPartition tp, std::optional<BrokerList> targetReplicas) {
+  if (!isActive()) return;  // NOT_CONTROLLER
+  if (targetReplicas && !validateReplicas(tp, *targetReplicas)) return;  // INVALID_REPLICA_ASSIGNMENT
+  const ReplicaAssignment current = context_.partitionFullReplicaAssignment(tp);
+  std::optional<ReplicaAssignment> reassignment;
+  if (current.isBeingReassigned()) {
+    reassignment = current.reassignTo(targetReplicas.value_or(current.originReplicas()));
+  } else if (targetReplicas) {
+    reassignment = current.reassignTo(*targetReplicas);
+  }
+  if (!reassignment) return;  // NO_REASSIGNMENT_IN_PROGRESS
+  // maybeRemoveFromZkReassignment: /admin/reassign_partitions is not modeled.
+  maybeTriggerPartitionReassignment(tp, *reassignment);
+}
+
+bool KafkaController::validateReplicas(TopicPartition tp, const BrokerList& replicas) const {
+  if (replicas.empty()) return false;  // "Empty replica list specified in partition reassignment."
+  BrokerSet distinct;
+  for (BrokerId r : replicas) {
+    if (r < 0) return false;  // "Invalid broker id in replica list: …"
+    if (distinct.contains(r)) return false;  // "Duplicate replica ids in partition reassignment replica list: …"
+    distinct.insert(r);
+  }
+  // "Replica assignment has brokers that are not alive. Replica list: …, live broker list: …"
+  const BrokerSet live = context_.liveBrokerIds();
+  for (BrokerId r : context_.partitionFullReplicaAssignment(tp).reassignTo(replicas).adding_replicas) {
+    if (!live.contains(r)) return false;
+  }
+  return true;
+}
+
+void KafkaController::maybeTriggerPartitionReassignment(TopicPartition tp, const ReplicaAssignment& reassignment) {
+  // INFO "Skipping reassignment of <tp> since the topic is currently being deleted"
+  if (tdm_.isTopicQueuedUpForDeletion(tp.topic)) return;  // UNKNOWN_TOPIC_OR_PARTITION
+  if (context_.partitionReplicaAssignment(tp).empty()) return;  // UNKNOWN_TOPIC_OR_PARTITION
+  try {
+    onPartitionReassignment(tp, reassignment);
+  } catch (const ControllerMovedException&) {
+    // INFO "Failed completing reassignment of partition <tp> because controller has moved to another broker"
+    throw;
+  } catch (const KafkaThrowable&) {
+    // ERROR "Error completing reassignment of partition <tp>"; UNKNOWN_SERVER_ERROR
+  }
+}
+
+void KafkaController::onPartitionReassignment(TopicPartition tp, const ReplicaAssignment& reassignment) {
+  tdm_.markTopicIneligibleForDeletion(TopicSet{tp.topic}, "topic reassignment in progress");
+  updateCurrentReassignment(tp, reassignment);
+  if (!isReassignmentComplete(tp, reassignment)) {
+    // A1: LeaderAndIsr with the new RS/AR/RR to ORS + AR, by bumping the leader epoch.
+    updateLeaderEpochAndSendRequest(tp, reassignment);
+    // A2: AR → NewReplica, one call per replica.
+    for (BrokerId r : reassignment.adding_replicas) {
+      rsm_.handleStateChanges({PartitionAndReplica{tp, r}}, ReplicaState::NewReplica);
+    }
+    return;
+  }
+  // B1
+  std::vector<PartitionAndReplica> adding;
+  for (BrokerId r : reassignment.adding_replicas) adding.push_back(PartitionAndReplica{tp, r});
+  rsm_.handleStateChanges(adding, ReplicaState::OnlineReplica);
+  // B2
+  const ReplicaAssignment completed(reassignment.targetReplicas());
+  context_.updatePartitionFullReplicaAssignment(tp, completed);
+  // B3
+  moveReassignedPartitionLeaderIfRequired(tp, completed);
+  // B4, B5
+  stopRemovedReplicasOfReassignedPartition(tp, reassignment.removing_replicas);
+  // B6
+  updateReplicaAssignmentForPartition(tp, completed);
+  // B7
+  removePartitionFromReassigningPartitions(tp);
+  // B8
+  sendUpdateMetadataRequest(context_.liveOrShuttingDownBrokerIds(), PartitionSet{tp});
+  tdm_.resumeDeletionForTopics(TopicSet{tp.topic});
+}
+
+void KafkaController::updateCurrentReassignment(TopicPartition tp, const ReplicaAssignment& reassignment) {
+  const ReplicaAssignment current = context_.partitionFullReplicaAssignment(tp);
+  if (current != reassignment) {
+    // DEBUG "Updating assignment of partition <tp> from <current> to <new>"
+    updateReplicaAssignmentForPartition(tp, reassignment);  // U1
+    context_.updatePartitionFullReplicaAssignment(tp, reassignment);  // U2
+    BrokerList unneeded;  // U3: current.replicas diff new.replicas
+    for (BrokerId r : current.replicas) {
+      if (!reassignment.replicas.contains(r)) unneeded.push_back(r);
+    }
+    if (!unneeded.empty()) stopRemovedReplicasOfReassignedPartition(tp, unneeded);
+  }
+  context_.partitionsBeingReassigned.insert(tp);
+}
+
+void KafkaController::updateReplicaAssignmentForPartition(TopicPartition tp, const ReplicaAssignment& assignment) {
+  zk::TopicAssignment topic_assignment;
+  context_.partitionsForTopic(tp.topic).forEach([&](TopicPartition p) {
+    topic_assignment.emplace(p.partition, context_.partitionFullReplicaAssignment(p));
+  });
+  topic_assignment[tp.partition] = assignment;
+  const zk::Code code = services_.zk.setTopicAssignment(tp.topic, topic_assignment, context_.epochZkVersion);
+  if (code == zk::Code::OK) return;  // INFO "Successfully updated assignment of partition <tp> to <assignment>"
+  if (code == zk::Code::NONODE) {
+    throw IllegalStateException(fmt::format("Failed to update assignment for {} since the topic has no current assignment",
+                                            name(tp)));
+  }
+  throw KafkaException(keeperFailure(code).message);
+}
+
+bool KafkaController::isReassignmentComplete(TopicPartition tp, const ReplicaAssignment& assignment) const {
+  if (!assignment.isBeingReassigned()) return true;
+  const zk::PartitionStateRead read = services_.zk.getTopicPartitionState(tp);
+  if (!read.state) return false;
+  for (BrokerId r : assignment.targetReplicas()) {
+    if (!read.state->leader_and_isr.isr.contains(r)) return false;
+  }
+  return true;
+}
+
+void KafkaController::maybeCompleteReassignment(TopicPartition tp) {
+  const ReplicaAssignment reassignment = context_.partitionFullReplicaAssignment(tp);
+  if (isReassignmentComplete(tp, reassignment)) {
+    // INFO "Target replicas <TRS> have all caught up with the leader for reassigning partition <tp>"
+    onPartitionReassignment(tp, reassignment);
+  }
+}
+
+void KafkaController::maybeResumeReassignments(BrokerSet targetsOn, bool all) {
+  const PartitionSet reassigning = context_.partitionsBeingReassigned;  // a snapshot: resuming may complete some
+  reassigning.forEach([&](TopicPartition tp) {
+    const ReplicaAssignment current = context_.partitionFullReplicaAssignment(tp);
+    bool resume = all;
+    for (BrokerId r : current.targetReplicas()) resume = resume || targetsOn.contains(r);
+    if (resume) onPartitionReassignment(tp, current);
+  });
+}
+
+void KafkaController::moveReassignedPartitionLeaderIfRequired(TopicPartition tp, const ReplicaAssignment& newAssignment) {
+  const auto& leadership = context_.partitionLeadershipInfo(tp);
+  if (!leadership) throw NoSuchElementException("None.get");
+  const BrokerId leader = leadership->leader_and_isr.leader;
+  if (!newAssignment.replicas.contains(leader)) {
+    // INFO "Leader <l> for partition <tp> being reassigned, is not in the new list of replicas <TRS>. Re-electing leader"
+    psm_.handleStateChanges({tp}, PartitionState::OnlinePartition, PartitionLeaderElectionStrategy::reassign());
+  } else if (context_.isReplicaOnline(leader, tp)) {
+    // INFO "… is already in the new list of replicas <TRS> and is alive"
+    updateLeaderEpochAndSendRequest(tp, newAssignment);
+  } else {
+    // INFO "… is already in the new list of replicas <TRS> but is dead"
+    psm_.handleStateChanges({tp}, PartitionState::OnlinePartition, PartitionLeaderElectionStrategy::reassign());
+  }
+}
+
+void KafkaController::stopRemovedReplicasOfReassignedPartition(TopicPartition tp, const BrokerList& removedReplicas) {
+  std::vector<PartitionAndReplica> replicas;
+  for (BrokerId r : removedReplicas) replicas.push_back(PartitionAndReplica{tp, r});
+  rsm_.handleStateChanges(replicas, ReplicaState::OfflineReplica);
+  rsm_.handleStateChanges(replicas, ReplicaState::ReplicaDeletionStarted);
+  rsm_.handleStateChanges(replicas, ReplicaState::ReplicaDeletionSuccessful);
+  rsm_.handleStateChanges(replicas, ReplicaState::NonExistentReplica);
+}
+
+void KafkaController::updateLeaderEpochAndSendRequest(TopicPartition tp, const ReplicaAssignment& assignment) {
+  const StateChangeLogger log = stateChangeLog();
+  const std::optional<LeaderIsrAndControllerEpoch> updated = updateLeaderEpoch(tp);
+  if (!updated) {
+    log.error([&] {
+      return fmt::format("Failed to send LeaderAndIsr request with new replica assignment {} to leader for partition being "
+                         "reassigned {}",
+                         toKafkaString(assignment), name(tp));
+    });
+    return;
+  }
+  try {
+    state_.controller_batch.newBatch();
+    state_.controller_batch.addLeaderAndIsrRequestForBrokers(assignment.originReplicas(), tp, *updated, assignment,
+                                                             /*isNew=*/false, context_);
+    state_.controller_batch.addLeaderAndIsrRequestForBrokers(assignment.adding_replicas, tp, *updated, assignment,
+                                                             /*isNew=*/true, context_);
+    state_.controller_batch.sendRequestsToBrokers(context_.epoch, id_, context_, services_.channel, services_.logger,
+                                                  services_.config);
+  } catch (const IllegalStateException& e) {
+    handleIllegalState(e);
+  }
+  log.info([&] {
+    return fmt::format("Sent LeaderAndIsr request {} with new replica assignment {} to leader {} for partition being "
+                       "reassigned {}",
+                       toKafkaString(*updated), toKafkaString(assignment), updated->leader_and_isr.leader, name(tp));
+  });
+}
+
+std::optional<LeaderIsrAndControllerEpoch> KafkaController::updateLeaderEpoch(TopicPartition tp) {
+  for (int round = 0;; ++round) {
+    KCSPEC_ASSERT(round < kMaxRetryRounds);
+    const zk::PartitionStateRead read = services_.zk.getTopicPartitionState(tp);
+    if (!read.state) {
+      throw IllegalStateException(fmt::format("Cannot update leader epoch for partition {} as leaderAndIsr path is empty. "
+                                              "This could mean we somehow tried to reassign a partition that doesn't exist",
+                                              name(tp)));
+    }
+    if (read.state->controller_epoch > context_.epoch) {
+      throw StateChangeFailedException(fmt::format("Leader and isr path written by another controller. This probably means "
+                                                   "the current controller with epoch {} went through a soft failure and "
+                                                   "another controller was elected with epoch {}. Aborting state change by "
+                                                   "this controller",
+                                                   context_.epoch, read.state->controller_epoch));
+    }
+    const zk::UpdateLeaderAndIsrResult update = services_.zk.updateLeaderAndIsr(
+        {{tp, read.state->leader_and_isr.newEpoch()}}, context_.epoch, context_.epochZkVersion);
+    const auto finished = update.finished.find(tp);
+    if (finished == update.finished.end()) continue;  // BADVERSION: read again
+    if (const auto* failure = std::get_if<Failure>(&finished->second)) throw KafkaThrowable(failure->exception_class, failure->message);
+    const LeaderIsrAndControllerEpoch leadership{std::get<LeaderAndIsr>(finished->second), context_.epoch};
+    context_.putPartitionLeadershipInfo(tp, leadership);
+    // INFO "Updated leader epoch for partition <tp> to <e>, zkVersion=<v>"
+    return leadership;
+  }
+}
+
+void KafkaController::removePartitionFromReassigningPartitions(TopicPartition tp) {
+  if (!context_.partitionsBeingReassigned.contains(tp)) {
+    throw IllegalStateException("Cannot remove a reassigning partition because it is not present in memory");
+  }
+  // maybeRemoveFromZkReassignment: /admin/reassign_partitions is not modeled.
+  context_.partitionsBeingReassigned.erase(tp);
+}
+
+}  // namespace kcspec::impl

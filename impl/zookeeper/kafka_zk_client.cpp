@@ -1,0 +1,223 @@
+// KafkaZkClient (kafka_zk_client.hpp).
+#include "impl/zookeeper/kafka_zk_client.hpp"
+
+#include <fmt/format.h>
+
+#include "spec/vocabulary/assert.hpp"
+
+namespace kcspec::impl::zk {
+
+void KafkaZkClient::createTopLevelPaths() {
+  for (std::string_view path : {paths::kBrokers, paths::kBrokerIds, paths::kTopics, paths::kAdmin, paths::kDeleteTopics,
+                                paths::kConfig, paths::kConfigTopics}) {
+    store_.create(std::string(path), "");
+  }
+  store_.countCreationsUnder(std::string(paths::kBrokerIds));
+}
+
+OpResult KafkaZkClient::fenced(Op op, std::int32_t expected_zk_version) {
+  if (expected_zk_version < 0) return store_.multi({std::move(op)}).front();
+  const std::vector<OpResult> results =
+      store_.multi({Op::check(std::string(paths::kControllerEpoch), expected_zk_version), std::move(op)});
+  if (results[0].code == Code::BADVERSION) {
+    throw ControllerMovedException(
+        fmt::format("Controller epoch zkVersion check fails. Expected zkVersion = {}", expected_zk_version));
+  }
+  if (results[0].code != Code::OK && results[0].code != Code::RUNTIMEINCONSISTENCY) {
+    throw KeeperException(results[0].code, paths::kControllerEpoch);
+  }
+  return results[1];
+}
+
+// ------------------------------------------------------------------ brokers
+
+std::int64_t KafkaZkClient::registerBroker(BrokerId id) {
+  const OpResult result = store_.create(paths::brokerId(id), payload::brokerRegistration(id), registrationSession(id));
+  KCSPEC_ASSERT(result.code == Code::OK);
+  return result.stat.czxid;
+}
+
+BrokerEpochs KafkaZkClient::getAllBrokerAndEpochsInCluster() const {
+  BrokerEpochs epochs;
+  epochs.fill(-1);
+  for (const std::string& child : store_.getChildren(paths::kBrokerIds).second) {
+    const BrokerId id = std::stoi(child);
+    if (!isBrokerId(id)) continue;
+    epochs[static_cast<std::size_t>(id)] = store_.find(paths::brokerId(id))->stat.czxid;
+  }
+  return epochs;
+}
+
+// ------------------------------------------------------------------ controller
+
+std::optional<BrokerId> KafkaZkClient::getControllerId() const {
+  const Znode* node = store_.find(paths::kController);
+  if (node == nullptr) return std::nullopt;
+  return payload::decodeController(node->data);
+}
+
+std::optional<std::pair<std::int32_t, std::int32_t>> KafkaZkClient::getControllerEpoch() const {
+  const Znode* node = store_.find(paths::kControllerEpoch);
+  if (node == nullptr) return std::nullopt;
+  return std::make_pair(payload::decodeControllerEpoch(node->data), node->stat.version);
+}
+
+std::pair<std::int32_t, std::int32_t> KafkaZkClient::registerControllerAndIncrementControllerEpoch(BrokerId id) {
+  std::optional<std::pair<std::int32_t, std::int32_t>> current = getControllerEpoch();
+  if (!current) {  // maybeCreateControllerEpochZNode
+    const OpResult created = store_.create(std::string(paths::kControllerEpoch), payload::controllerEpoch(0));
+    current = created.code == Code::OK ? std::make_pair(0, 0) : getControllerEpoch().value();
+  }
+  const std::int32_t new_epoch = current->first + 1;
+  const std::vector<OpResult> results =
+      store_.multi({Op::create(std::string(paths::kController), payload::controller(id, 0), controllerSession(id)),
+                    Op::setData(std::string(paths::kControllerEpoch), payload::controllerEpoch(new_epoch), current->second)});
+  const Code code = results[0].code != Code::OK ? results[0].code : results[1].code;
+  if (code == Code::OK) return {new_epoch, results[1].stat.version};
+  if (code == Code::NODEEXISTS || code == Code::BADVERSION) {  // checkControllerAndEpoch
+    const auto epoch = getControllerEpoch();
+    if (getControllerId() == id && epoch && epoch->first == new_epoch) return *epoch;
+    throw ControllerMovedException("Controller moved to another broker. Aborting controller startup procedure");
+  }
+  throw KeeperException(code, {});
+}
+
+void KafkaZkClient::deleteController(std::int32_t expected_zk_version) {
+  fenced(Op::remove(std::string(paths::kController), kMatchAnyVersion), expected_zk_version);
+}
+
+// ------------------------------------------------------------------ topics
+
+TopicSet KafkaZkClient::getAllTopicsInCluster() const {
+  TopicSet topics;
+  for (const std::string& child : store_.getChildren(paths::kTopics).second) {
+    const TopicIndex t = config_.topicNamed(child);
+    if (t >= 0) topics.insert(t);
+  }
+  return topics;
+}
+
+std::optional<TopicAssignment> KafkaZkClient::getFullReplicaAssignmentForTopic(TopicIndex topic) const {
+  const Znode* node = store_.find(paths::topic(topicName(topic)));
+  if (node == nullptr) return std::nullopt;
+  return payload::decodeTopicAssignment(node->data);
+}
+
+void KafkaZkClient::createTopicAssignment(TopicIndex topic, const TopicAssignment& assignment) {
+  const OpResult result = store_.create(paths::topic(topicName(topic)), payload::topicAssignment(assignment));
+  KCSPEC_ASSERT(result.code == Code::OK);
+}
+
+void KafkaZkClient::setTopicAssignmentByAdmin(TopicIndex topic, const TopicAssignment& assignment) {
+  const OpResult result = store_.setData(paths::topic(topicName(topic)), payload::topicAssignment(assignment), kMatchAnyVersion);
+  KCSPEC_ASSERT(result.code == Code::OK);
+}
+
+Code KafkaZkClient::setTopicAssignment(TopicIndex topic, const TopicAssignment& assignment,
+                                       std::int32_t expected_zk_version) {
+  return fenced(Op::setData(paths::topic(topicName(topic)), payload::topicAssignment(assignment), kMatchAnyVersion),
+                expected_zk_version)
+      .code;
+}
+
+std::vector<int> KafkaZkClient::getTopicPartitionChildren(TopicIndex topic) const {
+  std::vector<int> partitions;
+  for (const std::string& child : store_.getChildren(paths::topicPartitions(topicName(topic))).second) {
+    partitions.push_back(std::stoi(child));
+  }
+  return partitions;
+}
+
+// ------------------------------------------------------------------ partition states
+
+std::vector<std::pair<TopicPartition, Code>> KafkaZkClient::createTopicPartitionStatesRaw(
+    const std::map<TopicPartition, LeaderIsrAndControllerEpoch>& states, std::int32_t expected_zk_version) {
+  // createTopicPartitions, then createTopicPartition: parents, errors ignored (NODEEXISTS).
+  TopicSet topics;
+  for (const auto& [tp, _] : states) topics.insert(tp.topic);
+  topics.forEach([&](TopicIndex t) { fenced(Op::create(paths::topicPartitions(topicName(t)), ""), expected_zk_version); });
+  for (const auto& [tp, _] : states) {
+    fenced(Op::create(paths::topicPartition(topicName(tp.topic), tp.partition), ""), expected_zk_version);
+  }
+  std::vector<std::pair<TopicPartition, Code>> responses;
+  for (const auto& [tp, state] : states) {
+    const OpResult result = fenced(
+        Op::create(paths::topicPartitionState(topicName(tp.topic), tp.partition), payload::partitionState(state)),
+        expected_zk_version);
+    responses.emplace_back(tp, result.code);
+  }
+  return responses;
+}
+
+PartitionStateRead KafkaZkClient::getTopicPartitionState(TopicPartition tp) const {
+  const Znode* node = store_.find(paths::topicPartitionState(topicName(tp.topic), tp.partition));
+  if (node == nullptr) return PartitionStateRead{Code::NONODE, std::nullopt};
+  return PartitionStateRead{Code::OK, payload::decodePartitionState(node->data, node->stat.version)};
+}
+
+UpdateLeaderAndIsrResult KafkaZkClient::updateLeaderAndIsr(const std::map<TopicPartition, LeaderAndIsr>& leader_and_isrs,
+                                                           std::int32_t controller_epoch,
+                                                           std::int32_t expected_zk_version) {
+  UpdateLeaderAndIsrResult result;
+  for (const auto& [tp, lai] : leader_and_isrs) {
+    const std::string path = paths::topicPartitionState(topicName(tp.topic), tp.partition);
+    const OpResult write = fenced(
+        Op::setData(path, payload::partitionState(LeaderIsrAndControllerEpoch{lai, controller_epoch}), lai.partition_epoch),
+        expected_zk_version);
+    switch (write.code) {
+      case Code::OK: result.finished.emplace(tp, lai.withPartitionEpoch(write.stat.version)); break;
+      case Code::BADVERSION: result.retry.push_back(tp); break;
+      default: result.finished.emplace(tp, keeperFailure(write.code, path)); break;
+    }
+  }
+  return result;
+}
+
+// ------------------------------------------------------------------ deletion
+
+TopicSet KafkaZkClient::getTopicDeletions() const {
+  TopicSet topics;
+  for (const std::string& child : store_.getChildren(paths::kDeleteTopics).second) {
+    const TopicIndex t = config_.topicNamed(child);
+    if (t >= 0) topics.insert(t);
+  }
+  return topics;
+}
+
+void KafkaZkClient::createDeleteTopicPath(TopicIndex topic) { store_.create(paths::deleteTopic(topicName(topic)), ""); }
+
+void KafkaZkClient::deleteTopicDeletions(TopicSet topics, std::int32_t expected_zk_version) {
+  topics.forEach([&](TopicIndex t) { fenced(Op::remove(paths::deleteTopic(topicName(t)), kMatchAnyVersion), expected_zk_version); });
+}
+
+void KafkaZkClient::deleteRecursive(const std::string& path, std::int32_t expected_zk_version) {
+  for (const std::string& child : store_.getChildren(path).second) deleteRecursive(path + "/" + child, expected_zk_version);
+  fenced(Op::remove(path, kMatchAnyVersion), expected_zk_version);
+}
+
+void KafkaZkClient::deleteTopicZNode(TopicIndex topic, std::int32_t expected_zk_version) {
+  deleteRecursive(paths::topic(topicName(topic)), expected_zk_version);
+}
+
+void KafkaZkClient::deleteTopicConfigs(TopicIndex topic, std::int32_t expected_zk_version) {
+  fenced(Op::remove(paths::topicConfig(topicName(topic)), kMatchAnyVersion), expected_zk_version);
+}
+
+// ------------------------------------------------------------------ configs
+
+void KafkaZkClient::setTopicConfig(TopicIndex topic, bool unclean_leader_election_enable) {
+  const std::string path = paths::topicConfig(topicName(topic));
+  const std::string data = payload::topicConfig(unclean_leader_election_enable);
+  if (store_.exists(path)) {
+    store_.setData(path, data, kMatchAnyVersion);
+  } else {
+    store_.create(path, data);
+  }
+}
+
+bool KafkaZkClient::getTopicUncleanLeaderElectionEnable(TopicIndex topic) const {
+  const Znode* node = store_.find(paths::topicConfig(topicName(topic)));
+  return node != nullptr && payload::decodeUncleanLeaderElectionEnable(node->data);
+}
+
+}  // namespace kcspec::impl::zk

@@ -1,0 +1,108 @@
+// KafkaZkClient: the typed layer over the store, with the paths and payloads of facts §6.1 and
+// the fencing of §6.3 (every controller write given an expected /controller_epoch version ≥ 0
+// is a multi [check(/controller_epoch, v), op]; a failed check is ControllerMovedException).
+// A view: it holds references to the store and to the configuration (topic names) only.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "impl/errors.hpp"
+#include "impl/zookeeper/zk_data.hpp"
+#include "impl/zookeeper/zk_store.hpp"
+#include "spec/vocabulary/config.hpp"
+#include "spec/vocabulary/sets.hpp"
+
+namespace kcspec::impl::zk {
+
+// Sessions: each broker has one for its registration and one for /controller, so that losing
+// the controller's session (docs/world.md §9) keeps the registration.
+constexpr SessionId registrationSession(BrokerId b) { return 2 * b; }
+constexpr SessionId controllerSession(BrokerId b) { return 2 * b + 1; }
+
+using BrokerEpochs = std::array<std::int64_t, kMaxBrokers>;  // −1: not registered
+
+struct PartitionStateRead {
+  Code code = Code::OK;
+  std::optional<LeaderIsrAndControllerEpoch> state;  // absent: NONODE or no data
+};
+
+struct UpdateLeaderAndIsrResult {
+  std::map<TopicPartition, std::variant<Failure, LeaderAndIsr>> finished;
+  std::vector<TopicPartition> retry;  // BADVERSION
+};
+
+class KafkaZkClient {
+ public:
+  KafkaZkClient(ZkStore& store, const Config& config) : store_(store), config_(config) {}
+
+  // The top-level persistent paths (Kafka's createTopLevelPaths).
+  void createTopLevelPaths();
+
+  // --- brokers
+  std::int64_t registerBroker(BrokerId id);  // returns the broker epoch (czxid)
+  BrokerEpochs getAllBrokerAndEpochsInCluster() const;
+
+  // --- controller
+  std::optional<BrokerId> getControllerId() const;
+  std::optional<std::pair<std::int32_t, std::int32_t>> getControllerEpoch() const;  // (epoch, version)
+  // Facts §5.4 step 2; throws ControllerMovedException when another broker won.
+  std::pair<std::int32_t, std::int32_t> registerControllerAndIncrementControllerEpoch(BrokerId id);
+  void deleteController(std::int32_t expected_controller_epoch_zk_version);
+
+  // --- topics
+  TopicSet getAllTopicsInCluster() const;
+  std::optional<TopicAssignment> getFullReplicaAssignmentForTopic(TopicIndex topic) const;
+  void createTopicAssignment(TopicIndex topic, const TopicAssignment& assignment);  // admin, unfenced
+  void setTopicAssignmentByAdmin(TopicIndex topic, const TopicAssignment& assignment);  // admin, unfenced
+  Code setTopicAssignment(TopicIndex topic, const TopicAssignment& assignment, std::int32_t expected_zk_version);
+  std::vector<int> getTopicPartitionChildren(TopicIndex topic) const;  // /brokers/topics/<t>/partitions
+
+  // --- partition states
+  std::vector<std::pair<TopicPartition, Code>> createTopicPartitionStatesRaw(
+      const std::map<TopicPartition, LeaderIsrAndControllerEpoch>& states, std::int32_t expected_zk_version);
+  PartitionStateRead getTopicPartitionState(TopicPartition tp) const;
+  UpdateLeaderAndIsrResult updateLeaderAndIsr(const std::map<TopicPartition, LeaderAndIsr>& leader_and_isrs,
+                                              std::int32_t controller_epoch, std::int32_t expected_zk_version);
+
+  // --- deletion
+  TopicSet getTopicDeletions() const;
+  void createDeleteTopicPath(TopicIndex topic);  // admin
+  void deleteTopicDeletions(TopicSet topics, std::int32_t expected_zk_version);
+  void deleteTopicZNode(TopicIndex topic, std::int32_t expected_zk_version);  // recursive
+  void deleteTopicConfigs(TopicIndex topic, std::int32_t expected_zk_version);
+
+  // --- configs
+  void setTopicConfig(TopicIndex topic, bool unclean_leader_election_enable);  // admin
+  bool getTopicUncleanLeaderElectionEnable(TopicIndex topic) const;           // getLogConfigs
+
+  // --- watches (Kafka's ZNodeChangeHandler / ZNodeChildChangeHandler registrations)
+  void registerZNodeChildChangeHandler(BrokerId watcher, std::string_view path) {
+    store_.watch(watcher, WatchKind::Children, std::string(path));
+  }
+  void registerZNodeChangeHandler(BrokerId watcher, std::string_view path) {
+    store_.watch(watcher, WatchKind::Data, std::string(path));
+  }
+  void unregisterZNodeChangeHandler(BrokerId watcher, std::string_view path) {
+    store_.unwatch(watcher, WatchKind::Data, std::string(path));
+  }
+  void unregisterAllHandlers(BrokerId watcher) { store_.unwatchAll(watcher); }
+
+  const std::string& topicName(TopicIndex topic) const { return config_.topics[static_cast<std::size_t>(topic)].name; }
+
+ private:
+  // One fenced write: [check(/controller_epoch, v), op] when v ≥ 0, else the op alone.
+  OpResult fenced(Op op, std::int32_t expected_zk_version);
+  void deleteRecursive(const std::string& path, std::int32_t expected_zk_version);
+
+  ZkStore& store_;
+  const Config& config_;
+};
+
+}  // namespace kcspec::impl::zk

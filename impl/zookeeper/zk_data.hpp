@@ -1,0 +1,60 @@
+// Kafka's znode paths and payloads (facts §6.1, Kafka's ZkData.scala): where each piece of
+// cluster state lives and the JSON it is stored as.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "spec/vocabulary/ids.hpp"
+#include "spec/vocabulary/leader_and_isr.hpp"
+#include "spec/vocabulary/replica_assignment.hpp"
+
+namespace kcspec::impl::zk {
+
+namespace paths {
+inline constexpr std::string_view kController = "/controller";
+inline constexpr std::string_view kControllerEpoch = "/controller_epoch";
+inline constexpr std::string_view kBrokers = "/brokers";
+inline constexpr std::string_view kBrokerIds = "/brokers/ids";
+inline constexpr std::string_view kTopics = "/brokers/topics";
+inline constexpr std::string_view kAdmin = "/admin";
+inline constexpr std::string_view kDeleteTopics = "/admin/delete_topics";
+inline constexpr std::string_view kConfig = "/config";
+inline constexpr std::string_view kConfigTopics = "/config/topics";
+
+std::string brokerId(BrokerId id);                                    // /brokers/ids/<id>
+std::string topic(std::string_view topic);                            // /brokers/topics/<t>
+std::string topicPartitions(std::string_view topic);                  // /brokers/topics/<t>/partitions
+std::string topicPartition(std::string_view topic, int partition);    // …/partitions/<p>
+std::string topicPartitionState(std::string_view topic, int partition);  // …/partitions/<p>/state
+std::string deleteTopic(std::string_view topic);                      // /admin/delete_topics/<t>
+std::string topicConfig(std::string_view topic);                      // /config/topics/<t>
+}  // namespace paths
+
+// Partition id → full assignment, as the topic znode stores it.
+using TopicAssignment = std::map<int, ReplicaAssignment>;
+
+namespace payload {
+// BrokerIdZNode v5 (only the broker epoch, the znode's czxid, matters to the controller).
+std::string brokerRegistration(BrokerId id);
+// ControllerZNode v2 (3.4+).
+std::string controller(BrokerId id, std::int64_t timestamp_ms);
+std::optional<BrokerId> decodeController(std::string_view json);
+// ControllerEpochZNode: plain decimal text.
+std::string controllerEpoch(std::int32_t epoch);
+std::int32_t decodeControllerEpoch(std::string_view text);
+// TopicZNode v3 without topic_id (topic ids are out of scope, docs/world.md).
+std::string topicAssignment(const TopicAssignment& assignment);
+TopicAssignment decodeTopicAssignment(std::string_view json);
+// TopicPartitionStateZNode; partitionEpoch is the znode version, not stored.
+std::string partitionState(const LeaderIsrAndControllerEpoch& state);
+std::optional<LeaderIsrAndControllerEpoch> decodePartitionState(std::string_view json, std::int32_t version);
+// ConfigEntityZNode for a topic.
+std::string topicConfig(bool unclean_leader_election_enable);
+bool decodeUncleanLeaderElectionEnable(std::string_view json);
+}  // namespace payload
+
+}  // namespace kcspec::impl::zk
