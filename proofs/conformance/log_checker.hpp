@@ -1,0 +1,110 @@
+// `kcspec check-log`'s engine: reads Kafka state-change.log / controller.log lines in one
+// streaming pass, rebuilds every partition's and replica's timeline, and reports where the log
+// disagrees with Kafka 3.8's rules (facts §1 valid-previous tables, §0.1 epochs, §7 formats).
+//
+// Files are one stream, in the order given (give rotated files oldest first). What is known about
+// a partition or replica is forgotten whenever the controller changes (a new id or epoch in a
+// line's controller prefix): a new controller rebuilds its state from ZooKeeper without logging it.
+//
+// Memory is constant per partition and per replica (plus one entry per finding); lines are never
+// held beyond the one being read, and lines longer than `max_line_bytes` are counted as unparsed
+// and skipped without being stored.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kcspec::conformance {
+
+enum class FindingKind : std::uint8_t {
+  InvalidTransition,        // a logged successful change that the valid-previous table forbids
+  KafkaFailure,             // Kafka logged a failed state change or election (P5, R3, K2–K4, …)
+  FromStateMismatch,        // a change whose "from" is not the state last logged for it
+  LeaderNotInIsr,           // a LeaderAndIsr / LICE rendering whose leader (not -1/-2) is not in its ISR
+  LeaderEpochBackwards,     // a partition's leader epoch went down within one controller epoch
+  PartitionEpochBackwards,  // a partition's partition epoch (zkVersion) went down within one controller epoch
+  ControllerEpochBackwards, // a controller prefix with a lower epoch than the line before it, in one file
+};
+inline constexpr std::size_t kFindingKindCount = 7;
+
+// The kind as printed: invalid-transition, kafka-failure, from-state-mismatch, leader-not-in-isr,
+// leader-epoch-backwards, partition-epoch-backwards, controller-epoch-backwards.
+std::string_view findingKindName(FindingKind kind);
+
+struct Finding {
+  std::size_t file = 0;     // index into CheckReport::files
+  std::uint64_t line = 0;   // 1-based, within that file
+  FindingKind kind = FindingKind::KafkaFailure;
+  std::string message;
+};
+
+struct PartitionSummary {
+  std::string topic;
+  std::int32_t partition = 0;
+  std::uint64_t partition_changes = 0;  // logged partition state changes (successful)
+  std::uint64_t replica_changes = 0;    // logged replica state changes (successful)
+  std::uint64_t failures = 0;           // logged failed changes (P5, R3, …)
+  std::uint64_t findings = 0;
+  std::size_t replicas = 0;             // replicas seen in replica lines
+  std::string last_state;               // the last logged partition state, or "" if none
+};
+
+struct CheckReport {
+  std::vector<std::string> files;
+  std::uint64_t lines = 0;     // physical lines; lines = parsed + unparsed + blank
+  std::uint64_t parsed = 0;    // record heads of known templates/prefixes, and their exception lines
+  std::uint64_t unparsed = 0;
+  std::uint64_t blank = 0;
+  std::vector<Finding> findings;                // ordered by file, then line
+  std::vector<PartitionSummary> partitions;     // ordered by topic, then partition (if asked for)
+  std::array<std::uint64_t, kFindingKindCount> findings_by_kind{};
+};
+
+struct CheckOptions {
+  std::size_t max_line_bytes = std::size_t{1} << 20;  // longer lines: unparsed, skipped
+  bool partition_summaries = true;  // fill CheckReport::partitions in finish()
+  std::size_t read_buffer_bytes = std::size_t{256} << 10;  // grows when a line does not fit
+};
+
+// Called for each unparsed line: file name, line number, the line (possibly cut to a prefix).
+using UnparsedSink = std::function<void(std::string_view file, std::uint64_t line, std::string_view text)>;
+
+class LogChecker {
+ public:
+  explicit LogChecker(CheckOptions options = {});
+  ~LogChecker();
+  LogChecker(const LogChecker&) = delete;
+  LogChecker& operator=(const LogChecker&) = delete;
+
+  void setUnparsedSink(UnparsedSink sink);
+
+  // Streams one file through the checker. Returns an error message ("cannot open …: reason",
+  // "cannot read …") when the file cannot be read; a file of any content is otherwise accepted.
+  std::optional<std::string> checkFile(const std::string& path);
+
+  // The same for text already in memory (tests): `name` is the file name findings carry.
+  void checkText(std::string_view text, const std::string& name);
+
+  // Line-level interface, used by both of the above.
+  void beginFile(const std::string& name);
+  void addLine(std::string_view line);   // one physical line, without '\n'
+  void addOverlongLine();                // a line longer than max_line_bytes, already skipped
+  void endFile();
+
+  CheckReport finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> state_;
+};
+
+// Whether `path` can be opened for reading as a file; the reason when not.
+std::optional<std::string> cannotOpen(const std::string& path);
+
+}  // namespace kcspec::conformance

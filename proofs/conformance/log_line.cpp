@@ -1,0 +1,759 @@
+#include "proofs/conformance/log_line.hpp"
+
+#include <array>
+#include <cstring>
+#include <limits>
+
+#include "spec/vocabulary/states.hpp"
+
+namespace kcspec::conformance {
+namespace {
+
+constexpr bool isDigit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+constexpr bool isIdent(char c) { return isAlpha(c) || isDigit(c) || c == '_' || c == '$'; }
+constexpr bool isSpace(char c) { return c == ' ' || c == '\t'; }
+// Kafka's legal topic characters: [a-zA-Z0-9._-] (a table: topics are checked on every line).
+constexpr std::array<bool, 256> kTopicChars = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    const char ch = static_cast<char>(c);
+    table[static_cast<std::size_t>(c)] = isAlpha(ch) || isDigit(ch) || ch == '.' || ch == '_' || ch == '-';
+  }
+  return table;
+}();
+constexpr bool isTopicChar(char c) { return kTopicChars[static_cast<unsigned char>(c)]; }
+
+bool startsWith(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && std::memcmp(s.data(), prefix.data(), prefix.size()) == 0;
+}
+
+// A forward-only scanner over one message.
+struct Cursor {
+  const char* p;
+  const char* e;
+
+  explicit Cursor(std::string_view s) : p(s.data()), e(s.data() + s.size()) {}
+  std::size_t left() const { return static_cast<std::size_t>(e - p); }
+  bool done() const { return p >= e; }
+  char peek() const { return p < e ? *p : '\0'; }
+  std::string_view rest() const { return {p, left()}; }
+
+  // A literal: its length is a constant, so the comparison compiles to a few loads, not a call.
+  template <std::size_t N>
+  bool lit(const char (&s)[N]) {
+    constexpr std::size_t n = N - 1;
+    if (left() < n || std::memcmp(p, s, n) != 0) return false;
+    p += n;
+    return true;
+  }
+  bool lit(std::string_view s) {
+    if (left() < s.size() || std::memcmp(p, s.data(), s.size()) != 0) return false;
+    p += s.size();
+    return true;
+  }
+
+  // An optional '-' and 1–18 digits.
+  bool integer(std::int64_t& value) {
+    const char* q = p;
+    bool negative = false;
+    if (q < e && *q == '-') {
+      negative = true;
+      ++q;
+    }
+    const char* digits = q;
+    std::int64_t v = 0;
+    while (q < e && isDigit(*q)) {
+      if (q - digits >= 18) return false;
+      v = v * 10 + (*q - '0');
+      ++q;
+    }
+    if (q == digits) return false;
+    value = negative ? -v : v;
+    p = q;
+    return true;
+  }
+
+  bool int32(std::int32_t& value) {
+    const char* start = p;
+    std::int64_t v = 0;
+    if (!integer(v) || v < std::numeric_limits<std::int32_t>::min() ||
+        v > std::numeric_limits<std::int32_t>::max()) {
+      p = start;
+      return false;
+    }
+    value = static_cast<std::int32_t>(v);
+    return true;
+  }
+
+  std::string_view word() {
+    const char* start = p;
+    while (p < e && isAlpha(*p)) ++p;
+    return {start, static_cast<std::size_t>(p - start)};
+  }
+
+  // Up to (not including) the next space, or the end.
+  std::string_view token() {
+    const char* start = p;
+    while (p < e && *p != ' ') ++p;
+    return {start, static_cast<std::size_t>(p - start)};
+  }
+
+  // Moves just past the first occurrence of `needle`; false (and no move) when absent.
+  bool skipPast(std::string_view needle) {
+    const std::string_view r = rest();
+    const std::size_t at = r.find(needle);
+    if (at == std::string_view::npos) return false;
+    p += at + needle.size();
+    return true;
+  }
+};
+
+template <class State>
+bool parseState(Cursor& c, std::uint8_t& index) {
+  const std::optional<State> state = stateFromName<State>(c.word());
+  if (!state) return false;
+  index = static_cast<std::uint8_t>(stateIndex(*state));
+  return true;
+}
+
+// " from <State> to <State>"
+template <class State>
+bool parseFromTo(Cursor& c, ParsedLine& out) {
+  return c.lit(" from ") && parseState<State>(c, out.from) && c.lit(" to ") && parseState<State>(c, out.to);
+}
+
+bool validTopic(std::string_view topic) {
+  if (topic.empty() || topic.size() > 249) return false;
+  for (char ch : topic) {
+    if (!isTopicChar(ch)) return false;
+  }
+  return true;
+}
+
+// `topic-3` (1.0+): the topic is everything before the last '-'. One pass over the topic
+// characters; the token must end at a space or at the end of the message.
+bool parseTpDash(Cursor& c, ParsedLine& out) {
+  const char* start = c.p;
+  const char* q = start;
+  const char* dash = nullptr;
+  while (q < c.e && isTopicChar(*q)) {
+    if (*q == '-') dash = q;
+    ++q;
+  }
+  if (dash == nullptr || dash == start || dash - start > 249 || (q < c.e && *q != ' ')) return false;
+  std::int64_t v = 0;
+  const char* digit = dash + 1;
+  if (digit == q || q - digit > 10) return false;
+  for (; digit < q; ++digit) {
+    if (!isDigit(*digit)) return false;
+    v = v * 10 + (*digit - '0');
+  }
+  if (v > std::numeric_limits<std::int32_t>::max()) return false;
+  out.partition = static_cast<std::int32_t>(v);
+  out.topic = {start, static_cast<std::size_t>(dash - start)};
+  c.p = q;
+  return true;
+}
+
+// `[topic,3]` (0.8–0.11).
+bool parseTpBracket(Cursor& c, ParsedLine& out) {
+  const char* start = c.p;
+  if (!c.lit("[")) return false;
+  const char* topic_start = c.p;
+  while (!c.done() && isTopicChar(c.peek())) ++c.p;
+  const std::string_view topic{topic_start, static_cast<std::size_t>(c.p - topic_start)};
+  if (!validTopic(topic) || !c.lit(",") || !c.int32(out.partition) || out.partition < 0 || !c.lit("]")) {
+    c.p = start;
+    return false;
+  }
+  out.topic = topic;
+  return true;
+}
+
+// Characters that end or nest a `key=value` value.
+constexpr std::array<bool, 256> kValueSpecial = [] {
+  std::array<bool, 256> table{};
+  for (char ch : {'(', '[', ')', ']', ',', '\''}) table[static_cast<unsigned char>(ch)] = true;
+  return table;
+}();
+
+// The value of one `key=value` field: up to ", " or ')' at depth 0, skipping nested (), [] and
+// quoted strings. Leaves the cursor on the separator.
+std::string_view scanValue(Cursor& c) {
+  const char* start = c.p;
+  int depth = 0;
+  while (true) {
+    while (c.p < c.e && !kValueSpecial[static_cast<unsigned char>(*c.p)]) ++c.p;
+    if (c.done()) break;
+    const char ch = *c.p;
+    if (ch == '\'') {
+      const void* close = std::memchr(c.p + 1, '\'', static_cast<std::size_t>(c.e - c.p - 1));
+      c.p = close == nullptr ? c.e : static_cast<const char*>(close) + 1;
+      continue;
+    }
+    if (ch == '(' || ch == '[') {
+      ++depth;
+    } else if (ch == ')' || ch == ']') {
+      if (depth == 0) break;
+      --depth;
+    } else if (depth == 0 && c.p + 1 < c.e && c.p[1] == ' ') {  // ", "
+      break;
+    }
+    ++c.p;
+  }
+  return {start, static_cast<std::size_t>(c.p - start)};
+}
+
+bool parseIntText(std::string_view text, std::int64_t& value) {
+  Cursor c(text);
+  return c.integer(value) && c.done();
+}
+
+// A list of broker ids in any rendering: `List(1, 2)`, `Vector(1)`, `[3, 2]`, `1001,1002`, `List()`.
+bool parseIdList(std::string_view text, std::vector<std::int32_t>& ids) {
+  std::size_t i = 0;
+  while (i < text.size() && isAlpha(text[i])) ++i;
+  std::string_view inner = text.substr(i);
+  if (!inner.empty() && (inner.front() == '(' || inner.front() == '[')) {
+    const char close = inner.front() == '(' ? ')' : ']';
+    if (inner.back() != close) return false;
+    inner = inner.substr(1, inner.size() - 2);
+  } else if (i != 0) {
+    return false;
+  }
+  Cursor c(inner);
+  while (!c.done()) {
+    while (c.peek() == ' ') ++c.p;
+    std::int32_t id = 0;
+    if (!c.int32(id)) return false;
+    ids.push_back(id);
+    while (c.peek() == ' ') ++c.p;
+    if (c.done()) break;
+    if (!c.lit(",")) return false;
+  }
+  return true;
+}
+
+// `List(BrokerState(brokerId=1, brokerEpoch=-1), …)` (3.5+).
+bool parseBrokerStateList(std::string_view text, std::vector<std::int32_t>& ids) {
+  Cursor c(text);
+  while (c.skipPast("brokerId=")) {
+    std::int32_t id = 0;
+    if (!c.int32(id)) return false;
+    ids.push_back(id);
+  }
+  return true;
+}
+
+// `List(BrokerState(brokerId=1, brokerEpoch=-1), …)` read in place; false (cursor unmoved, ISR
+// unchanged) when the value has another shape.
+bool parseBrokerStates(Cursor& c, std::vector<std::int32_t>& ids) {
+  Cursor probe = c;
+  const std::size_t before = ids.size();
+  if (!probe.lit("List(")) return false;
+  bool ok = true;
+  if (!probe.lit(")")) {
+    while (true) {
+      std::int32_t id = 0;
+      std::int32_t epoch = 0;
+      if (!probe.lit("BrokerState(brokerId=") || !probe.int32(id) || !probe.lit(", brokerEpoch=") ||
+          !probe.int32(epoch) || !probe.lit(")")) {
+        ok = false;
+        break;
+      }
+      ids.push_back(id);
+      if (probe.lit(")")) break;
+      if (!probe.lit(", ")) {
+        ok = false;
+        break;
+      }
+    }
+  }
+  if (!ok) {
+    ids.resize(before);
+    return false;
+  }
+  c = probe;
+  return true;
+}
+
+// `Name(key=value, key=value, …)` — LeaderAndIsr (1.1+), LeaderAndIsrPartitionState (2.4+) and
+// the hand-written PartitionState (1.1–2.3). Reads the fields the checker uses. With `tail`
+// (what follows the rendering's ')' in the message), the fields after zkVersion/partitionEpoch —
+// which every rendering lists after leader, leaderEpoch and isr — are skipped by searching for
+// `tail` instead of being scanned one by one.
+bool parseKeyValueRendering(Cursor& c, std::string_view name, Leadership& out, std::string_view tail = {}) {
+  const char* start = c.p;
+  if (!c.lit(name) || !c.lit("(")) return false;
+  bool has_leader = false;
+  bool has_isr = false;
+  while (true) {
+    const std::string_view key = c.word();
+    if (key.empty() || !c.lit("=")) return false;
+    if (key == "isrWithBrokerEpoch" && parseBrokerStates(c, out.isr)) {  // the long one, read directly
+      has_isr = true;
+      if (c.lit(")")) break;
+      if (!c.lit(", ")) return false;
+      continue;
+    }
+    const std::string_view value = scanValue(c);
+    std::int64_t number = 0;
+    if (key == "leader") {
+      if (!parseIntText(value, number)) return false;
+      out.leader = static_cast<std::int32_t>(number);
+      has_leader = true;
+    } else if (key == "leaderEpoch") {
+      if (!parseIntText(value, number)) return false;
+      out.leader_epoch = static_cast<std::int32_t>(number);
+    } else if (key == "zkVersion" || key == "partitionEpoch") {
+      if (!parseIntText(value, number)) return false;
+      out.partition_epoch = number;
+      if (!tail.empty() && has_leader && has_isr) {
+        const std::size_t at = c.rest().find(tail);
+        if (at == std::string_view::npos) return false;
+        c.p += at + 1;  // just past the rendering's ')'
+        out.rendering = {start, static_cast<std::size_t>(c.p - start)};
+        return true;
+      }
+    } else if (key == "isr") {
+      if (!parseIdList(value, out.isr)) return false;
+      has_isr = true;
+    } else if (key == "isrWithBrokerEpoch") {
+      if (!parseBrokerStateList(value, out.isr)) return false;
+      has_isr = true;
+    }
+    if (c.lit(")")) break;
+    if (!c.lit(", ")) return false;
+  }
+  if (!has_leader || !has_isr) return false;
+  out.rendering = {start, static_cast<std::size_t>(c.p - start)};
+  return true;
+}
+
+// `(Leader:1,ISR:1,2,LeaderRecoveryState:RECOVERED,LeaderEpoch:2,ZkVersion:3,ControllerEpoch:5)`
+// and its older forms (§7.6).
+bool parseLice(Cursor& c, Leadership& out) {
+  const char* start = c.p;
+  if (!c.lit("(Leader:") || !c.int32(out.leader) || !c.lit(",ISR:")) return false;
+  while (isDigit(c.peek()) || c.peek() == '-') {
+    std::int32_t id = 0;
+    if (!c.int32(id)) return false;
+    out.isr.push_back(id);
+    if (!c.lit(",")) break;
+    if (!isDigit(c.peek()) && c.peek() != '-') {
+      --c.p;  // the ',' before the next key
+      break;
+    }
+  }
+  while (c.lit(",")) {
+    const std::string_view key = c.word();
+    if (key.empty() || !c.lit(":")) return false;
+    if (key == "LeaderEpoch") {
+      if (!c.int32(out.leader_epoch)) return false;
+    } else if (key == "ZkVersion") {
+      std::int64_t v = 0;
+      if (!c.integer(v)) return false;
+      out.partition_epoch = v;
+    } else if (key == "ControllerEpoch") {
+      std::int32_t ignored = 0;
+      if (!c.int32(ignored)) return false;
+    } else {
+      c.word();  // LeaderRecoveryState:RECOVERED
+    }
+  }
+  if (!c.lit(")")) return false;
+  out.rendering = {start, static_cast<std::size_t>(c.p - start)};
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Message templates
+
+// After `[Controller id=N epoch=E] ` (1.0+), or `[Controller id=N] `. False: a state-change
+// template that does not parse.
+bool parseControllerBody(Cursor c, ParsedLine& out) {
+  switch (c.peek()) {
+    case 'C':
+      if (c.lit("Changed partition ")) {
+        if (!parseTpDash(c, out)) return false;
+        const bool state_form = c.lit(" state");
+        if (!parseFromTo<PartitionState>(c, out)) return false;
+        out.kind = RecordKind::PartitionChange;
+        if (c.lit(" with state ")) {  // P2, P3
+          if (state_form || !parseKeyValueRendering(c, "LeaderAndIsr", out.leadership)) return false;
+          out.has_leadership = true;
+        } else if (c.lit(" with leader ")) {  // 1.0.x
+          std::int32_t leader = 0;
+          if (!c.int32(leader)) return false;
+          out.trace_only = true;
+        } else if (c.lit(" with assigned replicas")) {  // P1
+        } else {  // P4
+          const auto to = static_cast<PartitionState>(out.to);
+          if (to == PartitionState::OfflinePartition || to == PartitionState::NonExistentPartition) out.trace_only = true;
+        }
+        return true;
+      }
+      if (c.lit("Changed state of replica ")) {  // R1
+        out.kind = RecordKind::ReplicaChange;
+        out.trace_only = true;
+        return c.int32(out.replica) && c.lit(" for partition ") && parseTpDash(c, out) &&
+               parseFromTo<ReplicaState>(c, out);
+      }
+      if (c.lit("Changed ")) return false;
+      if (c.lit("Controller ")) {  // P5, R3
+        std::int32_t id = 0;
+        std::int32_t epoch = 0;
+        if (!c.int32(id) || !c.lit(" epoch ") || !c.int32(epoch)) return false;
+        if (c.lit(" failed to change state for partition ")) {
+          out.kind = RecordKind::PartitionFailed;
+          return parseTpDash(c, out) && parseFromTo<PartitionState>(c, out);
+        }
+        if (c.lit(" initiated state change of replica ")) {
+          out.kind = RecordKind::ReplicaFailed;
+          return c.int32(out.replica) && c.lit(" for partition ") && parseTpDash(c, out) &&
+                 parseFromTo<ReplicaState>(c, out) && c.lit(" failed");
+        }
+        return false;
+      }
+      return true;
+    case 'P':
+      if (c.lit("Partition ")) {  // R2
+        Cursor probe = c;
+        if (!probe.skipPast(" state changed to ")) return true;  // not R2
+        if (!parseTpDash(c, out) || !c.lit(" state changed to ") || !parseLice(c, out.leadership)) return false;
+        std::int32_t replica = 0;
+        if (!c.lit(" after removing replica ") || !c.int32(replica)) return false;
+        out.kind = RecordKind::Leadership;
+        out.has_leadership = true;
+      }
+      return true;
+    case 'S':
+      if (c.lit("Sending become-leader LeaderAndIsr request ") ||
+          c.lit("Sending become-follower LeaderAndIsr request ")) {  // C1
+        const bool parsed = parseKeyValueRendering(c, "LeaderAndIsrPartitionState", out.leadership, ") to broker ") ||
+                            parseKeyValueRendering(c, "PartitionState", out.leadership, ") to broker ");
+        std::int32_t broker = 0;
+        if (!parsed || !c.lit(" to broker ") || !c.int32(broker) || !c.lit(" for partition ") ||
+            !parseTpDash(c, out)) {
+          return false;
+        }
+        out.kind = RecordKind::Leadership;
+        out.has_leadership = true;
+        out.trace_only = true;
+        return true;
+      }
+      if (c.lit("Sent LeaderAndIsr request ")) {  // K1
+        if (!parseLice(c, out.leadership) || !c.lit(" with new replica assignment ") ||
+            !c.skipPast(" for partition being reassigned ") || !parseTpDash(c, out)) {
+          return false;
+        }
+        out.kind = RecordKind::Leadership;
+        out.has_leadership = true;
+      }
+      return true;
+    case 'F':
+      if (c.lit("Failed to send LeaderAndIsr request")) {  // K2
+        out.kind = RecordKind::Failure;
+        if (c.skipPast(" for partition being reassigned ") && !parseTpDash(c, out)) return false;
+      }
+      return true;
+    case 'R':
+      if (c.lit("Received error ")) out.kind = RecordKind::Failure;  // K3, K4
+      else if (c.lit("Received response ")) out.trace_only = true;  // C6
+      return true;
+    default:
+      return true;
+  }
+}
+
+// After `Controller N epoch E ` (0.8–0.11, no bracketed prefix).
+bool parseOldControllerBody(Cursor c, ParsedLine& out) {
+  if (c.lit("changed partition ")) {
+    if (!parseTpBracket(c, out)) return false;
+    c.lit(" state");
+    if (!parseFromTo<PartitionState>(c, out)) return false;
+    out.kind = RecordKind::PartitionChange;
+    out.trace_only = true;
+    return true;
+  }
+  if (c.lit("changed state of replica ")) {
+    out.kind = RecordKind::ReplicaChange;
+    out.trace_only = true;
+    return c.int32(out.replica) && c.lit(" for partition ") && parseTpBracket(c, out) &&
+           parseFromTo<ReplicaState>(c, out);
+  }
+  if (c.lit("initiated state change for partition ")) {
+    out.kind = RecordKind::PartitionFailed;
+    return parseTpBracket(c, out) && parseFromTo<PartitionState>(c, out) && c.lit(" failed");
+  }
+  if (c.lit("initiated state change of replica ")) {
+    out.kind = RecordKind::ReplicaFailed;
+    return c.int32(out.replica) && c.lit(" for partition ") && parseTpBracket(c, out) &&
+           parseFromTo<ReplicaState>(c, out) && c.lit(" failed");
+  }
+  if (c.lit("encountered error while electing leader for partition ")) {
+    out.kind = RecordKind::Failure;
+    return parseTpBracket(c, out);
+  }
+  if (c.lit("failed to change state for partition ")) {  // P5 wording without the bracketed prefix
+    out.kind = RecordKind::PartitionFailed;
+    return parseTpDash(c, out) && parseFromTo<PartitionState>(c, out);
+  }
+  if (startsWith(c.rest(), "changed ") || startsWith(c.rest(), "initiated ")) return false;
+  return true;
+}
+
+// Class-logger prefixes of controller.log (§7.8, §7.7) and broker-side prefixes: records the
+// checker reads nothing from.
+constexpr std::string_view kOtherPrefixes[] = {
+    "[Broker id=",
+    "[PartitionStateMachine controllerId=",
+    "[ReplicaStateMachine controllerId=",
+    "[Topic Deletion Manager ",
+    "[ControllerEventThread controllerId=",
+    "[RequestSendThread controllerId=",
+    "[Partition state machine on Controller ",
+    "[Replica state machine on controller ",
+    "[OfflinePartitionLeaderSelector]",
+    "[ControlledShutdownLeaderSelector]",
+    "[ReassignedPartitionLeaderSelector]",
+    "[PreferredReplicaPartitionLeaderSelector]",
+    "[NoOpLeaderSelector]",
+    "[Controller-",
+    "[delete-topics-thread-",
+    "[ControllerEpochListener on ",
+    "[AddPartitionsListener on ",
+    "[DeleteTopicsListener on ",
+    "[BrokerChangeListener on Controller ",
+    "[TopicChangeListener on Controller ",
+    "[PartitionsReassignedListener on ",
+    "[ReassignedPartitionsIsrChangeListener on ",
+    "[PreferredReplicaElectionListener on ",
+    "[IsrChangeNotificationListener on ",
+    "[SessionExpirationListener on ",
+};
+
+bool isOtherPrefix(std::string_view s) {
+  if (startsWith(s, "[Controller ") && s.size() > 12 && isDigit(s[12])) return true;  // 0.8 `[Controller N]: `
+  for (std::string_view prefix : kOtherPrefixes) {
+    if (startsWith(s, prefix)) return true;
+  }
+  return false;
+}
+
+// Where a record's message starts: `[Controller id=N epoch=E] ` / `[Controller id=N] ` (1.0+),
+// `Controller N epoch E ` (0.8–0.11), or a prefix the checker reads nothing from.
+enum class Anchor { None, Controller, Old, Other };
+
+Anchor parseAnchor(Cursor& c, ParsedLine& out) {
+  if (c.peek() == '[') {
+    if (c.lit("[Controller id=")) {
+      if (!c.int32(out.controller_id)) return Anchor::None;
+      if (c.lit(" epoch=")) {
+        if (!c.int32(out.controller_epoch) || !c.lit("] ")) return Anchor::None;
+        out.controller_prefix = true;
+        return Anchor::Controller;
+      }
+      return c.lit("] ") ? Anchor::Controller : Anchor::None;
+    }
+    return isOtherPrefix(c.rest()) ? Anchor::Other : Anchor::None;
+  }
+  if (c.peek() == 'C' && c.lit("Controller ")) {
+    if (!c.int32(out.controller_id) || !c.lit(" epoch ") || !c.int32(out.controller_epoch) || !c.lit(" ")) {
+      return Anchor::None;
+    }
+    out.controller_prefix = true;
+    return Anchor::Old;
+  }
+  if (c.peek() == 'B' && c.lit("Broker ")) {  // 0.8 broker-side lines
+    std::int32_t broker = 0;
+    return c.int32(broker) && c.lit(" ") ? Anchor::Other : Anchor::None;
+  }
+  return Anchor::None;
+}
+
+LogLevel levelOf(std::string_view word) {
+  switch (word.size()) {
+    case 4:
+      if (word == "INFO") return LogLevel::Info;
+      if (word == "WARN") return LogLevel::Warn;
+      break;
+    case 5:
+      if (word == "TRACE") return LogLevel::Trace;
+      if (word == "DEBUG") return LogLevel::Debug;
+      if (word == "ERROR") return LogLevel::Error;
+      if (word == "FATAL") return LogLevel::Fatal;
+      break;
+    case 7:
+      if (word == "WARNING") return LogLevel::Warn;
+      break;
+    default:
+      break;
+  }
+  return LogLevel::Unknown;
+}
+
+// Skips ANSI colour sequences (ESC [ … letter).
+void skipAnsi(Cursor& c) {
+  while (c.left() >= 2 && c.p[0] == '\x1b' && c.p[1] == '[') {
+    const char* q = c.p + 2;
+    while (q < c.e && !isAlpha(*q)) ++q;
+    if (q == c.e) return;
+    c.p = q + 1;
+  }
+}
+
+// A docker-compose prefix: `service_1  | ` (`name` [A-Za-z0-9_.-]+, spaces, '|').
+void skipContainerPrefix(Cursor& c) {
+  skipAnsi(c);
+  const char* q = c.p;
+  while (q < c.e && (isTopicChar(*q))) ++q;
+  if (q == c.p || q == c.e || *q != ' ') return;
+  while (q < c.e && *q == ' ') ++q;
+  if (q == c.e || *q != '|') return;
+  c.p = q + 1;
+  skipAnsi(c);
+  if (c.peek() == ' ') ++c.p;
+}
+
+// A stack-trace line: `at …`, `... N more`, `Caused by: …`, `Suppressed: …` after whitespace,
+// or an exception header `a.b.SomeException` / `a.b.SomeException: message`.
+bool isContinuation(std::string_view s, bool after_whitespace) {
+  if (after_whitespace) {
+    std::size_t i = 0;
+    while (i < s.size() && isSpace(s[i])) ++i;
+    s = s.substr(i);
+    if (startsWith(s, "at ") || startsWith(s, "...")) return true;
+  }
+  if (startsWith(s, "Caused by:") || startsWith(s, "Suppressed:") || startsWith(s, "... ")) return true;
+  std::size_t i = 0;
+  int dots = 0;
+  while (true) {
+    if (i >= s.size() || !(isAlpha(s[i]) || s[i] == '_' || s[i] == '$')) return false;
+    while (i < s.size() && isIdent(s[i])) ++i;
+    if (i < s.size() && s[i] == '.') {
+      ++dots;
+      ++i;
+      continue;
+    }
+    break;
+  }
+  if (dots == 0) return false;
+  if (i == s.size()) return true;
+  return s[i] == ':' && (i + 1 == s.size() || s[i + 1] == ' ');
+}
+
+}  // namespace
+
+std::string_view exceptionText(std::string_view continuation) {
+  std::size_t i = 0;
+  while (i < continuation.size() && isSpace(continuation[i])) ++i;
+  continuation = continuation.substr(i);
+  const std::size_t colon = continuation.find(": ");
+  return colon == std::string_view::npos ? continuation : continuation.substr(colon + 2);
+}
+
+void parseLine(std::string_view line, ParsedLine& out) {
+  std::vector<std::int32_t> isr = std::move(out.leadership.isr);
+  isr.clear();
+  out = ParsedLine{};
+  out.leadership.isr = std::move(isr);
+
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  Cursor c(line);
+  skipContainerPrefix(c);
+  {
+    const char* q = c.p;
+    while (q < c.e && (isSpace(*q) || *q == '\r' || *q == '\f' || *q == '\v')) ++q;
+    if (q == c.e) {
+      out.shape = LineShape::Blank;
+      return;
+    }
+  }
+  if (isSpace(c.peek()) || isAlpha(c.peek()) || c.peek() == '.' || c.peek() == '_' || c.peek() == '$') {
+    if (isContinuation(c.rest(), isSpace(c.peek()))) {
+      out.shape = LineShape::Continuation;
+      out.message = c.rest();
+      return;
+    }
+  }
+
+  // The layout: `[timestamp] `, bare date/time/pid tokens, level words, `[thread] `, `logger:N - `.
+  bool layout = false;
+  while (!c.done()) {
+    while (c.peek() == ' ') ++c.p;
+    const char ch = c.peek();
+    if (ch == '[') {
+      if (c.left() > 1 && isDigit(c.p[1])) {
+        const char* close = static_cast<const char*>(std::memchr(c.p, ']', c.left()));
+        if (close == nullptr) break;
+        c.p = close + 1;
+        layout = true;
+        continue;
+      }
+      // `[thread-name] ` (no space inside) — unless it is a known record prefix.
+      const char* q = c.p + 1;
+      while (q < c.e && *q != ']' && *q != ' ') ++q;
+      if (q < c.e && *q == ']' && q + 1 < c.e && q[1] == ' ' && !isOtherPrefix(c.rest())) {
+        c.p = q + 1;
+        layout = true;
+        continue;
+      }
+      break;
+    }
+    if (isDigit(ch)) {  // date, time, ISO timestamp, process id
+      c.token();
+      layout = true;
+      continue;
+    }
+    if (ch >= 'A' && ch <= 'Z') {
+      Cursor probe = c;
+      const LogLevel level = levelOf(probe.token());
+      if (level != LogLevel::Unknown) {
+        out.level = level;
+        c = probe;
+        layout = true;
+        continue;
+      }
+    }
+    if (ch == '-' && c.left() > 1 && c.p[1] == ' ') {
+      c.p += 2;
+      continue;
+    }
+    if (layout && (isAlpha(ch) || ch == '_')) {  // `logger` or `logger:123` followed by ` - `
+      Cursor probe = c;
+      const std::string_view logger = probe.token();
+      if (logger.find('.') != std::string_view::npos && probe.lit(" - ")) {
+        c = probe;
+        continue;
+      }
+    }
+    break;
+  }
+
+  out.message = c.rest();
+  Cursor body = c;
+  switch (parseAnchor(body, out)) {
+    case Anchor::Controller:
+      out.shape = parseControllerBody(body, out) ? LineShape::Head : LineShape::Unparsed;
+      return;
+    case Anchor::Old:
+      out.shape = parseOldControllerBody(body, out) ? LineShape::Head : LineShape::Unparsed;
+      return;
+    case Anchor::Other:
+      out.shape = LineShape::Head;
+      return;
+    case Anchor::None:
+      break;
+  }
+  // A stack-trace line behind a prepended CI timestamp or container prefix.
+  if (layout && out.level == LogLevel::Unknown &&
+      (isContinuation(c.rest(), true) || (startsWith(c.rest(), "at ") && c.rest().find('(') != std::string_view::npos))) {
+    out.shape = LineShape::Continuation;
+    return;
+  }
+  out.shape = LineShape::Unparsed;
+}
+
+}  // namespace kcspec::conformance
