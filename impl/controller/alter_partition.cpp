@@ -55,24 +55,31 @@ void KafkaController::processAlterPartition(BrokerId brokerId, std::int64_t brok
       }
     }
   }
-  if (write) {
-    const zk::UpdateLeaderAndIsrResult update =
-        services_.zk.updateLeaderAndIsr({{tp, request}}, context_.epoch, context_.epochZkVersion);
-    const auto finished = update.finished.find(tp);
-    if (finished == update.finished.end()) {
-      error = AlterPartitionError::INVALID_UPDATE_VERSION;  // INFO "Failed to update ISR … bad ZK version."
-    } else if (const auto* lai = std::get_if<LeaderAndIsr>(&finished->second)) {
-      accepted = *lai;
-      // updateLeaderAndIsrCache(successful partitions): re-read from ZK
-      const zk::PartitionStateRead read = services_.zk.getTopicPartitionState(tp);
-      if (read.state) context_.putPartitionLeadershipInfo(tp, *read.state);
-    } else {
-      error = AlterPartitionError::UNKNOWN_TOPIC_OR_PARTITION;  // ERROR "Failed to update ISR for partition <tp>"
+  // processAlterPartition catches every Throwable around tryProcessAlterPartition (the write,
+  // the cache reload, the UpdateMetadata and the response), ControllerMovedException included:
+  // the leader gets UNKNOWN_SERVER_ERROR and the controller does not resign here.
+  try {
+    if (write) {
+      const zk::UpdateLeaderAndIsrResult update =
+          services_.zk.updateLeaderAndIsr({{tp, request}}, context_.epoch, context_.epochZkVersion);
+      const auto finished = update.finished.find(tp);
+      if (finished == update.finished.end()) {
+        error = AlterPartitionError::INVALID_UPDATE_VERSION;  // INFO "Failed to update ISR … bad ZK version."
+      } else if (const auto* lai = std::get_if<LeaderAndIsr>(&finished->second)) {
+        accepted = *lai;
+        // updateLeaderAndIsrCache(successful partitions): re-read from ZK
+        const zk::PartitionStateRead read = services_.zk.getTopicPartitionState(tp);
+        if (read.state) context_.putPartitionLeadershipInfo(tp, *read.state);
+      } else {
+        error = AlterPartitionError::UNKNOWN_TOPIC_OR_PARTITION;  // ERROR "Failed to update ISR for partition <tp>"
+      }
     }
+    sendUpdateMetadataRequest(context_.liveOrShuttingDownBrokerIds(), PartitionSet{tp});
+    // The response reaches the leader now (docs/world.md §7).
+    if (accepted && error == AlterPartitionError::NONE) services_.channel.completeAlterPartition(brokerId, brokerEpoch, tp, *accepted);
+  } catch (const KafkaThrowable&) {
+    return;  // ERROR "Error when processing AlterPartition"; no partition responses
   }
-  sendUpdateMetadataRequest(context_.liveOrShuttingDownBrokerIds(), PartitionSet{tp});
-  // The response reaches the leader now (docs/world.md §7).
-  if (accepted && error == AlterPartitionError::NONE) services_.channel.completeAlterPartition(brokerId, brokerEpoch, tp, *accepted);
   if (accepted && context_.partitionsBeingReassigned.contains(tp)) maybeCompleteReassignment(tp);
 }
 

@@ -166,7 +166,9 @@ void ControllerBrokerRequestBatch::sendStopReplicaRequests(std::int32_t epoch, B
     for (; it != stop_replica_.end() && it->first.first == broker; ++it) {
       const StopReplicaPartitionState& state = it->second;
       request.stop_replica.push_back(state);
-      if (state.delete_partition && context.isTopicDeletionInProgress(state.tp.topic)) request.response_wanted.insert(state.tp);
+      // isPartitionDeleted: the callback is armed for every delete=true partition; whether its
+      // topic's deletion has started is asked when the response arrives (facts A.5).
+      if (state.delete_partition) request.response_wanted.insert(state.tp);
       if (recipients.contains(broker)) {
         log.trace([&] {
           return fmt::format("Sending StopReplica request {} to broker {} for partition {}", toKafkaString(state), broker,

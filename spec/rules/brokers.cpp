@@ -19,7 +19,9 @@ void applyLeaderAndIsr(BrokerData& broker, BrokerId self, const LeaderAndIsrPart
   const bool newer = !replica.present || lai.leader_epoch > replica.leader_epoch ||
                      (lai.leader_epoch == replica.leader_epoch && lai.partition_epoch > replica.partition_epoch);
   if (!newer) return;
-  replica = HostedReplica{true, lai.leader == self, lai.leader_epoch, lai.partition_epoch, lai.isr};
+  const bool is_leader = lai.leader == self;
+  // A follower keeps no ISR: Kafka's makeFollower clears it; only the leader proposes changes.
+  replica = HostedReplica{true, is_leader, lai.leader_epoch, lai.partition_epoch, is_leader ? lai.isr : BrokerList{}};
 }
 
 void applyUpdateMetadata(BrokerData& broker, const ControlRequest& request) {

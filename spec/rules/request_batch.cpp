@@ -29,6 +29,9 @@ Entry& entryFor(BoundedList<Entry, kMaxPartitions>& entries, TopicPartition tp, 
 
 void enqueue(Controller& ctl, BrokerId broker, ControlRequest request) {
   BrokerData& recipient = ctl.world.brokers[static_cast<std::size_t>(broker)];
+  // A broker that is down (its death not yet processed) never receives it: the send thread
+  // fails to connect and is replaced when BrokerChange sees the broker again.
+  if (!recipient.alive) return;
   request.controller_id = ctl.id;
   request.controller_epoch = ctl.epoch();
   request.broker_epoch = ctl.context().live_broker_epochs[static_cast<std::size_t>(broker)];

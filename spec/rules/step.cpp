@@ -164,7 +164,7 @@ void apply(const Config& config, ClusterState& s, const Action& a, StepObserver&
       TopicZnodes& znodes = world.zk.topics[static_cast<std::size_t>(a.topic)];
       const std::size_t added = znodes.partitions.size() - topic.assignment.size();
       znodes.partitions.push_back(ReplicaAssignment(topic.added_partitions[added]));
-      fireWatch(world, ControllerEvent{.kind = ControllerEventKind::PartitionModifications, .topic = a.topic});
+      fireTopicDataWatch(world, a.topic);
       break;
     }
     case ActionKind::ReassignPartition:

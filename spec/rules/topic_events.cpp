@@ -69,7 +69,7 @@ void processPartitionModifications(Controller& ctl, TopicIndex topic) {
              !partition(ctx, TopicPartition{topic, static_cast<int>(writable.partitions.size()) - 1}).assignment) {
         writable.partitions.pop_back();
       }
-      fireWatch(ctl.world, ControllerEvent{.kind = ControllerEventKind::PartitionModifications, .topic = topic});
+      fireTopicDataWatch(ctl.world, topic);
     }
     return;
   }

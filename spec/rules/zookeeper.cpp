@@ -53,7 +53,7 @@ void writePartitionAssignment(Controller& ctl, TopicPartition tp, const ReplicaA
   TopicZnodes& topic = topicZnodes(ctl.zk(), tp.topic);
   KCSPEC_ASSERT(topic.exists && tp.partition < static_cast<int>(topic.partitions.size()));
   topic.partitions[static_cast<std::size_t>(tp.partition)] = assignment;
-  fireWatch(ctl.world, ControllerEvent{.kind = ControllerEventKind::PartitionModifications, .topic = tp.topic});
+  fireTopicDataWatch(ctl.world, tp.topic);
 }
 
 bool topicUncleanLeaderElectionEnable(const ZooKeeperData& zk, TopicIndex topic) {
@@ -73,6 +73,17 @@ void deleteTopicDeletions(Controller& ctl, TopicSet topics) {
   const bool any_deleted = !(ctl.zk().delete_topics & topics).empty();
   ctl.zk().delete_topics = ctl.zk().delete_topics - topics;
   if (any_deleted) fireWatch(ctl.world, ControllerEvent{.kind = ControllerEventKind::TopicDeletion});
+}
+
+void fireTopicDataWatch(Observation& world, TopicIndex topic) {
+  for (const BrokerData& broker : world.brokers) {
+    const ControllerData& controller = broker.controller;
+    if (!broker.alive || !controller.active || controller.session_lost) continue;
+    if (controller.context.all_topics.contains(topic)) {
+      fireWatch(world, ControllerEvent{.kind = ControllerEventKind::PartitionModifications, .topic = topic});
+    }
+    return;
+  }
 }
 
 void fireWatch(Observation& world, const ControllerEvent& event) {

@@ -43,4 +43,9 @@ void deleteTopicDeletions(Controller& ctl, TopicSet topics);
 // and re-armed when the handler reads, so changes before that coalesce into one notification).
 void fireWatch(Observation& world, const ControllerEvent& event);
 
+// /brokers/topics/<t>'s data changed: PartitionModifications(t), if the active controller holds a
+// data watch on that znode — registered at failover and by TopicChange for the topics it knows
+// (`all_topics`), muted when the topic's deletion completes.
+void fireTopicDataWatch(Observation& world, TopicIndex topic);
+
 }  // namespace kcspec::spec

@@ -60,8 +60,9 @@ struct ControlRequest {
   BoundedList<UpdateMetadataPartitionState, kMaxPartitions> update_metadata;
   BrokerSet live_brokers;  // UpdateMetadata: every live-or-shutting-down broker
   BoundedList<StopReplicaPartitionState, kMaxPartitions> stop_replica;
-  // StopReplica: the delete=true partitions whose response the controller wants back (their
-  // topic was in topicsWithDeletionStarted when the request was sent, facts A.5).
+  // StopReplica: the delete=true partitions, whose response the controller's callback looks at
+  // (Kafka's isPartitionDeleted); whether their topic's deletion has started is asked only when
+  // the response arrives (facts A.5, docs/world.md §6).
   PartitionSet response_wanted;
   friend bool operator==(const ControlRequest&, const ControlRequest&) = default;
 };
