@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/files.hpp"
+#include "cli/replay_impl.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/observation_text.hpp"
@@ -15,12 +16,34 @@
 
 namespace kcspec::cli {
 
-int replayScenario(const std::string& file, bool json) {
+namespace {
+
+Scenario readScenario(const std::string& file) {
   std::error_code error;
   if (std::filesystem::is_directory(file, error)) throw UserError(file, "is a folder, not a scenario file");
   const std::optional<std::string> text = readFileIfExists(file);
   if (!text) throw UserError(file, "cannot read the file");
-  const Scenario scenario = parseScenario(*text, file);
+  return parseScenario(*text, file);
+}
+
+// `--impl`: the reference controller's state-change.log for the scenario, as Kafka writes it.
+int replayThroughImpl(const std::string& file, bool info_only) {
+  const Scenario scenario = readScenario(file);
+  try {
+    fmt::print("{}", replayImplStateChangeLog(scenario.config, scenario.steps,
+                                              info_only ? impl::LogLevel::INFO : impl::LogLevel::TRACE));
+  } catch (const std::invalid_argument& e) {  // names the first step (1-based) that is not enabled
+    std::fflush(stdout);
+    fmt::print(stderr, "{}: {}\n", file, e.what());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int replayScenario(const std::string& file, bool json) {
+  const Scenario scenario = readScenario(file);
 
   spec::ClusterState state = spec::initialState(scenario.config);
   for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
@@ -54,13 +77,20 @@ CommandRun addReplayCommand(CLI::App& app) {
   struct Options {
     std::string file;
     bool json = false;
+    bool impl = false;
+    bool info = false;
   };
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand("replay", "Run a scenario file through the spec and print what each step changes");
   command->add_option("FILE", options->file, "A scenario file (first line `# kcspec scenario v1`)")->required();
   command->add_flag("--json", options->json,
                     "One JSON object per step and line: {\"step\":N,\"line\":L,\"action\":…,\"changes\":[…]}");
-  return [options] { return replayScenario(options->file, options->json); };
+  command->add_flag("--impl", options->impl,
+                    "Run the scenario through the reference controller and print its state-change.log instead");
+  command->add_flag("--info", options->info, "With --impl: only INFO and above (Kafka 3.8's default level)");
+  return [options] {
+    return options->impl ? replayThroughImpl(options->file, options->info) : replayScenario(options->file, options->json);
+  };
 }
 
 }  // namespace kcspec::cli

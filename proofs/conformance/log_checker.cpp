@@ -135,8 +135,9 @@ struct LogChecker::Impl {
   std::uint32_t file = 0;
   std::uint64_t line = 0;
   bool trace_visible = false;
-  std::int32_t last_epoch = -1;
-  std::uint64_t last_epoch_line = 0;
+  // Per controller id: the last epoch it logged and where. A file may interleave controllers
+  // (a merged log, or a zombie still logging after a failover); each one's epoch only grows.
+  std::unordered_map<std::int32_t, std::pair<std::int32_t, std::uint64_t>> last_epoch_by_controller;
 
   // The record being read: a failure waiting for its exception line, or one already reported.
   bool pending = false;
@@ -238,15 +239,16 @@ struct LogChecker::Impl {
 
   void controllerSeen(const ParsedLine& p) {
     if (p.controller_epoch >= 0) {
-      if (last_epoch >= 0 && p.controller_epoch < last_epoch) {
+      auto [seen, first_time] = last_epoch_by_controller.try_emplace(p.controller_id, p.controller_epoch, line);
+      const auto [last_epoch, last_epoch_line] = seen->second;
+      if (!first_time && p.controller_epoch < last_epoch) {
         addFinding(FindingKind::ControllerEpochBackwards,
                    "controller epoch " + std::to_string(p.controller_epoch) + " (controller " +
-                       std::to_string(p.controller_id) + ") after epoch " + std::to_string(last_epoch) +
+                       std::to_string(p.controller_id) + ") after its epoch " + std::to_string(last_epoch) +
                        " at line " + std::to_string(last_epoch_line),
                    nullptr);
       }
-      last_epoch = p.controller_epoch;
-      last_epoch_line = line;
+      seen->second = {p.controller_epoch, line};
     }
     if (p.controller_id != controller_id || (p.controller_epoch >= 0 && p.controller_epoch != controller_epoch)) {
       ++gen;  // a new controller: what the old one had logged is no longer known
@@ -464,8 +466,7 @@ void LogChecker::beginFile(const std::string& name) {
   s.file = static_cast<std::uint32_t>(s.report.files.size() - 1);
   s.line = 0;
   s.trace_visible = false;
-  s.last_epoch = -1;
-  s.last_epoch_line = 0;
+  s.last_epoch_by_controller.clear();
 }
 
 void LogChecker::addLine(std::string_view line) {
