@@ -1,0 +1,673 @@
+// The explicit-state model checker: a breadth-first exploration of every state a System
+// (system.hpp) can reach, checking its safety properties at every state and across every
+// transition, then its liveness goals over the recovery subgraph.
+//
+// How it works:
+// - Level-synchronous BFS. States get indexes in discovery order. Level d (the states at depth
+//   d) is split into chunks that worker threads expand in any order: decode the state, check
+//   its state properties, list its actions, compute each successor, check the step properties,
+//   fingerprint the successor and look it up in the visited set (read-only during expansion),
+//   encode it if it is new. Then one thread merges the chunks IN ORDER: new states get the next
+//   indexes, parent links and the next frontier, in the order a one-thread BFS would give them.
+//   So counts, indexes and counterexamples do not depend on the number of threads or on timing.
+// - Memory: the visited set (visited_set.hpp) maps 64-bit fingerprints to indexes; per index
+//   the checker keeps the parent's index, the action's position in the parent's action list and
+//   the fingerprint (to check replays); the frontier is kept encoded. Paths are rebuilt by
+//   replaying those positions from the initial state.
+// - Safety: the shortest counterexample of each violated property (the first in BFS order), and
+//   how many states or transitions violate it. A property the caller marks as a known deviation
+//   is reported the same way but does not stop the run and does not make it fail.
+// - Liveness (only when the exploration is complete): recovery edges (System::isRecovery) are
+//   stored as compact adjacency lists; a backward fixpoint from the states that reach each goal
+//   (System::goalsReached) finds, per goal, every state from which recovery alone can reach it,
+//   plus the states from which recovery reaches one state where every goal holds at once
+//   ("GOOD"). A violator is reported with the shortest path to it and a recovery walk from it
+//   that never gets there.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "proofs/explorer/system.hpp"
+#include "proofs/explorer/visited_set.hpp"
+
+namespace kcspec::explorer {
+
+// The checker's own liveness property: recovery reaches one good state for every goal at once.
+inline constexpr PropertyInfo kAllGoalsProperty{"GOOD", "RecoveryReachesGoodState", PropertyKind::Liveness};
+
+struct Progress {
+  std::uint64_t states = 0;       // visited so far
+  std::uint64_t transitions = 0;  // computed so far
+  std::uint64_t queue = 0;        // states waiting to be expanded (this level's rest and the next level)
+  int depth = 0;                  // the level being expanded
+  std::uint64_t memory_bytes = 0;
+  double seconds = 0;
+};
+
+enum class StopReason : std::uint8_t {
+  Complete,     // every reachable state was explored
+  DepthLimit,   // states at max_depth still had enabled actions
+  MemoryLimit,  // the next state would have taken the checker's memory past max_memory_bytes
+  Violation,    // a property that is not a known deviation failed (stop_at_violation)
+  Cancelled,    // *cancel became true
+};
+
+constexpr std::string_view stopReasonName(StopReason reason) {
+  switch (reason) {
+    case StopReason::Complete: return "complete";
+    case StopReason::DepthLimit: return "depth limit";
+    case StopReason::MemoryLimit: return "memory limit";
+    case StopReason::Violation: return "violation";
+    case StopReason::Cancelled: return "cancelled";
+  }
+  return "?";
+}
+
+struct ExploreOptions {
+  unsigned threads = 0;               // 0: std::thread::hardware_concurrency()
+  int max_depth = -1;                 // < 0: none; states at depth max_depth are checked, not expanded
+  std::uint64_t max_memory_bytes = 0; // 0: none; counts the visited set, parent links, recovery edges, frontier
+  std::function<bool(std::string_view property_id)> is_known_deviation;  // empty: none is
+  bool stop_at_violation = true;      // stop after the level in which a (non-deviation) violation is found
+  bool check_liveness = true;
+  std::chrono::milliseconds progress_interval{1000};
+  std::function<void(const Progress&)> on_progress;  // called from a monitor thread
+  const std::atomic<bool>* cancel = nullptr;         // polled between states
+};
+
+template <System S>
+struct Violation {
+  std::string property;  // the id
+  std::string name;
+  PropertyKind kind = PropertyKind::StateSafety;
+  bool known_deviation = false;
+  std::uint64_t occurrences = 0;  // violating states (state safety, liveness) or transitions (step safety)
+  std::size_t initial_state = 0;  // the position in initialStates() the path starts from
+  std::vector<typename S::Action> path;      // shortest; for a step property it ends with the violating step
+  std::vector<typename S::Action> recovery;  // liveness: recovery steps from the path's end that never reach the goal
+  std::optional<typename S::Observation> last;  // the observation where the path ends
+};
+
+template <System S>
+struct ExploreResult {
+  std::string system;
+  std::uint64_t states = 0;
+  std::uint64_t transitions = 0;
+  int max_depth = 0;  // the deepest level reached
+  double seconds = 0;
+  unsigned threads = 1;
+  StopReason stop = StopReason::Complete;
+  bool liveness_checked = false;
+  std::uint64_t memory_bytes = 0;  // the checker's accounted memory at the end
+  std::vector<Violation<S>> violations;  // safety in properties() order, then liveness
+
+  bool complete() const { return stop == StopReason::Complete; }
+  // No violation other than known deviations.
+  bool holds() const {
+    return std::none_of(violations.begin(), violations.end(), [](const Violation<S>& v) { return !v.known_deviation; });
+  }
+};
+
+namespace detail {
+
+template <System S>
+class Explorer {
+  using State = typename S::State;
+  using Action = typename S::Action;
+  using Index = VisitedSet::Index;
+  static constexpr Index kNone = std::numeric_limits<Index>::max();
+
+ public:
+  Explorer(const S& system, const ExploreOptions& options) : system_(system), options_(options) {
+    const auto properties = system_.properties();
+    if (properties.size() > kMaxProperties) throw std::invalid_argument("a system may declare at most 64 properties");
+    for (std::size_t i = 0; i < properties.size(); ++i) {
+      known_[i] = options_.is_known_deviation && options_.is_known_deviation(properties[i].id);
+      if (properties[i].kind == PropertyKind::Liveness) liveness_.push_back(i);
+    }
+    if (liveness_.size() > 31) throw std::invalid_argument("a system may declare at most 31 liveness properties");
+    check_liveness_ = options_.check_liveness && !liveness_.empty();
+    threads_ = options_.threads != 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
+  }
+
+  ExploreResult<S> run() {
+    const auto start = std::chrono::steady_clock::now();
+    start_ = start;
+    ExploreResult<S> result;
+    result.system = std::string(system_.name());
+    result.threads = threads_;
+
+    std::jthread monitor;
+    std::mutex monitor_mutex;
+    std::condition_variable_any monitor_wake;
+    if (options_.on_progress && options_.progress_interval.count() > 0) {
+      monitor = std::jthread([&](std::stop_token stop) {
+        std::unique_lock lock(monitor_mutex);
+        while (!monitor_wake.wait_for(lock, stop, options_.progress_interval, [] { return false; })) {
+          if (stop.stop_requested()) break;
+          options_.on_progress(snapshot());
+        }
+      });
+    }
+
+    explore();
+    if (monitor.joinable()) {
+      monitor.request_stop();
+      monitor.join();
+    }
+    if (stop_ == StopReason::Complete && check_liveness_) {
+      checkLiveness();
+      result.liveness_checked = true;
+    }
+
+    result.states = parents_.size();
+    result.transitions = transitions_;
+    result.max_depth = static_cast<int>(level_begin_.size()) - 1;
+    result.stop = stop_;
+    result.memory_bytes = memory();
+    buildViolations(result);
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
+
+ private:
+  // ------------------------------------------------------------------ bookkeeping
+
+  struct Frontier {
+    std::string bytes;
+    std::vector<std::uint64_t> ends;  // state i's encoding is bytes[ends[i-1], ends[i])
+    std::size_t size() const { return ends.size(); }
+    std::string_view at(std::size_t i) const {
+      const std::uint64_t begin = i == 0 ? 0 : ends[i - 1];
+      return std::string_view(bytes).substr(begin, ends[i] - begin);
+    }
+    void push(std::string_view encoding) {
+      bytes.append(encoding);
+      ends.push_back(bytes.size());
+    }
+    std::size_t memory() const { return bytes.size() + ends.size() * sizeof(std::uint64_t); }
+  };
+
+  struct Successor {
+    Fingerprint fingerprint = 0;
+    PropertyMask step_violations = 0;
+    Index existing = kNone;  // the index if it was visited before this level
+    std::uint32_t ordinal = 0;
+    std::uint32_t offset = 0;  // its encoding in the chunk's arena, when new
+    std::uint32_t length = 0;
+    bool recovery = false;
+  };
+
+  struct Expanded {
+    PropertyMask state_violations = 0;
+    std::uint32_t goals = 0;
+    std::uint32_t first_successor = 0;
+    std::uint32_t successor_count = 0;
+  };
+
+  struct Chunk {
+    bool done = false;
+    bool truncated = false;  // a state at max_depth had enabled actions
+    std::vector<Expanded> states;
+    std::vector<Successor> successors;
+    std::string arena;
+  };
+
+  // The first (shortest) occurrence of a violation: the state, and the action taken from it
+  // for a step property (kNone for a state property).
+  struct Occurrence {
+    Index state = kNone;
+    Index ordinal = kNone;
+    std::uint64_t count = 0;
+  };
+
+  std::size_t perStateBytes() const {
+    std::size_t bytes = sizeof(Index) + sizeof(std::uint16_t) + sizeof(Fingerprint);
+    if (check_liveness_) bytes += sizeof(std::uint32_t) + sizeof(std::uint64_t);
+    return bytes;
+  }
+
+  std::uint64_t memory() const {
+    return visited_.bytes() + parents_.size() * perStateBytes() + recovery_edges_.size() * sizeof(Index) +
+           frontier_.memory() + next_frontier_.memory();
+  }
+
+  Progress snapshot() const {
+    Progress p;
+    p.states = progress_states_.load(std::memory_order_relaxed);
+    p.transitions = progress_transitions_.load(std::memory_order_relaxed);
+    const std::uint64_t level = progress_level_size_.load(std::memory_order_relaxed);
+    const std::uint64_t done = progress_expanded_.load(std::memory_order_relaxed);
+    p.queue = (level > done ? level - done : 0) + progress_next_.load(std::memory_order_relaxed);
+    p.depth = progress_depth_.load(std::memory_order_relaxed);
+    p.memory_bytes = progress_memory_.load(std::memory_order_relaxed);
+    p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    return p;
+  }
+
+  bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
+
+  std::uint32_t compactGoals(PropertyMask reached) const {
+    std::uint32_t goals = 0;
+    for (std::size_t j = 0; j < liveness_.size(); ++j) {
+      if (reached & propertyBit(liveness_[j])) goals |= 1u << j;
+    }
+    const std::uint32_t all = (1u << liveness_.size()) - 1;
+    if (goals == all) goals |= 1u << liveness_.size();
+    return goals;
+  }
+
+  // Adds a state found by the merge (or an initial state); false when the memory cap stops the run.
+  bool admit(Fingerprint fingerprint, Index parent, std::uint32_t ordinal, std::string_view encoding, Index& index) {
+    const auto found = visited_.find(fingerprint);
+    if (found) {
+      index = *found;
+      return true;
+    }
+    if (options_.max_memory_bytes != 0) {
+      const std::uint64_t after = memory() - visited_.bytes() + visited_.bytesAfterInsert() + perStateBytes() +
+                                  encoding.size() + sizeof(std::uint64_t);
+      if (after > options_.max_memory_bytes) return false;
+    }
+    if (parents_.size() >= kNone) throw std::length_error("more than 2^32 states");
+    if (ordinal > std::numeric_limits<std::uint16_t>::max()) throw std::length_error("more than 65535 actions in one state");
+    index = static_cast<Index>(parents_.size());
+    visited_.insert(fingerprint, index);
+    parents_.push_back(parent);
+    via_.push_back(static_cast<std::uint16_t>(ordinal));
+    fingerprints_.push_back(fingerprint);
+    next_frontier_.push(encoding);
+    return true;
+  }
+
+  // ------------------------------------------------------------------ the search
+
+  void explore() {
+    const std::vector<State> initial = system_.initialStates();
+    std::string encoding;
+    level_begin_.push_back(0);
+    for (std::size_t i = 0; i < initial.size(); ++i) {
+      encoding.clear();
+      system_.encode(initial[i], encoding);
+      Index index = 0;
+      if (!admit(system_.fingerprint(initial[i]), kNone, static_cast<std::uint32_t>(i), encoding, index)) {
+        stop_ = StopReason::MemoryLimit;
+        return;
+      }
+    }
+    for (int depth = 0;; ++depth) {
+      frontier_ = std::move(next_frontier_);
+      next_frontier_ = Frontier{};
+      if (frontier_.size() == 0) {
+        level_begin_.pop_back();  // the empty level that was opened
+        return;
+      }
+      level_begin_.push_back(static_cast<Index>(parents_.size()));  // where level depth+1 will begin
+      const bool expand = options_.max_depth < 0 || depth < options_.max_depth;
+      progress_depth_ = depth;
+      progress_level_size_ = frontier_.size();
+      progress_expanded_ = 0;
+      progress_next_ = 0;
+      // The level goes in batches, each expanded in parallel and merged in order before the
+      // next: only one batch's successors wait in memory. (Results do not depend on where the
+      // batches end: the merge decides what is new.)
+      bool truncated = false;
+      const std::size_t batch = std::size_t{2048} * threads_;
+      for (std::size_t begin = 0; begin < frontier_.size(); begin += batch) {
+        std::vector<Chunk> chunks = expandBatch(begin, std::min(frontier_.size(), begin + batch), expand);
+        truncated |= std::any_of(chunks.begin(), chunks.end(), [](const Chunk& c) { return c.truncated; });
+        if (!merge(chunks)) {  // memory cap or cancellation: stop_ is set
+          if (parents_.size() == level_begin_.back()) level_begin_.pop_back();
+          return;
+        }
+      }
+      if (!expand) {
+        frontier_ = Frontier{};
+        level_begin_.pop_back();
+        if (truncated) stop_ = StopReason::DepthLimit;
+        return;
+      }
+      if (options_.stop_at_violation && violationFound()) {
+        stop_ = StopReason::Violation;
+        frontier_ = Frontier{};
+        if (next_frontier_.size() == 0) level_begin_.pop_back();
+        return;
+      }
+    }
+  }
+
+  bool violationFound() const {
+    const auto properties = system_.properties();
+    for (std::size_t i = 0; i < properties.size(); ++i) {
+      if (first_[i].count > 0 && !known_[i]) return true;
+    }
+    return false;
+  }
+
+  // Expands frontier states [first, last) in chunks, on up to threads_ threads.
+  std::vector<Chunk> expandBatch(std::size_t first, std::size_t last, bool expand) {
+    const std::size_t n = last - first;
+    const std::size_t chunk_size = std::clamp<std::size_t>(n / (std::size_t{threads_} * 16), 1, 64);
+    const std::size_t chunk_count = (n + chunk_size - 1) / chunk_size;
+    std::vector<Chunk> chunks(chunk_count);
+    std::atomic<std::size_t> next_chunk{0};
+    auto work = [&] {
+      std::vector<Action> actions;
+      for (;;) {
+        const std::size_t c = next_chunk.fetch_add(1, std::memory_order_relaxed);
+        if (c >= chunk_count) return;
+        const std::size_t begin = first + c * chunk_size;
+        const std::size_t end = std::min(last, begin + chunk_size);
+        if (!expandChunk(chunks[c], begin, end, expand, actions)) return;
+      }
+    };
+    const unsigned helpers = static_cast<unsigned>(std::min<std::size_t>(threads_, chunk_count)) - 1;
+    {
+      std::vector<std::jthread> pool;
+      pool.reserve(helpers);
+      for (unsigned t = 0; t < helpers; ++t) pool.emplace_back(work);
+      work();
+    }  // joined: every chunk's writes are visible
+    return chunks;
+  }
+
+  bool expandChunk(Chunk& chunk, std::size_t begin, std::size_t end, bool expand, std::vector<Action>& actions) {
+    chunk.states.reserve(end - begin);
+    for (std::size_t position = begin; position < end; ++position) {
+      if (cancelled()) return false;
+      const State state = system_.decode(frontier_.at(position));
+      Expanded expanded;
+      expanded.state_violations = system_.violatedStateProperties(state);
+      if (check_liveness_) expanded.goals = compactGoals(system_.goalsReached(state));
+      expanded.first_successor = static_cast<std::uint32_t>(chunk.successors.size());
+      actions.clear();
+      system_.actions(state, actions);
+      if (!expand) {
+        chunk.truncated |= !actions.empty();
+        chunk.states.push_back(expanded);
+        continue;
+      }
+      for (std::size_t k = 0; k < actions.size(); ++k) {
+        Successor successor;
+        const State next = system_.next(state, actions[k], successor.step_violations);
+        successor.fingerprint = system_.fingerprint(next);
+        successor.ordinal = static_cast<std::uint32_t>(k);
+        successor.recovery = check_liveness_ && system_.isRecovery(actions[k]);
+        if (const auto found = visited_.find(successor.fingerprint)) {
+          successor.existing = *found;
+        } else {
+          successor.offset = static_cast<std::uint32_t>(chunk.arena.size());
+          system_.encode(next, chunk.arena);
+          successor.length = static_cast<std::uint32_t>(chunk.arena.size() - successor.offset);
+        }
+        chunk.successors.push_back(successor);
+      }
+      expanded.successor_count = static_cast<std::uint32_t>(actions.size());
+      chunk.states.push_back(expanded);
+      progress_transitions_.fetch_add(actions.size(), std::memory_order_relaxed);
+      progress_expanded_.fetch_add(1, std::memory_order_relaxed);
+    }
+    chunk.done = true;
+    return true;
+  }
+
+  void record(std::size_t property, Index state, Index ordinal) {
+    Occurrence& first = first_[property];
+    if (first.count++ == 0) {
+      first.state = state;
+      first.ordinal = ordinal;
+    }
+  }
+
+  // Merges a batch's chunks in order; false when the run stops in the middle.
+  bool merge(std::vector<Chunk>& chunks) {
+    for (Chunk& chunk : chunks) {
+      if (!chunk.done) {
+        stop_ = StopReason::Cancelled;
+        return false;
+      }
+      for (const Expanded& expanded : chunk.states) {
+        const Index index = next_to_merge_;
+        for (PropertyMask bits = expanded.state_violations; bits != 0; bits &= bits - 1) {
+          record(static_cast<std::size_t>(std::countr_zero(bits)), index, kNone);
+        }
+        if (check_liveness_) {
+          goals_.push_back(expanded.goals);
+          edge_begin_.push_back(recovery_edges_.size());
+        }
+        for (std::uint32_t s = 0; s < expanded.successor_count; ++s) {
+          const Successor& successor = chunk.successors[expanded.first_successor + s];
+          ++transitions_;
+          for (PropertyMask bits = successor.step_violations; bits != 0; bits &= bits - 1) {
+            record(static_cast<std::size_t>(std::countr_zero(bits)), index, successor.ordinal);
+          }
+          Index target = successor.existing;
+          if (target == kNone) {
+            const std::string_view encoding = std::string_view(chunk.arena).substr(successor.offset, successor.length);
+            if (!admit(successor.fingerprint, index, successor.ordinal, encoding, target)) {
+              stop_ = StopReason::MemoryLimit;
+              return false;
+            }
+          }
+          if (successor.recovery && target != index) recovery_edges_.push_back(target);
+        }
+        ++next_to_merge_;
+        progress_states_.store(parents_.size(), std::memory_order_relaxed);
+        progress_next_.store(next_frontier_.size(), std::memory_order_relaxed);
+      }
+      chunk = Chunk{};  // release the arena early
+      progress_memory_.store(memory(), std::memory_order_relaxed);
+    }
+    progress_transitions_.store(transitions_, std::memory_order_relaxed);
+    return true;
+  }
+
+  // ------------------------------------------------------------------ liveness
+
+  void checkLiveness() {
+    const std::size_t n = parents_.size();
+    edge_begin_.push_back(recovery_edges_.size());
+    // Reverse adjacency (predecessors over recovery edges), counting sort by target.
+    std::vector<std::uint64_t> reverse_begin(n + 1, 0);
+    for (Index target : recovery_edges_) ++reverse_begin[target + 1];
+    for (std::size_t i = 0; i < n; ++i) reverse_begin[i + 1] += reverse_begin[i];
+    std::vector<Index> predecessors(recovery_edges_.size());
+    {
+      std::vector<std::uint64_t> fill(reverse_begin.begin(), reverse_begin.end() - 1);
+      for (std::size_t source = 0; source < n; ++source) {
+        for (std::uint64_t e = edge_begin_[source]; e < edge_begin_[source + 1]; ++e) {
+          predecessors[fill[recovery_edges_[e]]++] = static_cast<Index>(source);
+        }
+      }
+    }
+    // reach[i]: the goals recovery can reach from i. Monotone fixpoint: each state is pushed at
+    // most once per goal bit it gains.
+    std::vector<std::uint32_t>& reach = goals_;
+    std::vector<Index> work;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (reach[i] != 0) work.push_back(static_cast<Index>(i));
+    }
+    while (!work.empty()) {
+      const Index v = work.back();
+      work.pop_back();
+      for (std::uint64_t e = reverse_begin[v]; e < reverse_begin[v + 1]; ++e) {
+        const Index u = predecessors[e];
+        const std::uint32_t merged = reach[u] | reach[v];
+        if (merged != reach[u]) {
+          reach[u] = merged;
+          work.push_back(u);
+        }
+      }
+    }
+    // Per goal (and for all goals at once), the first violator in BFS order.
+    const std::size_t goal_count = liveness_.size() + 1;
+    liveness_first_.assign(goal_count, Occurrence{});
+    for (std::size_t i = 0; i < n; ++i) {
+      bool some_goal_missing = false;
+      for (std::size_t j = 0; j < liveness_.size(); ++j) {
+        if ((reach[i] >> j) & 1u) continue;
+        some_goal_missing = true;
+        Occurrence& first = liveness_first_[j];
+        if (first.count++ == 0) first.state = static_cast<Index>(i);
+      }
+      if (!some_goal_missing && ((reach[i] >> liveness_.size()) & 1u) == 0) {
+        Occurrence& first = liveness_first_[goal_count - 1];
+        if (first.count++ == 0) first.state = static_cast<Index>(i);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ counterexamples
+
+  // Replays the path to `target` from its initial state; returns the state, fills the actions.
+  State replay(Index target, std::vector<Action>& path, std::size_t& initial_state) const {
+    std::vector<std::uint16_t> ordinals;
+    Index i = target;
+    while (parents_[i] != kNone) {
+      ordinals.push_back(via_[i]);
+      i = parents_[i];
+    }
+    initial_state = via_[i];
+    std::reverse(ordinals.begin(), ordinals.end());
+    State state = system_.initialStates().at(initial_state);
+    std::vector<Action> actions;
+    for (std::uint16_t ordinal : ordinals) {
+      actions.clear();
+      system_.actions(state, actions);
+      if (ordinal >= actions.size()) throw std::logic_error("replay diverged: the system is not deterministic");
+      PropertyMask ignored = 0;
+      state = system_.next(state, actions[ordinal], ignored);
+      path.push_back(actions[ordinal]);
+    }
+    if (system_.fingerprint(state) != fingerprints_[target]) {
+      throw std::logic_error("replay diverged: the system is not deterministic");
+    }
+    return state;
+  }
+
+  // Recovery steps from `state` that avoid revisiting a state, until none is left (or 64 steps).
+  std::vector<Action> stuckWalk(State state) const {
+    std::vector<Action> walk;
+    std::vector<Fingerprint> seen{system_.fingerprint(state)};
+    std::vector<Action> actions;
+    for (int step = 0; step < 64; ++step) {
+      actions.clear();
+      system_.actions(state, actions);
+      bool moved = false;
+      for (const Action& action : actions) {
+        if (!system_.isRecovery(action)) continue;
+        PropertyMask ignored = 0;
+        State next = system_.next(state, action, ignored);
+        const Fingerprint fingerprint = system_.fingerprint(next);
+        if (std::find(seen.begin(), seen.end(), fingerprint) != seen.end()) continue;
+        seen.push_back(fingerprint);
+        walk.push_back(action);
+        state = std::move(next);
+        moved = true;
+        break;
+      }
+      if (!moved) break;
+    }
+    return walk;
+  }
+
+  void buildViolations(ExploreResult<S>& result) const {
+    const auto properties = system_.properties();
+    for (std::size_t i = 0; i < properties.size(); ++i) {
+      const Occurrence& first = first_[i];
+      if (first.count == 0) continue;
+      Violation<S> v = describe(properties[i], known_[i], first.count);
+      State state = replay(first.state, v.path, v.initial_state);
+      if (first.ordinal != kNone) {
+        std::vector<Action> actions;
+        system_.actions(state, actions);
+        PropertyMask ignored = 0;
+        state = system_.next(state, actions.at(first.ordinal), ignored);
+        v.path.push_back(actions[first.ordinal]);
+      }
+      v.last = system_.observe(state);
+      result.violations.push_back(std::move(v));
+    }
+    for (std::size_t j = 0; j < liveness_first_.size(); ++j) {
+      const Occurrence& first = liveness_first_[j];
+      if (first.count == 0) continue;
+      const bool all = j == liveness_.size();
+      const PropertyInfo& info = all ? kAllGoalsProperty : properties[liveness_[j]];
+      const bool known = all ? options_.is_known_deviation && options_.is_known_deviation(info.id) : known_[liveness_[j]];
+      Violation<S> v = describe(info, known, first.count);
+      State state = replay(first.state, v.path, v.initial_state);
+      v.recovery = stuckWalk(state);
+      v.last = system_.observe(state);
+      result.violations.push_back(std::move(v));
+    }
+  }
+
+  static Violation<S> describe(const PropertyInfo& info, bool known, std::uint64_t count) {
+    Violation<S> v;
+    v.property = std::string(info.id);
+    v.name = std::string(info.name);
+    v.kind = info.kind;
+    v.known_deviation = known;
+    v.occurrences = count;
+    return v;
+  }
+
+  const S& system_;
+  const ExploreOptions& options_;
+  unsigned threads_ = 1;
+  bool check_liveness_ = false;
+  std::array<bool, kMaxProperties> known_{};
+  std::vector<std::size_t> liveness_;  // indexes of the liveness properties
+
+  VisitedSet visited_;
+  std::vector<Index> parents_;              // per index; kNone for initial states
+  std::vector<std::uint16_t> via_;          // the action's position in the parent's list (initial: which initial state)
+  std::vector<Fingerprint> fingerprints_;   // per index, to check replays
+  std::vector<Index> level_begin_;          // the first index of each depth
+  std::vector<std::uint32_t> goals_;        // per index (liveness): compact goal bits
+  std::vector<std::uint64_t> edge_begin_;   // per index (liveness): its recovery edges' start
+  std::vector<Index> recovery_edges_;
+  Frontier frontier_;
+  Frontier next_frontier_;
+  std::uint64_t transitions_ = 0;
+  Index next_to_merge_ = 0;  // the index of the next expanded state the merge takes
+  std::array<Occurrence, kMaxProperties> first_{};
+  std::vector<Occurrence> liveness_first_;
+  StopReason stop_ = StopReason::Complete;
+
+  std::chrono::steady_clock::time_point start_;
+  std::atomic<std::uint64_t> progress_states_{0};
+  std::atomic<std::uint64_t> progress_transitions_{0};
+  std::atomic<std::uint64_t> progress_level_size_{0};
+  std::atomic<std::uint64_t> progress_expanded_{0};
+  std::atomic<std::uint64_t> progress_next_{0};
+  std::atomic<int> progress_depth_{0};
+  std::atomic<std::uint64_t> progress_memory_{0};
+};
+
+}  // namespace detail
+
+// Explores every state `system` reaches (within the options' bounds). Deterministic: the same
+// system and options give the same result for any number of threads (but `seconds`).
+template <System S>
+ExploreResult<S> explore(const S& system, const ExploreOptions& options = {}) {
+  detail::Explorer<S> explorer(system, options);
+  return explorer.run();
+}
+
+}  // namespace kcspec::explorer

@@ -1,0 +1,59 @@
+// The executable spec (spec/rules/step.hpp) as an explorer System (system.hpp): states are
+// spec::ClusterState, actions the vocabulary's Action, properties the invariant catalog
+// (spec/rules/invariants.hpp) in catalog order.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "proofs/explorer/system.hpp"
+#include "spec/rules/cluster_state.hpp"
+#include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/config.hpp"
+#include "spec/vocabulary/observation.hpp"
+
+namespace kcspec::explorer {
+
+// The actions liveness may rely on (DESIGN.md: recovery is never bounded): processing events,
+// restarting brokers, electing a controller, noticing a lost session, delivering requests,
+// delivering StopReplica responses without an error, and a caught-up follower rejoining the ISR.
+bool isRecoveryAction(const Action& action);
+
+class SpecSystem {
+ public:
+  using State = spec::ClusterState;
+  using Action = kcspec::Action;
+  using Observation = kcspec::Observation;
+
+  explicit SpecSystem(Config config);
+
+  const Config& config() const { return config_; }
+
+  std::string_view name() const { return "spec"; }
+  std::vector<State> initialStates() const;
+  void actions(const State& state, std::vector<Action>& out) const;
+  State next(const State& state, const Action& action, PropertyMask& violated) const;
+  Fingerprint fingerprint(const State& state) const;
+  void encode(const State& state, std::string& out) const;
+  State decode(std::string_view bytes) const;
+  const Observation& observe(const State& state) const { return state.world; }
+  std::span<const PropertyInfo> properties() const { return properties_; }
+  PropertyMask violatedStateProperties(const State& state) const;
+  // The liveness goals that hold, in a quiescent state (spec::isQuiescent); none otherwise.
+  PropertyMask goalsReached(const State& state) const;
+  bool isRecovery(const Action& action) const { return isRecoveryAction(action); }
+
+  // The bit of the catalog property `id` (0 when there is none).
+  PropertyMask bitOf(std::string_view id) const;
+
+ private:
+  Config config_;
+  std::vector<PropertyInfo> properties_;
+  PropertyMask liveness_ = 0;
+};
+
+static_assert(System<SpecSystem>);
+
+}  // namespace kcspec::explorer

@@ -1,0 +1,391 @@
+#include "proofs/explorer/state_codec.hpp"
+
+#include <array>
+#include <bit>
+#include <concepts>
+#include <optional>
+#include <type_traits>
+
+#include "spec/vocabulary/assert.hpp"
+
+namespace kcspec::explorer {
+namespace walker {
+
+// ---------------------------------------------------------------- the three visitors
+//
+// A visitor has `static constexpr bool kDecodes` and `scalar(x)`: readers (hash, encode) get
+// const values, the decoder gets mutable ones and assigns them.
+
+inline constexpr std::uint64_t kPrime1 = 0x9E3779B185EBCA87ULL;
+inline constexpr std::uint64_t kPrime2 = 0xC2B2AE3D27D4EB4FULL;
+inline constexpr std::uint64_t kPrime3 = 0x165667B19E3779F9ULL;
+inline constexpr std::uint64_t kPrime4 = 0x85EBCA77C2B2AE63ULL;
+inline constexpr std::uint64_t kPrime5 = 0x27D4EB2F165667C5ULL;
+
+template <class T>
+constexpr std::uint64_t rawBits(T x) {
+  if constexpr (std::is_enum_v<T>) {
+    return static_cast<std::uint64_t>(static_cast<std::underlying_type_t<T>>(x));
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return x ? 1 : 0;
+  } else {
+    return static_cast<std::uint64_t>(x);  // two's complement for signed values
+  }
+}
+
+template <class T>
+constexpr int fixedWidth() {
+  if constexpr (std::is_enum_v<T> || std::is_same_v<T, bool>) {
+    return 1;
+  } else {
+    return static_cast<int>(sizeof(T));
+  }
+}
+
+// xxHash64's 8-byte step over the little-endian byte stream of the fields, with its avalanche.
+class HashSink {
+ public:
+  static constexpr bool kDecodes = false;
+
+  template <class T>
+  void scalar(const T& x) {
+    put(rawBits(x), fixedWidth<T>());
+  }
+
+  void put(std::uint64_t value, int bytes) {
+    const std::uint64_t bits = bytes == 8 ? value : value & ((std::uint64_t{1} << (8 * bytes)) - 1);
+    length_ += static_cast<std::uint64_t>(bytes);
+    word_ |= bits << (8 * fill_);
+    if (fill_ + bytes < 8) {
+      fill_ += bytes;
+      return;
+    }
+    mix(word_);
+    const int spill = fill_ + bytes - 8;  // bytes of `bits` that did not fit
+    word_ = spill == 0 ? 0 : bits >> (8 * (bytes - spill));
+    fill_ = spill;
+  }
+
+  std::uint64_t finish() {
+    std::uint64_t h = hash_ + length_;
+    if (fill_ > 0) {
+      h ^= round(word_);
+      h = std::rotl(h, 27) * kPrime1 + kPrime4;
+    }
+    h ^= h >> 33;
+    h *= kPrime2;
+    h ^= h >> 29;
+    h *= kPrime3;
+    h ^= h >> 32;
+    return h;
+  }
+
+ private:
+  static std::uint64_t round(std::uint64_t input) {
+    std::uint64_t acc = input * kPrime2;
+    acc = std::rotl(acc, 31);
+    return acc * kPrime1;
+  }
+  void mix(std::uint64_t word) {
+    hash_ ^= round(word);
+    hash_ = std::rotl(hash_, 27) * kPrime1 + kPrime4;
+  }
+
+  std::uint64_t hash_ = kPrime5;
+  std::uint64_t word_ = 0;
+  std::uint64_t length_ = 0;
+  int fill_ = 0;
+};
+
+// Zig-zag varints, then zero bytes as (0, run length 1…255).
+class EncodeSink {
+ public:
+  static constexpr bool kDecodes = false;
+  explicit EncodeSink(std::string& out) : out_(out) {}
+
+  template <class T>
+  void scalar(const T& x) {
+    std::uint64_t value = rawBits(x);
+    if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+      const auto v = static_cast<std::int64_t>(x);
+      value = (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
+    }
+    while (value >= 0x80) {
+      byte(static_cast<std::uint8_t>(value | 0x80));
+      value >>= 7;
+    }
+    byte(static_cast<std::uint8_t>(value));
+  }
+
+  void finish() { flushZeros(); }
+
+ private:
+  void byte(std::uint8_t b) {
+    if (b == 0) {
+      if (++zeros_ == 255) flushZeros();
+      return;
+    }
+    flushZeros();
+    out_.push_back(static_cast<char>(b));
+  }
+  void flushZeros() {
+    if (zeros_ == 0) return;
+    out_.push_back('\0');
+    out_.push_back(static_cast<char>(static_cast<std::uint8_t>(zeros_)));
+    zeros_ = 0;
+  }
+
+  std::string& out_;
+  int zeros_ = 0;
+};
+
+class DecodeSource {
+ public:
+  static constexpr bool kDecodes = true;
+  explicit DecodeSource(std::string_view in) : in_(in) {}
+
+  template <class T>
+  void scalar(T& x) {
+    std::uint64_t value = 0;
+    for (int shift = 0;; shift += 7) {
+      KCSPEC_ASSERT(shift < 64);
+      const std::uint8_t b = byte();
+      value |= static_cast<std::uint64_t>(b & 0x7F) << shift;
+      if ((b & 0x80) == 0) break;
+    }
+    if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+      const auto v = static_cast<std::int64_t>(value >> 1) ^ -static_cast<std::int64_t>(value & 1);
+      x = static_cast<T>(v);
+    } else if constexpr (std::is_same_v<T, bool>) {
+      x = value != 0;
+    } else if constexpr (std::is_enum_v<T>) {
+      x = static_cast<T>(static_cast<std::underlying_type_t<T>>(value));
+    } else {
+      x = static_cast<T>(value);
+    }
+  }
+
+  bool atEnd() const { return pending_zeros_ == 0 && position_ == in_.size(); }
+
+ private:
+  std::uint8_t byte() {
+    if (pending_zeros_ > 0) {
+      --pending_zeros_;
+      return 0;
+    }
+    KCSPEC_ASSERT(position_ < in_.size());
+    const auto b = static_cast<std::uint8_t>(in_[position_++]);
+    if (b != 0) return b;
+    KCSPEC_ASSERT(position_ < in_.size());
+    const auto run = static_cast<std::uint8_t>(in_[position_++]);
+    KCSPEC_ASSERT(run > 0);
+    pending_zeros_ = run - 1;
+    return 0;
+  }
+
+  std::string_view in_;
+  std::size_t position_ = 0;
+  int pending_zeros_ = 0;
+};
+
+// ---------------------------------------------------------------- the walk, one overload per type
+//
+// `walk(v, x)` visits every field of x; x is const for readers and mutable for the decoder.
+// Calls are unqualified: argument-dependent lookup on the visitor finds every overload here.
+
+template <class T, class U>
+concept Is = std::same_as<std::remove_const_t<T>, U>;
+
+template <class T>
+concept Scalar = std::is_arithmetic_v<std::remove_const_t<T>> || std::is_enum_v<std::remove_const_t<T>>;
+
+template <class V, Scalar T>
+void walk(V& v, T& x) {
+  v.scalar(x);
+}
+
+template <class T>
+struct IsStdArray : std::false_type {};
+template <class T, std::size_t N>
+struct IsStdArray<std::array<T, N>> : std::true_type {};
+
+template <class T>
+struct IsStdOptional : std::false_type {};
+template <class T>
+struct IsStdOptional<std::optional<T>> : std::true_type {};
+
+template <class T>
+struct IsBounded : std::false_type {};
+template <class T, std::size_t N>
+struct IsBounded<BoundedVector<T, N>> : std::true_type {};
+template <class T, std::size_t N>
+struct IsBounded<BoundedList<T, N>> : std::true_type {};
+
+template <class V, class A>
+  requires IsStdArray<std::remove_const_t<A>>::value
+void walk(V& v, A& array) {
+  for (auto& element : array) walk(v, element);
+}
+
+template <class V, class O>
+  requires IsStdOptional<std::remove_const_t<O>>::value
+void walk(V& v, O& optional) {
+  if constexpr (V::kDecodes) {
+    bool present = false;
+    v.scalar(present);
+    if (present) {
+      optional.emplace();
+      walk(v, *optional);
+    } else {
+      optional.reset();
+    }
+  } else {
+    const bool present = optional.has_value();
+    v.scalar(present);
+    if (present) walk(v, *optional);
+  }
+}
+
+template <class V, class C>
+  requires IsBounded<std::remove_const_t<C>>::value
+void walk(V& v, C& list) {
+  using List = std::remove_const_t<C>;
+  using Size = std::conditional_t<(List::capacity < 256), std::uint8_t, std::uint32_t>;
+  if constexpr (V::kDecodes) {
+    Size size = 0;
+    v.scalar(size);
+    KCSPEC_ASSERT(size <= List::capacity);
+    list.clear();
+    for (Size i = 0; i < size; ++i) {
+      typename List::value_type element{};
+      walk(v, element);
+      list.push_back(element);
+    }
+  } else {
+    const auto size = static_cast<Size>(list.size());
+    v.scalar(size);
+    for (const auto& element : list) walk(v, element);
+  }
+}
+
+// Bit sets: their word; the decoder inserts each bit back.
+template <class V, class Set, class FromIndex>
+void walkBits(V& v, Set& set, int size, FromIndex from_index) {
+  if constexpr (V::kDecodes) {
+    std::uint64_t bits = 0;
+    v.scalar(bits);
+    set = std::remove_const_t<Set>{};
+    for (int i = 0; i < size; ++i) {
+      if ((bits >> i) & 1u) set.insert(from_index(i));
+    }
+  } else {
+    const auto bits = static_cast<std::uint64_t>(set.bits());
+    v.scalar(bits);
+  }
+}
+
+template <class V, Is<BrokerSet> T>
+void walk(V& v, T& set) {
+  walkBits(v, set, kMaxBrokers, [](int i) { return static_cast<BrokerId>(i); });
+}
+template <class V, Is<TopicSet> T>
+void walk(V& v, T& set) {
+  walkBits(v, set, kMaxTopics, [](int i) { return static_cast<TopicIndex>(i); });
+}
+template <class V, Is<PartitionSet> T>
+void walk(V& v, T& set) {
+  walkBits(v, set, kMaxPartitions, [](int i) { return partitionAt(i); });
+}
+
+template <class Type, class V, class... Fields>
+void walkFields(V& v, Fields&... fields) {
+  static_assert(sizeof...(Fields) == kWalkedFields<Type>, "update kWalkedFields in state_codec.hpp");
+  (walk(v, fields), ...);
+}
+
+// A struct's fields, in declaration order.
+#define KCSPEC_WALK_FIELDS(Type, ...)      \
+  template <class V, Is<Type> T>           \
+  void walk(V& v, T& x) {                  \
+    walkFields<Type>(v, __VA_ARGS__);      \
+  }
+
+KCSPEC_WALK_FIELDS(TopicPartition, x.topic, x.partition)
+KCSPEC_WALK_FIELDS(LeaderAndIsr, x.leader, x.leader_epoch, x.recovery_state, x.isr, x.partition_epoch)
+KCSPEC_WALK_FIELDS(LeaderIsrAndControllerEpoch, x.leader_and_isr, x.controller_epoch)
+KCSPEC_WALK_FIELDS(ReplicaAssignment, x.replicas, x.adding_replicas, x.removing_replicas)
+KCSPEC_WALK_FIELDS(PartitionStateZnode, x.leader_and_isr, x.controller_epoch)
+KCSPEC_WALK_FIELDS(TopicZnodes, x.exists, x.partitions, x.states, x.unclean_leader_election_enable)
+KCSPEC_WALK_FIELDS(BrokerRegistration, x.registered, x.broker_epoch)
+KCSPEC_WALK_FIELDS(ZooKeeperData, x.brokers, x.topics, x.controller, x.controller_epoch, x.controller_epoch_zk_version,
+                   x.delete_topics, x.last_zxid)
+KCSPEC_WALK_FIELDS(PartitionContext, x.assignment, x.leadership, x.state, x.replica_states)
+KCSPEC_WALK_FIELDS(ControllerContextData, x.epoch, x.epoch_zk_version, x.live_broker_epochs, x.shutting_down_broker_ids,
+                   x.all_topics, x.partitions, x.partitions_being_reassigned, x.topics_to_be_deleted,
+                   x.topics_with_deletion_started, x.topics_ineligible_for_deletion, x.offline_partition_count)
+KCSPEC_WALK_FIELDS(ControllerEvent, x.kind, x.broker, x.broker_epoch, x.topic, x.tp, x.partitions, x.partition_errors,
+                   x.election_type, x.cancel, x.target_replicas, x.proposed)
+KCSPEC_WALK_FIELDS(ControllerData, x.active, x.session_lost, x.psm_batch_unflushed, x.rsm_batch_unflushed, x.context,
+                   x.events)
+KCSPEC_WALK_FIELDS(HostedReplica, x.present, x.is_leader, x.leader_epoch, x.partition_epoch, x.isr,
+                   x.alter_partition_pending)
+KCSPEC_WALK_FIELDS(LeaderAndIsrPartitionState, x.tp, x.leadership, x.assignment, x.is_new)
+KCSPEC_WALK_FIELDS(UpdateMetadataPartitionState, x.tp, x.controller_epoch, x.leader, x.leader_epoch, x.isr, x.zk_version,
+                   x.replicas, x.offline_replicas)
+KCSPEC_WALK_FIELDS(StopReplicaPartitionState, x.tp, x.leader_epoch, x.delete_partition)
+KCSPEC_WALK_FIELDS(ControlRequest, x.kind, x.controller_id, x.controller_epoch, x.broker_epoch, x.leader_and_isr,
+                   x.update_metadata, x.live_brokers, x.stop_replica, x.response_wanted)
+KCSPEC_WALK_FIELDS(StopReplicaResponse, x.controller_id, x.controller_epoch, x.partitions)
+KCSPEC_WALK_FIELDS(BrokerData, x.alive, x.broker_epoch, x.known_controller_epoch, x.inbox, x.metadata_cache,
+                   x.metadata_live_brokers, x.replicas, x.outbox, x.controller)
+KCSPEC_WALK_FIELDS(Observation, x.zk, x.brokers)
+
+#undef KCSPEC_WALK_FIELDS
+
+// Bounds: its fields through boundField, in kBoundNames' order.
+template <class V, Is<Bounds> T>
+void walk(V& v, T& bounds) {
+  if constexpr (V::kDecodes) {
+    for (std::size_t i = 0; i < kBoundNames.size(); ++i) v.scalar(*boundField(bounds, i));
+  } else {
+    Bounds copy = bounds;
+    for (std::size_t i = 0; i < kBoundNames.size(); ++i) v.scalar(*boundField(copy, i));
+  }
+}
+
+}  // namespace walker
+
+std::uint64_t fingerprintWorld(const Observation& world) {
+  walker::HashSink sink;
+  walk(sink, world);
+  return sink.finish();
+}
+
+std::uint64_t fingerprintWorld(const Observation& world, const Bounds& budget) {
+  walker::HashSink sink;
+  walk(sink, world);
+  walk(sink, budget);
+  return sink.finish();
+}
+
+void encodeWorld(const Observation& world, const Bounds& budget, std::string& out) {
+  walker::EncodeSink sink(out);
+  walk(sink, world);
+  walk(sink, budget);
+  sink.finish();
+}
+
+void decodeWorld(std::string_view bytes, Observation& world, Bounds& budget) {
+  walker::DecodeSource source(bytes);
+  walk(source, world);
+  walk(source, budget);
+  KCSPEC_ASSERT(source.atEnd());
+}
+
+std::uint64_t hashBytes(std::string_view bytes) {
+  walker::HashSink sink;
+  for (char c : bytes) sink.put(static_cast<std::uint8_t>(c), 1);
+  return sink.finish();
+}
+
+}  // namespace kcspec::explorer

@@ -1,0 +1,87 @@
+// The explorer's view of a system (Stateright-style): everything the model checker knows about
+// what it explores is this interface. A system knows nothing of the checker; the checker knows
+// a system only through the members below. Two systems implement it: SpecSystem (the executable
+// spec, spec_system.hpp) and, later, the reference implementation.
+//
+// A System type S provides:
+//
+//   using State = …;         a copyable value (one world plus whatever bounds it carries)
+//   using Action = …;        a copyable value naming one step
+//   using Observation = …;   what an outsider sees of a state (conformance compares these)
+//
+//   std::string_view name() const;                          "spec", "impl", … (reports name it)
+//   std::vector<State> initialStates() const;               in a fixed order
+//   void actions(const State&, std::vector<Action>& out) const;
+//       appends every action enabled in the state, in a FIXED order (the same state always gives
+//       the same list): the checker names a transition by its position in this list
+//   State next(const State&, const Action&, PropertyMask& violated) const;
+//       the successor under an enabled action (deterministic: same inputs, same successor);
+//       ORs into `violated` the bits of the step-safety properties the step breaks
+//   Fingerprint fingerprint(const State&) const;
+//       a 64-bit hash of the whole state, stable across runs, platforms and thread counts;
+//       equal states have equal fingerprints (the checker treats equal fingerprints as equal
+//       states: a collision would hide states, with probability about n²/2⁶⁵ for n states)
+//   void encode(const State&, std::string& out) const;      appends a compact, lossless encoding
+//   State decode(std::string_view bytes) const;             decode(encode(s)) == s
+//       (the checker keeps its frontier encoded: states are large, encodings small)
+//   const Observation& observe(const State&) const;
+//   std::span<const PropertyInfo> properties() const;       at most 64; bit i of a PropertyMask is properties()[i]
+//   PropertyMask violatedStateProperties(const State&) const;   bits of the state-safety properties that fail
+//   PropertyMask goalsReached(const State&) const;
+//       bits of the liveness properties whose goal this state reaches ("a good state for goal i")
+//   bool isRecovery(const Action&) const;
+//       recovery actions are the ones liveness may rely on: from every reachable state, recovery
+//       actions alone must reach a state where each goal is reached (and one where all are)
+//
+// Every member is const and must be safe to call from several threads at once.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kcspec::explorer {
+
+using Fingerprint = std::uint64_t;
+using PropertyMask = std::uint64_t;  // bit i: the system's properties()[i]
+inline constexpr std::size_t kMaxProperties = 64;
+
+enum class PropertyKind : std::uint8_t {
+  StateSafety,  // holds in every reachable state
+  StepSafety,   // holds across every transition
+  Liveness,     // a goal recovery actions alone must reach from every reachable state
+};
+
+struct PropertyInfo {
+  std::string_view id;    // short and unique: "S1", "T3", "L2"
+  std::string_view name;  // "LeaderInIsr"
+  PropertyKind kind = PropertyKind::StateSafety;
+};
+
+template <class S>
+concept System = requires(const S& system, const typename S::State& state, const typename S::Action& action,
+                          std::vector<typename S::Action>& actions, PropertyMask& mask, std::string& bytes,
+                          std::string_view view) {
+  requires std::copyable<typename S::State>;
+  requires std::copyable<typename S::Action>;
+  typename S::Observation;
+  { system.name() } -> std::convertible_to<std::string_view>;
+  { system.initialStates() } -> std::same_as<std::vector<typename S::State>>;
+  { system.actions(state, actions) } -> std::same_as<void>;
+  { system.next(state, action, mask) } -> std::same_as<typename S::State>;
+  { system.fingerprint(state) } -> std::same_as<Fingerprint>;
+  { system.encode(state, bytes) } -> std::same_as<void>;
+  { system.decode(view) } -> std::same_as<typename S::State>;
+  { system.observe(state) } -> std::convertible_to<const typename S::Observation&>;
+  { system.properties() } -> std::convertible_to<std::span<const PropertyInfo>>;
+  { system.violatedStateProperties(state) } -> std::same_as<PropertyMask>;
+  { system.goalsReached(state) } -> std::same_as<PropertyMask>;
+  { system.isRecovery(action) } -> std::same_as<bool>;
+};
+
+constexpr PropertyMask propertyBit(std::size_t index) { return PropertyMask{1} << index; }
+
+}  // namespace kcspec::explorer

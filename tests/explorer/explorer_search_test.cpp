@@ -1,0 +1,246 @@
+// The search itself: shortest counterexamples of a deliberately broken property, determinism
+// across thread counts, known deviations, and the depth and memory limits.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <vector>
+
+#include "proofs/explorer/explorer.hpp"
+#include "proofs/explorer/known_deviations.hpp"
+#include "proofs/explorer/spec_system.hpp"
+#include "spec/rules/step.hpp"
+
+namespace kcspec::explorer {
+namespace {
+
+// Two brokers, one topic on both, one crash and one controller failover: 19k states, finite.
+Config twoBrokers(Bounds bounds) {
+  Config config;
+  config.name = "two-brokers";
+  config.brokers = BrokerSet{1, 2};
+  config.brokers_alive_at_start = BrokerSet{1, 2};
+  TopicConfig topic;
+  topic.name = "t";
+  topic.assignment = {BrokerList{1, 2}};
+  topic.exists_at_start = true;
+  config.topics.push_back(topic);
+  config.bounds = bounds;
+  return config;
+}
+
+Config crashAndFailover() { return twoBrokers(Bounds{.crashes = 1, .controller_failovers = 1}); }
+// Deletion with a StopReplica error: Kafka's L6 deviation (deletion waits for a restart forever).
+Config deletionWithErrors() { return twoBrokers(Bounds{.topic_deletions = 1, .stop_replica_errors = 1}); }
+
+// A test-only system: SpecSystem plus one state property "X1" that fails once a second
+// controller epoch has been written (/controller_epoch >= 2).
+class BrokenSystem {
+ public:
+  using State = SpecSystem::State;
+  using Action = SpecSystem::Action;
+  using Observation = SpecSystem::Observation;
+
+  explicit BrokenSystem(Config config) : inner_(std::move(config)) {
+    properties_.assign(inner_.properties().begin(), inner_.properties().end());
+    properties_.push_back(PropertyInfo{"X1", "NoSecondControllerEpoch", PropertyKind::StateSafety});
+  }
+  static bool broken(const State& state) { return state.world.zk.controller_epoch >= 2; }
+
+  std::string_view name() const { return "broken-spec"; }
+  std::vector<State> initialStates() const { return inner_.initialStates(); }
+  void actions(const State& s, std::vector<Action>& out) const { inner_.actions(s, out); }
+  State next(const State& s, const Action& a, PropertyMask& violated) const { return inner_.next(s, a, violated); }
+  Fingerprint fingerprint(const State& s) const { return inner_.fingerprint(s); }
+  void encode(const State& s, std::string& out) const { inner_.encode(s, out); }
+  State decode(std::string_view bytes) const { return inner_.decode(bytes); }
+  const Observation& observe(const State& s) const { return inner_.observe(s); }
+  std::span<const PropertyInfo> properties() const { return properties_; }
+  PropertyMask violatedStateProperties(const State& s) const {
+    return inner_.violatedStateProperties(s) | (broken(s) ? propertyBit(properties_.size() - 1) : 0);
+  }
+  PropertyMask goalsReached(const State& s) const { return inner_.goalsReached(s); }
+  bool isRecovery(const Action& a) const { return inner_.isRecovery(a); }
+  const Config& config() const { return inner_.config(); }
+
+ private:
+  SpecSystem inner_;
+  std::vector<PropertyInfo> properties_;
+};
+static_assert(System<BrokenSystem>);
+
+template <class S>
+ExploreResult<S> run(const S& system, unsigned threads, ExploreOptions options = {}) {
+  options.threads = threads;
+  options.is_known_deviation = isKnownKafkaDeviation;
+  return explore(system, options);
+}
+
+template <class S>
+const Violation<S>* find(const ExploreResult<S>& result, std::string_view property) {
+  for (const auto& v : result.violations) {
+    if (v.property == property) return &v;
+  }
+  return nullptr;
+}
+
+// The shortest way to a second controller epoch takes 3 steps (one election per epoch, and
+// the first controller must go first). BFS order picks the first in action order: level 1 is
+// [crash 1, elect 1, crash 2, elect 2]; from `crash 1` no 2-step path elects twice; from
+// `elect 1` the first successor is `crash 1` (it removes /controller), whose successors are
+// [start 1, elect-controller 2].
+TEST(ExplorerSearch, BrokenPropertyGivesTheShortestCounterexample) {
+  const BrokenSystem system(crashAndFailover());
+  const auto result = run(system, 2);
+  EXPECT_EQ(result.stop, StopReason::Violation);
+  EXPECT_FALSE(result.holds());
+  const auto* v = find(result, "X1");
+  ASSERT_NE(v, nullptr);
+  EXPECT_FALSE(v->known_deviation);
+  const Config& config = system.config();
+  const std::vector<Action> expected = {Action{.kind = ActionKind::ElectController, .broker = 1},
+                                        Action{.kind = ActionKind::CrashBroker, .broker = 1},
+                                        Action{.kind = ActionKind::ElectController, .broker = 2}};
+  EXPECT_EQ(v->path, expected);
+  // It replays to a violating state, and no shorter history violates the property.
+  spec::ClusterState state = spec::initialState(config);
+  for (const Action& action : v->path) {
+    EXPECT_FALSE(BrokenSystem::broken(state));
+    ASSERT_TRUE(spec::isEnabled(config, state, action));
+    state = spec::next(config, state, action);
+  }
+  EXPECT_TRUE(BrokenSystem::broken(state));
+  ASSERT_TRUE(v->last.has_value());
+  EXPECT_EQ(*v->last, state.world);
+  std::vector<spec::ClusterState> level{spec::initialState(config)};
+  for (int depth = 0; depth < 3; ++depth) {
+    std::vector<spec::ClusterState> next_level;
+    for (const auto& s : level) {
+      EXPECT_FALSE(BrokenSystem::broken(s)) << "a violation at depth " << depth;
+      for (const Action& a : spec::enabledActions(config, s)) next_level.push_back(spec::next(config, s, a));
+    }
+    level = std::move(next_level);
+  }
+}
+
+TEST(ExplorerSearch, SameResultForOneTwoAndFourThreads) {
+  const BrokenSystem broken(crashAndFailover());
+  const SpecSystem clean(crashAndFailover());
+  const SpecSystem deviations(deletionWithErrors());
+  ExploreOptions keep_going;
+  keep_going.stop_at_violation = false;
+
+  const auto broken1 = run(broken, 1, keep_going);
+  const auto clean1 = run(clean, 1);
+  const auto deviations1 = run(deviations, 1);
+  EXPECT_TRUE(clean1.complete());
+  EXPECT_GT(clean1.states, 10000u);
+  for (unsigned threads : {2u, 4u}) {
+    SCOPED_TRACE(threads);
+    const auto broken_n = run(broken, threads, keep_going);
+    const auto clean_n = run(clean, threads);
+    const auto deviations_n = run(deviations, threads);
+    for (const auto& [one, many] : {std::pair{&clean1, &clean_n}, std::pair{&deviations1, &deviations_n}}) {
+      EXPECT_EQ(one->states, many->states);
+      EXPECT_EQ(one->transitions, many->transitions);
+      EXPECT_EQ(one->max_depth, many->max_depth);
+      EXPECT_EQ(one->stop, many->stop);
+      ASSERT_EQ(one->violations.size(), many->violations.size());
+      for (std::size_t i = 0; i < one->violations.size(); ++i) {
+        EXPECT_EQ(one->violations[i].property, many->violations[i].property);
+        EXPECT_EQ(one->violations[i].occurrences, many->violations[i].occurrences);
+        EXPECT_EQ(one->violations[i].path, many->violations[i].path);
+        EXPECT_EQ(one->violations[i].recovery, many->violations[i].recovery);
+      }
+    }
+    EXPECT_EQ(broken1.states, broken_n.states);
+    EXPECT_EQ(broken1.transitions, broken_n.transitions);
+    ASSERT_EQ(broken1.violations.size(), broken_n.violations.size());
+    for (std::size_t i = 0; i < broken1.violations.size(); ++i) {
+      EXPECT_EQ(broken1.violations[i].path, broken_n.violations[i].path);
+      EXPECT_EQ(broken1.violations[i].occurrences, broken_n.violations[i].occurrences);
+    }
+  }
+  // With --keep-going the broken run explores everything: the same space as the clean one.
+  EXPECT_EQ(broken1.states, clean1.states);
+  EXPECT_TRUE(broken1.complete());
+}
+
+// L6 is a known Kafka deviation: reported with a counterexample and a stuck recovery walk, but
+// the run holds and completes.
+TEST(ExplorerSearch, KnownDeviationIsReportedNotFailed) {
+  const auto result = run(SpecSystem(deletionWithErrors()), 2);
+  EXPECT_TRUE(result.complete());
+  EXPECT_TRUE(result.holds());
+  const auto* l6 = find(result, "L6");
+  ASSERT_NE(l6, nullptr);
+  EXPECT_TRUE(l6->known_deviation);
+  EXPECT_EQ(l6->kind, PropertyKind::Liveness);
+  EXPECT_GT(l6->occurrences, 0u);
+  // The path ends where recovery cannot finish the deletion: an errored StopReplica response is in it.
+  bool errored = false;
+  for (const Action& a : l6->path) errored |= a.kind == ActionKind::DeliverStopReplicaResponse && a.error;
+  EXPECT_TRUE(errored);
+  for (const Action& a : l6->recovery) EXPECT_TRUE(isRecoveryAction(a));
+  // Without the deviation list the same run fails.
+  ExploreOptions strict;
+  strict.threads = 2;
+  EXPECT_FALSE(explore(SpecSystem(deletionWithErrors()), strict).holds());
+}
+
+TEST(ExplorerSearch, MemoryCapStopsWithAPartialReport) {
+  const SpecSystem system(crashAndFailover());
+  ExploreOptions options;
+  options.max_memory_bytes = 256 * 1024;
+  const auto capped = run(system, 2, options);
+  EXPECT_EQ(capped.stop, StopReason::MemoryLimit);
+  EXPECT_FALSE(capped.complete());
+  EXPECT_FALSE(capped.liveness_checked);
+  EXPECT_GT(capped.states, 0u);
+  EXPECT_LE(capped.memory_bytes, options.max_memory_bytes);
+  const auto full = run(system, 2);
+  EXPECT_LT(capped.states, full.states);
+  // The cap is deterministic too.
+  const auto capped1 = run(system, 1, options);
+  EXPECT_EQ(capped1.states, capped.states);
+  EXPECT_EQ(capped1.transitions, capped.transitions);
+}
+
+TEST(ExplorerSearch, DepthLimit) {
+  const SpecSystem system(crashAndFailover());
+  ExploreOptions options;
+  options.max_depth = 3;
+  const auto result = run(system, 2, options);
+  EXPECT_EQ(result.stop, StopReason::DepthLimit);
+  EXPECT_EQ(result.max_depth, 3);
+  EXPECT_FALSE(result.liveness_checked);
+  // A depth limit beyond the deepest state changes nothing.
+  const auto full = run(system, 2);
+  options.max_depth = full.max_depth;
+  const auto exact = run(system, 2, options);
+  EXPECT_TRUE(exact.complete());
+  EXPECT_EQ(exact.states, full.states);
+}
+
+TEST(ExplorerSearch, CancelStopsAtOnce) {
+  std::atomic<bool> cancel{true};
+  ExploreOptions options;
+  options.cancel = &cancel;
+  const auto result = run(SpecSystem(crashAndFailover()), 2, options);
+  EXPECT_EQ(result.stop, StopReason::Cancelled);
+  EXPECT_EQ(result.states, 1u);  // the initial state only
+}
+
+TEST(ExplorerSearch, ProgressIsReported) {
+  std::atomic<int> calls{0};
+  ExploreOptions options;
+  options.progress_interval = std::chrono::milliseconds(1);
+  options.on_progress = [&calls](const Progress& p) {
+    EXPECT_GE(p.seconds, 0.0);
+    ++calls;
+  };
+  run(SpecSystem(crashAndFailover()), 2, options);
+  EXPECT_GT(calls.load(), 0);
+}
+
+}  // namespace
+}  // namespace kcspec::explorer

@@ -1,0 +1,167 @@
+// Fingerprints and encodings of states: lossless on every state of a small exploration, equal
+// for equal states, different for different ones; the visited set.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <mutex>
+#include <utility>
+#include <set>
+
+#include "proofs/explorer/explorer.hpp"
+#include "proofs/explorer/spec_system.hpp"
+#include "proofs/explorer/state_codec.hpp"
+#include "proofs/explorer/visited_set.hpp"
+#include "spec/rules/step.hpp"
+
+namespace kcspec::explorer {
+namespace {
+
+Config everyPerturbationOnce() {
+  Config config;
+  config.name = "codec";
+  config.brokers = BrokerSet{1, 2};
+  config.brokers_alive_at_start = BrokerSet{1, 2};
+  TopicConfig topic;
+  topic.name = "t";
+  topic.assignment = {BrokerList{1, 2}};
+  topic.reassignment_targets = {{0, BrokerList{2}}};
+  topic.added_partitions = {BrokerList{2, 1}};
+  topic.exists_at_start = true;
+  config.topics.push_back(topic);
+  config.bounds = Bounds{.crashes = 1, .controller_failovers = 1, .partition_additions = 1, .isr_shrinks = 1};
+  return config;
+}
+
+// A SpecSystem whose encode checks that every state it encodes decodes to itself, and that
+// every fingerprint names one state only (a test-sized space has no 64-bit collision).
+class CheckingSystem : public SpecSystem {
+ public:
+  using SpecSystem::SpecSystem;
+  void encode(const State& state, std::string& out) const {
+    const std::size_t begin = out.size();
+    SpecSystem::encode(state, out);
+    const State back = decode(std::string_view(out).substr(begin));
+    if (!(back == state)) failures.fetch_add(1);
+    std::lock_guard lock(mutex);
+    const auto [it, inserted] = seen.emplace(fingerprint(state), out.substr(begin));
+    if (!inserted && it->second != out.substr(begin)) failures.fetch_add(1);
+  }
+  mutable std::atomic<int> failures{0};
+  mutable std::mutex mutex;
+  mutable std::map<Fingerprint, std::string> seen;
+};
+
+// The number of fields of an aggregate: the most initializers `T{…}` accepts (each initializer
+// converts to anything, so no brace elision happens).
+struct AnyField {
+  template <class T>
+  operator T() const;  // declared only: used in unevaluated contexts
+};
+template <class T, std::size_t... I>
+constexpr bool initializableWith(std::index_sequence<I...>) {
+  return requires { T{(void(I), AnyField{})...}; };
+}
+template <class T, std::size_t N = 0>
+constexpr std::size_t fieldCount() {
+  if constexpr (initializableWith<T>(std::make_index_sequence<N + 1>{})) {
+    return fieldCount<T, N + 1>();
+  } else {
+    return N;
+  }
+}
+
+// A field added to a vocabulary struct must be walked (fingerprinted and encoded): otherwise two
+// states that differ only there would be merged. Fix: proofs/explorer/state_codec.cpp and
+// kWalkedFields in state_codec.hpp.
+#define KCSPEC_EXPECT_WALKED(Type) \
+  static_assert(fieldCount<Type>() == kWalkedFields<Type>, #Type " has a field state_codec.cpp does not walk")
+KCSPEC_EXPECT_WALKED(TopicPartition);
+KCSPEC_EXPECT_WALKED(LeaderAndIsr);
+KCSPEC_EXPECT_WALKED(LeaderIsrAndControllerEpoch);
+KCSPEC_EXPECT_WALKED(PartitionStateZnode);
+KCSPEC_EXPECT_WALKED(TopicZnodes);
+KCSPEC_EXPECT_WALKED(BrokerRegistration);
+KCSPEC_EXPECT_WALKED(ZooKeeperData);
+KCSPEC_EXPECT_WALKED(PartitionContext);
+KCSPEC_EXPECT_WALKED(ControllerContextData);
+KCSPEC_EXPECT_WALKED(ControllerEvent);
+KCSPEC_EXPECT_WALKED(ControllerData);
+KCSPEC_EXPECT_WALKED(HostedReplica);
+KCSPEC_EXPECT_WALKED(LeaderAndIsrPartitionState);
+KCSPEC_EXPECT_WALKED(UpdateMetadataPartitionState);
+KCSPEC_EXPECT_WALKED(StopReplicaPartitionState);
+KCSPEC_EXPECT_WALKED(ControlRequest);
+KCSPEC_EXPECT_WALKED(StopReplicaResponse);
+KCSPEC_EXPECT_WALKED(BrokerData);
+KCSPEC_EXPECT_WALKED(Observation);
+#undef KCSPEC_EXPECT_WALKED
+static_assert(fieldCount<Bounds>() == kBoundNames.size());
+static_assert(fieldCount<spec::ClusterState>() == 2);  // the world and the budget, both walked
+// ReplicaAssignment has constructors (not an aggregate): its three lists are walked by name.
+
+TEST(StateCodec, EveryExploredStateRoundTrips) {
+  const CheckingSystem system(everyPerturbationOnce());
+  ExploreOptions options;
+  options.threads = 2;
+  options.max_depth = 12;
+  options.stop_at_violation = false;
+  const auto result = explore(system, options);
+  EXPECT_GT(result.states, 1000u);
+  EXPECT_EQ(system.failures.load(), 0);
+  EXPECT_EQ(system.seen.size(), result.states);  // one encoding per state, one state per fingerprint
+}
+
+TEST(StateCodec, FingerprintFollowsEquality) {
+  const Config config = everyPerturbationOnce();
+  const SpecSystem system(config);
+  const spec::ClusterState initial = spec::initialState(config);
+  const spec::ClusterState copy = initial;
+  EXPECT_EQ(system.fingerprint(initial), system.fingerprint(copy));
+  std::set<Fingerprint> successors;
+  const auto actions = spec::enabledActions(config, initial);
+  for (const Action& action : actions) successors.insert(system.fingerprint(spec::next(config, initial, action)));
+  EXPECT_EQ(successors.size(), actions.size());  // here every action leads somewhere else
+  EXPECT_EQ(successors.count(system.fingerprint(initial)), 0u);
+  // The budget is part of the state.
+  spec::ClusterState spent = initial;
+  spent.budget.crashes = 0;
+  EXPECT_NE(system.fingerprint(spent), system.fingerprint(initial));
+  // A single field deep inside the world changes it.
+  spec::ClusterState changed = initial;
+  changed.world.brokers[2].controller.context.partitions[3].replica_states[5] = ReplicaState::OfflineReplica;
+  EXPECT_NE(system.fingerprint(changed), system.fingerprint(initial));
+}
+
+TEST(StateCodec, EncodingIsCompact) {
+  const Config config = everyPerturbationOnce();
+  const SpecSystem system(config);
+  std::string bytes;
+  system.encode(spec::initialState(config), bytes);
+  EXPECT_LT(bytes.size(), 1024u);  // a 50 kB value, mostly empty slots
+}
+
+TEST(VisitedSet, InsertFindAndGrow) {
+  VisitedSet set(16);
+  for (std::uint32_t i = 0; i < 10000; ++i) {
+    const Fingerprint fingerprint = hashBytes(std::to_string(i));
+    const auto inserted = set.insert(fingerprint, i);
+    EXPECT_TRUE(inserted.inserted);
+    EXPECT_EQ(inserted.index, i);
+  }
+  EXPECT_EQ(set.size(), 10000u);
+  EXPECT_GE(set.capacity() * 3, set.size() * 4);
+  for (std::uint32_t i = 0; i < 10000; ++i) {
+    const Fingerprint fingerprint = hashBytes(std::to_string(i));
+    ASSERT_EQ(set.find(fingerprint), std::optional<VisitedSet::Index>(i));
+    const auto again = set.insert(fingerprint, 99999);
+    EXPECT_FALSE(again.inserted);
+    EXPECT_EQ(again.index, i);
+  }
+  EXPECT_FALSE(set.find(hashBytes("absent")).has_value());
+  // Fingerprint 0 is stored (as 1).
+  EXPECT_TRUE(set.insert(0, 7).inserted);
+  EXPECT_EQ(set.find(0), std::optional<VisitedSet::Index>(7));
+}
+
+}  // namespace
+}  // namespace kcspec::explorer
