@@ -105,7 +105,7 @@ bool ImplCluster::isrChangeEnabled(const Action& a) const {
   const SimulatedBroker& leader = brokers_[static_cast<std::size_t>(a.broker)];
   if (!leader.alive()) return false;
   const HostedReplica& hosted = leader.hosted(a.tp);
-  if (!hosted.present || !hosted.is_leader || !controllerHasRoom()) return false;
+  if (!hosted.present || !hosted.is_leader || hosted.alter_partition_pending || !controllerHasRoom()) return false;
   if (a.kind == ActionKind::ShrinkIsr) {
     return remaining_.isr_shrinks > 0 && hosted.isr.contains(a.replica) && hosted.isr.size() >= 2;
   }
@@ -344,6 +344,7 @@ void ImplCluster::apply(const Action& a) {
       } else {
         proposed.isr.push_back(a.replica);
       }
+      brokers_[static_cast<std::size_t>(a.broker)].proposeIsrChange(a.tp);
       queueRequest(ControllerEvent{.kind = ControllerEventKind::AlterPartitionReceived, .broker = a.broker,
                                    .broker_epoch = broker(a.broker).brokerEpoch(), .tp = a.tp, .proposed = proposed});
       break;

@@ -75,6 +75,11 @@ void SimulatedBroker::completeAlterPartition(TopicPartition tp, const LeaderAndI
   if (!hosted.present || !hosted.is_leader) return;
   hosted.isr = accepted.isr;
   hosted.partition_epoch = accepted.partition_epoch;
+  hosted.alter_partition_pending = false;
+}
+
+void SimulatedBroker::proposeIsrChange(TopicPartition tp) {
+  replicas_[static_cast<std::size_t>(partitionIndex(tp))].alter_partition_pending = true;
 }
 
 BrokerData SimulatedBroker::toObservation() const {

@@ -37,6 +37,9 @@ class SimulatedBroker {
   StopReplicaResponse takeResponse();
   // The AlterPartition response (§7): the leader adopts the accepted ISR and partition epoch.
   void completeAlterPartition(TopicPartition tp, const LeaderAndIsr& accepted);
+  // The leader sent an AlterPartition for `tp`: no further proposal until it is accepted or a
+  // LeaderAndIsr replaces the replica's state (docs/world.md §7).
+  void proposeIsrChange(TopicPartition tp);
 
   BrokerData toObservation() const;
 

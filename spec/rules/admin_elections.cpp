@@ -129,6 +129,7 @@ void receiveAlterPartitionResponse(Observation& world, BrokerId leader, TopicPar
   }
   replica.isr = state.isr;
   replica.partition_epoch = state.partition_epoch;
+  replica.alter_partition_pending = false;
 }
 
 }  // namespace

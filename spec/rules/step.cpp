@@ -79,11 +79,14 @@ bool enabled(const Config& config, const ClusterState& s, const Action& a) {
     case ActionKind::ShrinkIsr: {
       const HostedReplica& leader = hostedAt(s, a.broker, a.tp);
       return left.isr_shrinks > 0 && brokerAt(s, a.broker).alive && leader.present && leader.is_leader &&
-             a.replica != a.broker && leader.isr.contains(a.replica) && leader.isr.size() > 1 && hasEventRoom(s);
+             !leader.alter_partition_pending && a.replica != a.broker && leader.isr.contains(a.replica) && leader.isr.size() > 1 && hasEventRoom(s);
     }
     case ActionKind::ExpandIsr: {
       const HostedReplica& leader = hostedAt(s, a.broker, a.tp);
-      if (!brokerAt(s, a.broker).alive || !leader.present || !leader.is_leader || leader.isr.contains(a.replica)) return false;
+      if (!brokerAt(s, a.broker).alive || !leader.present || !leader.is_leader || leader.alter_partition_pending ||
+          leader.isr.contains(a.replica)) {
+        return false;
+      }
       if (!isBrokerId(a.replica) || !brokerAt(s, a.replica).alive) return false;
       const HostedReplica& follower = hostedAt(s, a.replica, a.tp);  // caught up: follows this leader epoch
       return follower.present && !follower.is_leader && follower.leader_epoch == leader.leader_epoch && hasEventRoom(s);
@@ -213,6 +216,8 @@ void apply(const Config& config, ClusterState& s, const Action& a, StepObserver&
         isr.push_back(a.replica);
       }
       LeaderAndIsr proposed{a.broker, leader.leader_epoch, LeaderRecoveryState::RECOVERED, isr, leader.partition_epoch};
+      world.brokers[static_cast<std::size_t>(a.broker)].replicas[static_cast<std::size_t>(partitionIndex(a.tp))]
+          .alter_partition_pending = true;
       sendToActiveController(s, ControllerEvent{.kind = ControllerEventKind::AlterPartitionReceived,
                                                 .broker = a.broker,
                                                 .broker_epoch = brokerAt(s, a.broker).broker_epoch,

@@ -83,6 +83,12 @@ static_assert(kMaxBrokers == 8, "live_broker_epochs' initializer lists one −1 
 struct ControllerData {
   bool active = false;        // activeControllerId == this broker
   bool session_lost = false;  // /controller is gone but the Expire event has not been queued yet
+  // The partition / replica state machine's request batch was left non-empty by an exception
+  // between newBatch() and the flush (facts §2.3, §3.2, A.1, Appendix D.8). Its next newBatch()
+  // throws IllegalStateException, so every later non-empty call on that machine fails, until
+  // the broker restarts: Kafka 3.8 keeps the batches across resignation (KAFKA-12315).
+  bool psm_batch_unflushed = false;
+  bool rsm_batch_unflushed = false;
   ControllerContextData context;
   BoundedList<ControllerEvent, kMaxControllerEvents> events;
   friend bool operator==(const ControllerData&, const ControllerData&) = default;
@@ -97,6 +103,9 @@ struct HostedReplica {
   std::int32_t leader_epoch = -1;
   std::int32_t partition_epoch = -1;
   BrokerList isr;  // the leader's view, which it proposes changes to
+  // The leader proposed an ISR change (AlterPartition) and has not had it accepted: it proposes
+  // nothing more until the accepted response or a new LeaderAndIsr (Kafka's pending ISR state).
+  bool alter_partition_pending = false;
   friend constexpr bool operator==(const HostedReplica&, const HostedReplica&) = default;
 };
 

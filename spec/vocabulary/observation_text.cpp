@@ -144,6 +144,7 @@ std::string hostedReplicaText(const HostedReplica& r) {
   std::string out = fmt::format("{}{} leader_epoch={} partition_epoch={}", r.present ? "" : "(not present) ",
                                 r.is_leader ? "leader" : "follower", r.leader_epoch, r.partition_epoch);
   if (!r.isr.empty()) out += fmt::format(" isr={}", ids(r.isr));
+  if (r.alter_partition_pending) out += " alter_partition_pending";
   return out;
 }
 
@@ -227,6 +228,8 @@ void visitSlots(const Config& config, const Observation& o, Emit&& emit) {
     const ControllerData& module = broker.controller;
     std::string flags = module.active ? "active" : "";
     if (module.session_lost) flags += flags.empty() ? "session_lost" : " session_lost";
+    if (module.psm_batch_unflushed) flags += flags.empty() ? "psm_batch_unflushed" : " psm_batch_unflushed";
+    if (module.rsm_batch_unflushed) flags += flags.empty() ? "rsm_batch_unflushed" : " rsm_batch_unflushed";
     emit(at + " controller", flags);
     const ControllerContextData& c = module.context;
     const std::string ctx = at + " controller context ";

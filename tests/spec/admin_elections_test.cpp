@@ -325,26 +325,43 @@ TEST(AlterPartition, ShrinkIsAcceptedWithPartitionEpochPlusOne) {
   EXPECT_EQ(run.broker(3).metadata_cache[kT0Index]->isr, (BrokerList{1, 2}));
 }
 
-TEST(AlterPartition, AProposalFromAStaleLeaderViewIsRejectedWithInvalidUpdateVersion) {
+TEST(AlterPartition, OneProposalAtATime) {
   ScenarioRun run = createdTopic(1);
-  // Both shrinks are proposed from the leader's view (ISR [1,2,3], partition epoch 0).
-  run.step(shrinkIsr(1, 3)).step(shrinkIsr(1, 2));
+  run.step(shrinkIsr(1, 3));
+  // The leader waits for the answer (Kafka's pending ISR state, docs/world.md §7).
+  EXPECT_TRUE(run.broker(1).replicas[kT0Index].alter_partition_pending);
+  EXPECT_FALSE(isEnabled(run.config(), run.state(), shrinkIsr(1, 2)));
   run.step(act(ActionKind::ProcessEvent, 1));
-  expectPartitionState(run, 1, leaderAndIsr(1, 0, {1, 2}, 1));
+  EXPECT_FALSE(run.broker(1).replicas[kT0Index].alter_partition_pending);
+  EXPECT_TRUE(isEnabled(run.config(), run.state(), shrinkIsr(1, 2)));
+}
+
+TEST(AlterPartition, AProposalFromAStaleLeaderViewIsRejectedWithFencedLeaderEpoch) {
+  ScenarioRun run = createdTopic(1);
+  // The controller moves the partition on (follower 3 shuts down: ISR [1,2], leader epoch 1)
+  // before it reads the leader's proposal, made from its view (ISR [1,2,3], leader epoch 0).
+  run.step(act(ActionKind::ControlledShutdown, 3)).step(shrinkIsr(1, 2));
+  run.step(act(ActionKind::ProcessEvent, 1));
+  expectPartitionState(run, 1, leaderAndIsr(1, 1, {1, 2}, 1));
 
   const Observation before = run.world();
   run.step(act(ActionKind::ProcessEvent, 1));
-  // Nothing is written or cached and the leader keeps its view...
+  // Nothing is written or cached and the leader keeps its view and waits...
   EXPECT_EQ(run.world().zk, before.zk);
   EXPECT_EQ(run.context(1), before.brokers[1].controller.context);
   EXPECT_EQ(run.broker(1).replicas, before.brokers[1].replicas);
-  expectPartitionState(run, 1, leaderAndIsr(1, 0, {1, 2}, 1));
+  EXPECT_TRUE(run.broker(1).replicas[kT0Index].alter_partition_pending);
+  expectPartitionState(run, 1, leaderAndIsr(1, 1, {1, 2}, 1));
   // ...but, as in Kafka, UpdateMetadata for the partition still goes out.
   for (BrokerId b : {1, 2, 3}) {
     const auto& inbox_before = before.brokers[static_cast<std::size_t>(b)].inbox;
     EXPECT_EQ(run.broker(b).inbox.size(), inbox_before.size() + 1) << "broker " << b;
     EXPECT_EQ(run.broker(b).inbox.back().kind, RequestKind::UpdateMetadata);
   }
+  // The LeaderAndIsr of the new leader epoch ends the wait.
+  run.drain();
+  EXPECT_FALSE(run.broker(1).replicas[kT0Index].alter_partition_pending);
+  EXPECT_EQ(run.broker(1).replicas[kT0Index].leader_epoch, 1);
 }
 
 TEST(AlterPartition, ExpandIsAcceptedWithPartitionEpochPlusOne) {
