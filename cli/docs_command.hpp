@@ -1,4 +1,4 @@
-// `kcspec docs [--dir DIR] [--check]`: the pages generated from the code.
+// `kcspec docs [--dir DIR] [--check] [--html [--out DIR]]`: the pages generated from the code.
 #pragma once
 
 #include <filesystem>
@@ -12,14 +12,21 @@ struct GeneratedFile {
   std::string contents;
 };
 
-// Every generated page, rendered from the code (SVGs through Graphviz's `dot`).
+// Every generated page, rendered from the code (lifecycle SVGs through Graphviz's `dot`, sequence
+// diagrams by kcspec itself). Deterministic: the same code gives byte-identical files.
 std::vector<GeneratedFile> generateDocs();
 
-// Writes the pages under `docs_dir`; returns 0.
+// Writes the pages under `docs_dir` and removes files of the generated-only folders that the
+// code no longer generates; returns 0.
 int writeDocs(const std::filesystem::path& docs_dir);
 
 // Compares the pages under `docs_dir` with what the code generates; prints each file that
-// differs or is missing. Returns 0 when all match, 1 otherwise.
+// differs, is missing, or sits in a generated-only folder without being generated. Returns 0
+// when all match, 1 otherwise.
 int checkDocs(const std::filesystem::path& docs_dir);
+
+// Builds the static HTML site of `docs_dir` (with the generated pages as the code generates them
+// now) under `out_dir`; returns 0.
+int writeSite(const std::filesystem::path& docs_dir, const std::filesystem::path& out_dir);
 
 }  // namespace kcspec::cli

@@ -1,0 +1,469 @@
+// The spec's prose, keyed by ActionKind and ControllerEventKind. Sources: docs/world.md (the
+// world's conventions and the enabledness table) and shared/kafka/controller-facts.md (Kafka's
+// behaviour, cited by section). The worked examples run on docs_examples.cpp's configuration:
+// brokers 1 2 3; topic t (t-0 on 1,2, reassignable to 2,3) exists at start; topic u (u-0 on 2,3,
+// one more partition on 3,1) is created by the admin. Controller examples run it on broker 3.
+#include "cli/docs_action_texts.hpp"
+
+#include <array>
+
+namespace kcspec::cli {
+namespace {
+
+using K = ActionKind;
+using E = ControllerEventKind;
+
+constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
+    {K::CreateTopic, "admin", "create-topic <t>", "topic-creations",
+     "The admin creates a topic's znode; the controller's TopicChange handler brings its partitions online.",
+     "The admin tool writes `/brokers/topics/<t>` with the configured replica assignment of every partition, and "
+     "`/config/topics/<t>` with the topic's `unclean.leader.election.enable`. Nothing else happens at once: the "
+     "child watch on `/brokers/topics` queues **TopicChange** at the active controller, whose handler creates the "
+     "partitions (NonExistent → New → Online), writes each partition's first state znode (leader = first live "
+     "replica, ISR = the live replicas, leader epoch 0) and sends LeaderAndIsr and UpdateMetadata.",
+     "`t` has no znode and is not in `/admin/delete_topics` (a topic being deleted cannot be re-created before its "
+     "deletion completes); a `topic-creations` budget remains.",
+     "ZooKeeper: `/brokers/topics/<t>` (all partitions' assignments) and `/config/topics/<t>`.",
+     "The event **TopicChange** at the active controller (when there is none, the next controller finds the topic "
+     "during failover). No request.",
+     "The admin side of topic creation (`AdminZkClient.createTopic`); the controller side is "
+     "`KafkaController.processTopicChange` → `onNewPartitionCreation` (facts §5.10.1, §5.10.3, §6.1, §6.2).",
+     "`createTopic` and `fireWatch` (`spec/rules/step.cpp`, `spec/rules/zookeeper.cpp`)",
+     "elect-controller 3\nsettle\ncreate-topic u"},
+    {K::DeleteTopic, "admin", "delete-topic <t>", "topic-deletions",
+     "The admin asks for a topic's deletion by creating `/admin/delete_topics/<t>`.",
+     "The admin tool (or the DeleteTopics API) creates `/admin/delete_topics/<t>`. The child watch on "
+     "`/admin/delete_topics` queues **TopicDeletion**; its handler queues the topic for deletion and, when the topic "
+     "is eligible, starts it: the partitions go Offline → NonExistent, every broker is told leader −2 "
+     "(LeaderDuringDelete), the replicas go Offline (StopReplica without delete) and then ReplicaDeletionStarted "
+     "(StopReplica with delete). The deletion completes when every replica's StopReplica response came back without "
+     "error: the controller then deletes the topic's znodes.",
+     "`t` exists and is not already in `/admin/delete_topics`; a `topic-deletions` budget remains.",
+     "ZooKeeper: `/admin/delete_topics/<t>`.",
+     "The event **TopicDeletion** at the active controller. No request.",
+     "The admin side of topic deletion (`AdminZkClient.deleteTopic`); the controller side is "
+     "`KafkaController.processTopicDeletion` and the TopicDeletionManager (facts §5.6.2, §4).",
+     "`apply` in `spec/rules/step.cpp`; `processTopicDeletion` in `spec/rules/topic_events.cpp`",
+     "elect-controller 3\nsettle\ndelete-topic t"},
+    {K::AddPartitions, "admin", "add-partitions <t>", "partition-additions",
+     "The admin appends the next configured partition to a topic's znode; PartitionModifications creates it.",
+     "The admin tool rewrites `/brokers/topics/<t>` with one more partition (the next `add-partition` of the "
+     "configuration). The data watch on `/brokers/topics/<t>` queues **PartitionModifications(t)**; its handler "
+     "creates the added partitions as topic creation does (`onNewPartitionCreation`). Changes to the replica lists "
+     "of existing partitions are ignored by that handler; for a topic queued for deletion the controller restores "
+     "the znode instead.",
+     "`t` exists and is not in `/admin/delete_topics`, an unused `add-partition` is configured for it, and the topic "
+     "has room for one more partition; a `partition-additions` budget remains.",
+     "ZooKeeper: `/brokers/topics/<t>` (one more partition).",
+     "The event **PartitionModifications(t)** at the active controller. No request.",
+     "`AdminZkClient.addPartitions`; the controller side is `KafkaController.processPartitionModifications` "
+     "(facts §5.10.2, §5.10.3).",
+     "`apply` in `spec/rules/step.cpp`; `processPartitionModifications` in `spec/rules/topic_events.cpp`",
+     "elect-controller 3\nsettle\ncreate-topic u\nsettle\nadd-partitions u"},
+    {K::ReassignPartition, "admin", "reassign <t>-<p> <id>,<id>,…", "reassignments",
+     "An AlterPartitionReassignments request moves one partition to a configured target replica list.",
+     "An admin client sends AlterPartitionReassignments for one partition with a target replica list (TRS); the "
+     "request is queued as **ApiPartitionReassignment(tp → TRS)**. Its handler validates the target (adding "
+     "replicas must be live), writes the union of the origin and target replicas to the topic znode with "
+     "`adding_replicas`/`removing_replicas` (phase U), bumps the leader epoch and sends LeaderAndIsr to the origin "
+     "and new replicas (phase A). The reassignment completes (phase B: leader moved into TRS if needed, removed "
+     "replicas stopped and deleted, the znode rewritten to TRS) once every target replica is in the ISR — in kcspec "
+     "new replicas join the ISR through `expand-isr`.",
+     "The partition exists in ZooKeeper; an active controller whose event queue has room; a `reassignments` budget "
+     "remains (shared with `cancel-reassignment`).",
+     "The active controller's event queue.",
+     "The event **ApiPartitionReassignment** (not queued again if an equal one is queued).",
+     "`KafkaController.processApiPartitionReassignment` → `onPartitionReassignment` (facts §5.7.1–§5.7.7).",
+     "`sendToActiveController` in `spec/rules/step.cpp`; `spec/rules/reassignment.cpp`",
+     "elect-controller 3\nsettle\nreassign t-0 2,3"},
+    {K::CancelReassignment, "admin", "cancel-reassignment <t>-<p>", "reassignments",
+     "An AlterPartitionReassignments request with no target cancels a partition's reassignment.",
+     "An admin client sends AlterPartitionReassignments for one partition with no target. Queued as "
+     "**ApiPartitionReassignment(tp → none)**: when the partition is being reassigned, its handler reassigns it back "
+     "to its origin replicas (which completes at once when they are all in the ISR, stopping and deleting the "
+     "replicas the reassignment had added); when it is not, the request fails with NO_REASSIGNMENT_IN_PROGRESS and "
+     "changes nothing.",
+     "The partition exists in ZooKeeper; an active controller whose event queue has room; a `reassignments` budget "
+     "remains.",
+     "The active controller's event queue.",
+     "The event **ApiPartitionReassignment** with `cancel`.",
+     "`KafkaController.processApiPartitionReassignment` with a `None` target (facts §5.7.7 step 2).",
+     "`sendToActiveController` in `spec/rules/step.cpp`; `processApiPartitionReassignment` in "
+     "`spec/rules/reassignment.cpp`",
+     "elect-controller 3\nsettle\nreassign t-0 2,3\nsettle\ncancel-reassignment t-0"},
+    {K::ElectPreferredLeader, "admin", "elect-preferred <t>-<p>", "preferred-elections",
+     "An ElectLeaders(PREFERRED) request moves a partition's leadership back to its preferred replica.",
+     "An admin client sends ElectLeaders(PREFERRED) for one partition, queued as **ReplicaLeaderElection**. When the "
+     "partition's cached leader is not the head of its assignment, the handler elects with the "
+     "PreferredReplicaPartitionLeaderElectionStrategy: the head becomes leader if it is live and in the ISR "
+     "(leader epoch + 1, ISR unchanged, LeaderAndIsr to every assigned replica); otherwise the election fails and "
+     "nothing changes. See [the election tables](../elections.md).",
+     "The partition exists in ZooKeeper; an active controller whose event queue has room; a `preferred-elections` "
+     "budget remains.",
+     "The active controller's event queue.",
+     "The event **ReplicaLeaderElection(PREFERRED)**.",
+     "`KafkaController.processReplicaLeaderElection` → `onReplicaElection` (facts §5.8.1, §5.8.2, §2.8).",
+     "`sendToActiveController` in `spec/rules/step.cpp`; `processReplicaLeaderElection` in "
+     "`spec/rules/admin_elections.cpp`",
+     "elect-controller 3\nsettle\ncrash 1\nsettle\nstart 1\nsettle\nexpand-isr t-0 leader 2 add 1\nsettle\n"
+     "elect-preferred t-0"},
+    {K::ElectUncleanLeader, "admin", "elect-unclean <t>-<p>", "unclean-elections",
+     "An ElectLeaders(UNCLEAN) request elects a leader outside the ISR for a leaderless partition.",
+     "An admin client sends ElectLeaders(UNCLEAN) for one partition, queued as **ReplicaLeaderElection(UNCLEAN)**. "
+     "When the partition has no live leader, the handler elects with the OfflinePartitionLeaderElectionStrategy "
+     "with unclean election allowed: the first live ISR member if there is one, else the first live assigned "
+     "replica, which becomes leader with ISR = [leader] and recovery state RECOVERING.",
+     "The partition exists in ZooKeeper; an active controller whose event queue has room; an `unclean-elections` "
+     "budget remains (shared with `enable-unclean`).",
+     "The active controller's event queue.",
+     "The event **ReplicaLeaderElection(UNCLEAN)**.",
+     "`KafkaController.processReplicaLeaderElection` → `onReplicaElection` with "
+     "`OfflinePartitionLeaderElectionStrategy(allowUnclean = true)` (facts §5.8.1, §5.8.2, §2.7, §2.8).",
+     "`sendToActiveController` in `spec/rules/step.cpp`; `processReplicaLeaderElection` in "
+     "`spec/rules/admin_elections.cpp`",
+     "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nsettle\ncrash 1\nsettle\nelect-unclean t-0"},
+    {K::EnableTopicUnclean, "admin", "enable-unclean <t>", "unclean-elections",
+     "The admin turns a topic's `unclean.leader.election.enable` on; leaderless partitions may elect uncleanly.",
+     "The admin sets `unclean.leader.election.enable=true` in `/config/topics/<t>`; the config change reaches the "
+     "active controller as **TopicUncleanLeaderElectionEnable(t)**, whose handler runs "
+     "`triggerOnlinePartitionStateChange` for the topic: its New and Offline partitions are elected with the "
+     "Offline strategy, which now reads the topic's flag and may pick a live replica outside the ISR.",
+     "`t` exists and its flag is off; an active controller whose event queue has room; an `unclean-elections` budget "
+     "remains.",
+     "ZooKeeper: `/config/topics/<t>`; the active controller's event queue.",
+     "The event **TopicUncleanLeaderElectionEnable(t)**.",
+     "`AdminZkClient.changeTopicConfig` and the topic config handler; the controller side is "
+     "`KafkaController.processTopicUncleanLeaderElectionEnable` (facts §5.6 event 26, §2.7).",
+     "`apply` in `spec/rules/step.cpp`; `processTopicUncleanLeaderElectionEnable` in `spec/rules/topic_events.cpp`",
+     "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nsettle\ncrash 1\nsettle\nenable-unclean t"},
+    {K::CrashBroker, "broker", "crash <b>", "crashes",
+     "A broker dies: its registration disappears and everything it held is lost.",
+     "The broker process dies (a hard failure, `kill -9`). Its ZooKeeper session ends, so its ephemeral "
+     "`/brokers/ids/<b>` disappears — and `/controller` too if it was the controller. All of the broker's state is "
+     "reset: request queue, metadata cache, hosted replicas, StopReplica responses on their way, and its controller "
+     "module. The child watch on `/brokers/ids` queues **BrokerChange**; its handler (`onBrokerFailure`) moves the "
+     "leadership of the partitions the broker led (Offline election), removes it from ISRs (OfflineReplica) and "
+     "tells the other brokers.",
+     "`b` is alive; a `crashes` budget remains.",
+     "ZooKeeper: `/brokers/ids/<b>` (and `/controller` if `b` held it); broker `b`'s whole state.",
+     "The event **BrokerChange** at the active controller, if there is one still alive.",
+     "The failure of a broker's ZooKeeper session; the controller side is `KafkaController.processBrokerChange` → "
+     "`onBrokerFailure` → `onReplicasBecomeOffline` (facts §5.5.1, §5.5.3, §5.5.4).",
+     "`crashBroker` in `spec/rules/brokers.cpp`",
+     "elect-controller 3\nsettle\ncrash 1"},
+    {K::StartBroker, "broker", "start <b>", "",
+     "A dead broker starts and registers again with a new broker epoch.",
+     "The broker starts and creates its ephemeral `/brokers/ids/<b>`; the znode's creation order (`last_zxid + 1`) "
+     "is its new broker epoch. The child watch on `/brokers/ids` queues **BrokerChange**; its handler "
+     "(`onBrokerStartup`) sends the broker the metadata and a LeaderAndIsr for every replica it hosts, elects "
+     "leaders for partitions that were offline, resumes reassignments and deletions that waited for it. A broker "
+     "restarted before the controller noticed its crash is a *bounced* broker (its epoch is higher): it is handled "
+     "as a failure followed by a startup.",
+     "`b` is configured and not alive. Never bounded: a recovery action.",
+     "ZooKeeper: `/brokers/ids/<b>` and `last_zxid`; broker `b` is alive with the new epoch.",
+     "The event **BrokerChange** at the active controller.",
+     "`KafkaZkClient.registerBroker`; the controller side is `KafkaController.processBrokerChange` → "
+     "`onBrokerStartup` (facts §5.5.1, §5.5.2, §6.3.6).",
+     "`startBroker` in `spec/rules/brokers.cpp`",
+     "elect-controller 3\nsettle\ncrash 1\nsettle\nstart 1"},
+    {K::ControlledShutdown, "broker", "controlled-shutdown <b>", "controlled-shutdowns",
+     "A broker asks the controller to move its leaderships away before it stops.",
+     "The broker (stopped with `kill -15`) sends a ControlledShutdown request with its broker epoch, queued as "
+     "**ControlledShutdown(b)**. The handler adds `b` to the shutting-down brokers, elects a new leader for every "
+     "partition `b` leads (ControlledShutdownPartitionLeaderElectionStrategy: the first ISR member not shutting "
+     "down; the ISR loses every shutting-down broker), and moves `b`'s follower replicas to OfflineReplica "
+     "(StopReplica, removal from the ISR). Partitions with one replica are left alone. kcspec's broker does not "
+     "stop afterwards by itself: `crash b` models the actual stop.",
+     "`b` is alive; an active controller whose event queue has room; a `controlled-shutdowns` budget remains.",
+     "The active controller's event queue.",
+     "The event **ControlledShutdown(b, broker epoch)**.",
+     "`KafkaController.doControlledShutdown` (facts §5.9, §2.8, §2.9).",
+     "`sendToActiveController` in `spec/rules/step.cpp`; `processControlledShutdown` in "
+     "`spec/rules/admin_elections.cpp`",
+     "elect-controller 3\nsettle\ncontrolled-shutdown 1"},
+    {K::ShrinkIsr, "broker", "shrink-isr <t>-<p> leader <L> remove <F>", "isr-shrinks",
+     "A partition's leader proposes removing a follower from the ISR (AlterPartition).",
+     "The leader `L` of a partition decides follower `F` has fallen behind and sends an AlterPartition request "
+     "proposing its own view minus `F`: leader `L`, its leader epoch, its ISR without `F`, its partition epoch, "
+     "RECOVERED. Queued as **AlterPartitionReceived**; the controller checks the broker epoch and the epochs, writes "
+     "the new ISR conditionally on the partition epoch (which it bumps), answers the leader and sends "
+     "UpdateMetadata. Inter-broker protocol 3.8 makes ISR changes this way, not by writing ZooKeeper.",
+     "`L` is alive and hosts the partition as leader; `F` ≠ `L` is in that leader's ISR, which has at least two "
+     "members; an active controller whose event queue has room; an `isr-shrinks` budget remains.",
+     "The active controller's event queue.",
+     "The event **AlterPartitionReceived(L, broker epoch, tp, proposed LeaderAndIsr)**.",
+     "The broker side (`Partition.maybeShrinkIsr`) is outside the facts; the controller side is "
+     "`KafkaController.processAlterPartition` (facts §5.12).",
+     "`apply` in `spec/rules/step.cpp`; `processAlterPartition` in `spec/rules/admin_elections.cpp`",
+     "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2"},
+    {K::ExpandIsr, "broker", "expand-isr <t>-<p> leader <L> add <F>", "",
+     "A partition's leader proposes adding a caught-up follower back to the ISR (AlterPartition).",
+     "A follower `F` has caught up with leader `L`, which sends an AlterPartition request proposing its ISR plus "
+     "`F`. Queued as **AlterPartitionReceived** and handled like a shrink; when the partition is being reassigned "
+     "and the ISR now holds every target replica, the handler completes the reassignment "
+     "(`maybeCompleteReassignment`).",
+     "`L` is alive and hosts the partition as leader; `F` is not in its ISR, is alive and hosts the partition as a "
+     "follower at the same leader epoch; an active controller whose event queue has room. Never bounded: a "
+     "recovery action.",
+     "The active controller's event queue.",
+     "The event **AlterPartitionReceived(L, broker epoch, tp, proposed LeaderAndIsr)**.",
+     "The broker side (`Partition.maybeExpandIsr`) is outside the facts; the controller side is "
+     "`KafkaController.processAlterPartition` (facts §5.12, §5.7.4).",
+     "`apply` in `spec/rules/step.cpp`; `processAlterPartition` in `spec/rules/admin_elections.cpp`",
+     "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nsettle\nexpand-isr t-0 leader 1 add 2"},
+    {K::ProcessEvent, "controller", "process-event <b>", "",
+     "The controller module on a broker processes the next event of its queue, atomically.",
+     "The controller module of broker `b` takes the event at the head of its queue and runs its handler to the end, "
+     "as Kafka's single controller-event thread does: nothing else happens in between, so the controller's reads "
+     "and conditional writes never conflict. A `ControllerMovedException` (a write fenced by a newer "
+     "`/controller_epoch`) makes it run `maybeResign`; any other exception abandons the event with the effects it "
+     "had so far. Each event kind has its own page (see the [index](../index.md#controller-events)).",
+     "`b` is alive and its controller module's event queue is not empty. Never bounded: a recovery action.",
+     "Whatever the handler changes: ZooKeeper (conditional, fenced writes), the controller's context and queue, "
+     "requests to brokers.",
+     "Requests (LeaderAndIsr, UpdateMetadata, StopReplica) flushed to brokers' queues in the order of world.md "
+     "convention 4; events queued by the watches the controller's own writes fire.",
+     "`ControllerEventManager`'s thread and `KafkaController.process` (facts §5.6, §5.11).",
+     "`processNextEvent` in `spec/rules/controller_events.cpp`",
+     "elect-controller 3\nsettle\ncrash 1\nprocess-event 3"},
+    {K::LoseControllerSession, "controller", "lose-controller-session <b>", "controller-failovers",
+     "The active controller's ZooKeeper session expires: `/controller` disappears, the old controller runs on.",
+     "The active controller's ZooKeeper session expires. `/controller` disappears (so another broker may win the "
+     "election), but the old controller module does not know yet: it keeps processing its queued events with its "
+     "old epoch until its ZooKeeper client queues Expire (`notice-session-expiry`). Every write it attempts "
+     "meanwhile is fenced by the `/controller_epoch` version check once a new controller has incremented the epoch "
+     "— the window that epoch fencing exists for. kcspec keeps the broker's registration (a documented "
+     "simplification).",
+     "`b` is alive, its module is active and not session-lost, and `/controller` names `b`; a "
+     "`controller-failovers` budget remains.",
+     "ZooKeeper: `/controller`; `b`'s module becomes session-lost.",
+     "Nothing.",
+     "ZooKeeper session expiry and the ephemeral `/controller` (facts §5.4, §6.3 points 1, 2, 7).",
+     "`apply` in `spec/rules/step.cpp`",
+     "elect-controller 3\nsettle\nlose-controller-session 3"},
+    {K::NoticeSessionExpiry, "controller", "notice-session-expiry <b>", "",
+     "The old controller's ZooKeeper client notices the expiry and queues Expire, dropping every queued event.",
+     "The ZooKeeper client of a session-lost controller queues **Expire** with `clearAndPut`: every event still "
+     "queued is preempted (dropped), then Expire is appended. Processing Expire resigns the controller.",
+     "`b` is alive, its module is session-lost, and no Expire is queued. Never bounded: a recovery action.",
+     "`b`'s controller event queue (cleared, then Expire).",
+     "The event **Expire**.",
+     "`ControllerEventManager.clearAndPut` called by the ZooKeeper client before a new session (facts §5.11, "
+     "§5.6 event 5).",
+     "`apply` in `spec/rules/step.cpp`",
+     "elect-controller 3\nsettle\nlose-controller-session 3\nnotice-session-expiry 3"},
+    {K::ElectController, "controller", "elect-controller <b>", "",
+     "A broker wins the controller election and runs onControllerFailover.",
+     "`/controller` is absent and broker `b` wins the election: in one ZooKeeper multi-operation it creates "
+     "`/controller` and increments `/controller_epoch` (conditionally on its version); the new epoch fences every "
+     "older controller. It then runs `onControllerFailover` atomically: reads the brokers, topics, assignments and "
+     "partition states into its context, initializes the topic deletion manager, sends UpdateMetadata to every "
+     "live broker, starts the replica state machine (replicas Online, or Ineligible → Offline) and the partition "
+     "state machine (New/Offline partitions elected), resumes reassignments and deletions.",
+     "`/controller` is absent, `b` is alive and its module is neither active nor session-lost. Never bounded: a "
+     "recovery action.",
+     "ZooKeeper: `/controller`, `/controller_epoch`, partition-state znodes of partitions it initializes or elects; "
+     "`b`'s controller context.",
+     "UpdateMetadata to every live broker, LeaderAndIsr for every partition with a leader, and what the state "
+     "machines' startup sends.",
+     "`KafkaController.elect` → `onControllerFailover` (facts §5.4, §3.1, §2.1, §6.3).",
+     "`elect` in `spec/rules/controller_failover.cpp`",
+     "elect-controller 3\nsettle\ncrash 1\nlose-controller-session 3\nelect-controller 2"},
+    {K::DeliverRequest, "delivery", "deliver-request <b>", "",
+     "A broker processes the next control request of its queue.",
+     "Broker `b` takes the request at the head of its queue. A request from an older controller epoch than the "
+     "highest the broker has seen, or carrying an older broker epoch, is ignored. LeaderAndIsr makes the broker "
+     "host each partition as leader or follower (when the leader epoch is newer); UpdateMetadata replaces the "
+     "metadata cache entries (leader −2 removes one) and the live-broker list; StopReplica removes hosted "
+     "replicas and, for partitions to be deleted, puts a StopReplica response in the broker's outbox.",
+     "`b` is alive and its request queue is not empty. Never bounded: a recovery action.",
+     "Broker `b`: request queue, highest controller epoch seen, metadata cache, hosted replicas, outbox.",
+     "A StopReplica response (when the request deletes partitions).",
+     "The broker side of the control requests, outside the facts; kcspec's rules are [world.md](../../world.md) "
+     "convention 5 (facts Appendix A for the requests' contents).",
+     "`processNextRequest` in `spec/rules/brokers.cpp`",
+     "elect-controller 3\ndeliver-request 1"},
+    {K::DeliverStopReplicaResponse, "delivery", "deliver-stop-replica-response <b> [error]", "stop-replica-errors",
+     "A broker's StopReplica(delete) response reaches the controller, with or without an error.",
+     "The StopReplica response at the head of broker `b`'s outbox reaches the controller that sent it — only if that "
+     "controller module is still active with the same epoch (its channel manager still exists). The callback "
+     "forwards the partitions whose topic is in that controller's `topicsWithDeletionStarted` as one "
+     "**TopicDeletionStopReplicaResponseReceived** event; with `error`, every partition carries an error (which "
+     "halts the topic's deletion).",
+     "`b`'s outbox is not empty. Without `error` never bounded (a recovery action); with `error` a "
+     "`stop-replica-errors` budget remains.",
+     "Broker `b`'s outbox; the sending controller's event queue.",
+     "The event **TopicDeletionStopReplicaResponseReceived(b, partitions, errors)**, or nothing when the response "
+     "is dropped.",
+     "The StopReplica response callback of `ControllerChannelManager` (facts Appendix A.5, §5.6.3).",
+     "`deliverStopReplicaResponse` in `spec/rules/step.cpp`",
+     "elect-controller 3\nsettle\ndelete-topic t\nsettle-requests\ndeliver-stop-replica-response 1"},
+}};
+
+constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
+    {E::Expire, "The controller's ZooKeeper session expired: it resigns.",
+     "`notice-session-expiry b` (with `clearAndPut`: the events queued before it are dropped).",
+     "`activeControllerId` becomes −1 and `onControllerResignation` runs: the controller's context is reset, its "
+     "queued requests are dropped with its channel manager, and the module is neither active nor session-lost any "
+     "more — it may win a later election.",
+     "The module's context (reset), `active` and `session_lost`.", "Nothing.",
+     "`KafkaController.processExpire` → `onControllerResignation` (facts §5.4, §5.6 event 5).",
+     "`processNextEvent` → `onControllerResignation` in `spec/rules/controller_failover.cpp`",
+     "elect-controller 3\nsettle\nlose-controller-session 3\nnotice-session-expiry 3\nprocess-event 3", ""},
+    {E::BrokerChange, "The children of `/brokers/ids` changed: brokers started, died or bounced.",
+     "`crash b` and `start b` (the child watch on `/brokers/ids`).",
+     "Only when active. The handler compares the registrations in ZooKeeper with the live brokers it knows: new "
+     "brokers get `onBrokerStartup` (metadata, LeaderAndIsr for their replicas, elections for offline partitions, "
+     "resumed reassignments and deletions); dead brokers get `onBrokerFailure` (their partitions go Offline and are "
+     "re-elected with the Offline strategy, their replicas go OfflineReplica, which removes them from ISRs); "
+     "bounced brokers (registered again with a higher epoch) get both, failure first.",
+     "The controller's live brokers and epochs, shutting-down brokers, partition and replica states, leadership; "
+     "partition-state znodes.",
+     "UpdateMetadata, LeaderAndIsr, StopReplica(delete=false) as the callbacks require.",
+     "`KafkaController.processBrokerChange`, `onBrokerStartup`, `onBrokerFailure`, `onReplicasBecomeOffline` "
+     "(facts §5.5.1–§5.5.4).",
+     "`processBrokerChange` in `spec/rules/broker_membership.cpp`",
+     "elect-controller 3\nsettle\ncrash 1\nprocess-event 3", ""},
+    {E::TopicChange, "The children of `/brokers/topics` changed: topics created (or deleted by the controller).",
+     "`create-topic t`, and the controller's own deletion of `/brokers/topics/<t>` when a deletion completes.",
+     "Only when active. New topics' assignments are read into the context and `onNewPartitionCreation` runs: "
+     "partitions NonExistent → New, replicas → NewReplica, partitions → Online with their first leader and ISR "
+     "written to new state znodes (leader = first live replica, ISR = live replicas, epochs 0), replicas → "
+     "OnlineReplica. Topics gone from ZooKeeper are removed from the context.",
+     "Partition-state znodes (created); the context's topics, assignments, states and leadership.",
+     "LeaderAndIsr(isNew) to the ISR members, UpdateMetadata to every live broker.",
+     "`KafkaController.processTopicChange`, `onNewPartitionCreation` (facts §5.10.1, §5.10.3, §2.5).",
+     "`processTopicChange` in `spec/rules/topic_events.cpp`",
+     "elect-controller 3\nsettle\ncreate-topic u\nprocess-event 3", ""},
+    {E::PartitionModifications, "A topic's znode changed: partitions were added (or the controller rewrote it).",
+     "`add-partitions t`, and the controller's own rewrites of `/brokers/topics/<t>` (reassignment, restore).",
+     "Only when active. Partitions of the znode without an assignment in the context are new: they are created as "
+     "in TopicChange. If the topic is queued for deletion, the new partitions are not created and the znode is "
+     "restored to the partitions the controller knows.",
+     "As TopicChange for the added partitions.", "LeaderAndIsr(isNew) and UpdateMetadata for the added partitions.",
+     "`KafkaController.processPartitionModifications` (facts §5.10.2).",
+     "`processPartitionModifications` in `spec/rules/topic_events.cpp`",
+     "elect-controller 3\nsettle\ncreate-topic u\nsettle\nadd-partitions u\nprocess-event 3", ""},
+    {E::TopicDeletion, "The children of `/admin/delete_topics` changed: topics are to be deleted.",
+     "`delete-topic t`, and the controller's own deletion of `/admin/delete_topics/<t>`.",
+     "Requests for topics that do not exist are deleted. With `delete.topic.enable`, topics with a partition being "
+     "reassigned are marked ineligible (which, as in Kafka, only affects topics already queued) and the topics are "
+     "queued for deletion; `resumeDeletions` starts the eligible ones (`onTopicDeletion`: partitions → Offline → "
+     "NonExistent, UpdateMetadata with leader −2, replicas → OfflineReplica → ReplicaDeletionStarted). Without "
+     "`delete.topic.enable` the requests are deleted.",
+     "`topicsToBeDeleted`, `topicsWithDeletionStarted`, partition and replica states; `/admin/delete_topics`.",
+     "UpdateMetadata (leader −2), StopReplica(delete=false) then StopReplica(delete=true) to the replicas.",
+     "`KafkaController.processTopicDeletion`, `TopicDeletionManager.enqueueTopicsForDeletion`, `resumeDeletions`, "
+     "`onTopicDeletion` (facts §5.6.2, §4.1).",
+     "`processTopicDeletion` in `spec/rules/topic_events.cpp`; `spec/rules/topic_deletion_manager.cpp`",
+     "elect-controller 3\nsettle\ndelete-topic t\nprocess-event 3", ""},
+    {E::TopicDeletionStopReplicaResponseReceived,
+     "A StopReplica(delete=true) response came back for partitions of topics being deleted.",
+     "`deliver-stop-replica-response b [error]`, when the response reaches the controller that sent it.",
+     "Replicas answered with an error fail their deletion (`failReplicaDeletion`: → ReplicaDeletionIneligible, the "
+     "topic is marked ineligible); the others complete it (`completeReplicaDeletion`: → ReplicaDeletionSuccessful). "
+     "`resumeDeletions` then completes every topic whose replicas are all deleted: the replicas become "
+     "NonExistent, the topic's znodes (`/brokers/topics/<t>`, `/config/topics/<t>`, `/admin/delete_topics/<t>`) are "
+     "deleted and the topic leaves the context.",
+     "Replica states; on completion the topic's znodes and context entries.",
+     "Nothing but the watches its deletions fire (TopicChange, TopicDeletion).",
+     "`KafkaController.processTopicDeletionStopReplicaResponseReceived`, `TopicDeletionManager."
+     "completeReplicaDeletion`, `failReplicaDeletion`, `completeDeleteTopic` (facts §5.6.3, §4.1).",
+     "`processTopicDeletionStopReplicaResponseReceived` in `spec/rules/topic_events.cpp`",
+     "elect-controller 3\nsettle\ndelete-topic t\nsettle-until TopicDeletionStopReplicaResponseReceived\n"
+     "process-event 3",
+     ""},
+    {E::ApiPartitionReassignment, "An AlterPartitionReassignments request for one partition (a target, or a cancel).",
+     "`reassign t-p R` and `cancel-reassignment t-p`.",
+     "Validates the target, builds the new assignment (origin ∪ target while moving; a cancel reverts to the "
+     "origin replicas) and runs `onPartitionReassignment`: phase U writes the assignment with adding and removing "
+     "replicas to ZooKeeper and the context; phase A (not complete yet) bumps the leader epoch and sends "
+     "LeaderAndIsr to the origin and new replicas, new replicas → NewReplica; phase B (every target replica in the "
+     "ISR) moves the leader into the target if needed, stops and deletes the removed replicas and writes the final "
+     "assignment.",
+     "The topic znode, the partition-state znode (leader epoch), the context's assignment, "
+     "`partitionsBeingReassigned`, replica states.",
+     "LeaderAndIsr to the origin and adding replicas; in phase B StopReplica to removed replicas and UpdateMetadata.",
+     "`KafkaController.processApiPartitionReassignment`, `onPartitionReassignment` (facts §5.7).",
+     "`processApiPartitionReassignment` in `spec/rules/reassignment.cpp`",
+     "elect-controller 3\nsettle\nreassign t-0 2,3\nprocess-event 3", ""},
+    {E::AlterPartitionReceived, "A partition leader proposes a new ISR.",
+     "`shrink-isr` and `expand-isr` (the leader's AlterPartition request).",
+     "Only when active. Rejected when the broker is unknown or its epoch is not the cached one; per partition, "
+     "the proposal is checked against the cached leadership (leader and partition epochs, recovery state, every ISR "
+     "member live) and, when accepted, written conditionally on the proposed partition epoch, which becomes one "
+     "higher; the leader gets the new state in the response. UpdateMetadata goes to every live broker; a "
+     "partition being reassigned may then complete (`maybeCompleteReassignment`).",
+     "The partition-state znode (ISR, partition epoch), the context's leadership, the leader's hosted replica (the "
+     "response).",
+     "UpdateMetadata to every live broker; possibly the requests of a completing reassignment.",
+     "`KafkaController.processAlterPartition` (facts §5.12, §5.7.4).",
+     "`processAlterPartition` in `spec/rules/admin_elections.cpp`",
+     "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nprocess-event 3", ""},
+    {E::ControlledShutdown, "A broker asks to shut down.", "`controlled-shutdown b`.",
+     "Checks the broker epoch, adds the broker to `shuttingDownBrokerIds`, elects new leaders for the partitions "
+     "it leads (ControlledShutdown strategy: first ISR member not shutting down; the ISR loses the shutting-down "
+     "brokers) and moves its follower replicas to OfflineReplica (StopReplica, ISR removal). Partitions with a "
+     "single replica are skipped.",
+     "`shuttingDownBrokerIds`, partition-state znodes, leadership, replica states.",
+     "LeaderAndIsr to the partitions' replicas, StopReplica(delete=false) to the broker, UpdateMetadata.",
+     "`KafkaController.processControlledShutdown` → `doControlledShutdown` (facts §5.9, §2.9).",
+     "`processControlledShutdown` in `spec/rules/admin_elections.cpp`",
+     "elect-controller 3\nsettle\ncontrolled-shutdown 1\nprocess-event 3", ""},
+    {E::ReplicaLeaderElection, "An ElectLeaders request (PREFERRED or UNCLEAN) for some partitions.",
+     "`elect-preferred t-p` and `elect-unclean t-p`.",
+     "Unknown partitions and partitions of topics being deleted are skipped; a partition is electable for "
+     "PREFERRED when its leader is not the head of its assignment, for UNCLEAN when it has no live leader. The "
+     "electable partitions go Online → Online with the PreferredReplica strategy, or the Offline strategy with "
+     "unclean election allowed.",
+     "Partition-state znodes (leader, epochs, ISR for unclean), leadership.",
+     "LeaderAndIsr to the strategy's recipients, UpdateMetadata to every live broker.",
+     "`KafkaController.processReplicaLeaderElection`, `onReplicaElection` (facts §5.8.1, §5.8.2, §2.8).",
+     "`processReplicaLeaderElection` in `spec/rules/admin_elections.cpp`",
+     "elect-controller 3\nsettle\ncrash 1\nsettle\nstart 1\nsettle\nexpand-isr t-0 leader 2 add 1\nsettle\n"
+     "elect-preferred t-0\nprocess-event 3",
+     ""},
+    {E::AutoPreferredReplicaLeaderElection, "The leader-rebalance scheduler fired.",
+     "Nothing in kcspec yet: auto leader rebalance is not modeled (the event exists, nothing queues it).",
+     "In Kafka: for every broker whose share of partitions not led by their preferred replica exceeds "
+     "`leader.imbalance.per.broker.percentage`, a preferred election of those partitions. kcspec's handler does "
+     "nothing.",
+     "Nothing.", "Nothing.",
+     "`KafkaController.processAutoPreferredReplicaLeaderElection` → `checkAndTriggerAutoLeaderRebalance` "
+     "(facts §5.8.3).",
+     "`processNextEvent` in `spec/rules/controller_events.cpp` (no effect)", "",
+     "No action queues this event: auto leader rebalance is not modeled yet "
+     "([rules.md](../rules.md#deliberate-deviations-and-modeling-choices), deviation 4)."},
+    {E::TopicUncleanLeaderElectionEnable, "A topic's `unclean.leader.election.enable` was turned on.",
+     "`enable-unclean t`.",
+     "Only when active. Runs `triggerOnlinePartitionStateChange` for the topic: its New and Offline partitions are "
+     "elected with the Offline strategy, which reads the topic's flag: a partition without a live ISR member elects "
+     "the first live assigned replica, with ISR = [leader] and recovery state RECOVERING.",
+     "Partition-state znodes, partition states and leadership of the topic's partitions.",
+     "LeaderAndIsr to the live replicas, UpdateMetadata to every live broker.",
+     "`KafkaController.processTopicUncleanLeaderElectionEnable` (facts §5.6 event 26, §2.2, §2.7).",
+     "`processTopicUncleanLeaderElectionEnable` in `spec/rules/topic_events.cpp`",
+     "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nsettle\ncrash 1\nsettle\nenable-unclean t\n"
+     "process-event 3",
+     ""},
+}};
+
+constexpr bool inEnumOrder() {
+  for (std::size_t i = 0; i < kActionDocs.size(); ++i) {
+    if (static_cast<std::size_t>(kActionDocs[i].kind) != i) return false;
+  }
+  for (std::size_t i = 0; i < kEventDocs.size(); ++i) {
+    if (static_cast<std::size_t>(kEventDocs[i].kind) != i) return false;
+  }
+  return true;
+}
+static_assert(inEnumOrder(), "one ActionDoc per ActionKind and one EventDoc per ControllerEventKind, in order");
+
+}  // namespace
+
+std::span<const ActionDoc> actionDocs() { return kActionDocs; }
+std::span<const EventDoc> eventDocs() { return kEventDocs; }
+const ActionDoc& actionDoc(ActionKind kind) { return kActionDocs[static_cast<std::size_t>(kind)]; }
+const EventDoc& eventDoc(ControllerEventKind kind) { return kEventDocs[static_cast<std::size_t>(kind)]; }
+
+}  // namespace kcspec::cli

@@ -1,0 +1,150 @@
+// The generated spec pages: every action and every controller event has a page whose worked
+// example really shows it, generation is deterministic, the sequence-diagram API works.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "cli/docs_action_texts.hpp"
+#include "cli/docs_command.hpp"
+#include "cli/docs_examples.hpp"
+#include "cli/docs_sequence_diagram.hpp"
+#include "cli/docs_spec_pages.hpp"
+#include "spec/rules/invariants.hpp"
+#include "spec/vocabulary/action_text.hpp"
+
+namespace kcspec::cli {
+namespace {
+
+const std::map<std::string, std::string>& generated() {
+  static const std::map<std::string, std::string> files = [] {
+    std::map<std::string, std::string> out;
+    for (const GeneratedFile& file : generateDocs()) out[file.path] = file.contents;
+    return out;
+  }();
+  return files;
+}
+
+// The text of the page's worked example: what follows "## Worked example".
+std::string workedExample(const std::string& page) {
+  const auto at = page.find("## Worked example");
+  return at == std::string::npos ? std::string() : page.substr(at);
+}
+
+TEST(SpecPages, EveryActionHasAPageWithAWorkedExampleAndADiagram) {
+  for (std::string_view name : kActionNames) {
+    SCOPED_TRACE(name);
+    const auto page = generated().find(fmt::format("spec/actions/{}.md", name));
+    ASSERT_NE(page, generated().end());
+    const std::string example = workedExample(page->second);
+    EXPECT_NE(example.find("The step, **`" + std::string(name)), std::string::npos);
+    EXPECT_NE(example.find(" -> "), std::string::npos) << "the step's changes are empty";
+    const auto svg = generated().find(fmt::format("spec/actions/{}.svg", name));
+    ASSERT_NE(svg, generated().end());
+    EXPECT_TRUE(svg->second.starts_with("<svg ")) << svg->second.substr(0, 40);
+    EXPECT_NE(svg->second.find("marker-end"), std::string::npos) << "the diagram has no message";
+    EXPECT_NE(page->second.find(fmt::format("]({}.svg)", name)), std::string::npos);
+  }
+}
+
+TEST(SpecPages, EveryEventHasAPageAndAllButUnqueuedOnesAWorkedExample) {
+  for (const EventDoc& doc : eventDocs()) {
+    const std::string name(eventName(doc.kind));
+    SCOPED_TRACE(name);
+    const auto page = generated().find("spec/events/" + name + ".md");
+    ASSERT_NE(page, generated().end());
+    const std::string example = workedExample(page->second);
+    ASSERT_FALSE(example.empty());
+    if (doc.kind == ControllerEventKind::AutoPreferredReplicaLeaderElection) {
+      EXPECT_TRUE(doc.example.empty());  // nothing queues it (docs/spec/rules.md, deviation 4)
+      EXPECT_NE(example.find("None: "), std::string::npos);
+      continue;
+    }
+    EXPECT_NE(example.find("The step, **`process-event"), std::string::npos);
+    EXPECT_NE(example.find(" -> "), std::string::npos);
+    EXPECT_TRUE(generated().contains("spec/events/" + name + ".svg"));
+  }
+}
+
+TEST(SpecPages, EachWorkedExampleTakesTheStepItDocuments) {
+  const Config& config = docsExampleConfig();
+  for (const ActionDoc& doc : actionDocs()) {
+    const WorkedExample example = runWorkedExample(config, doc.example, actionName(doc.kind));
+    EXPECT_EQ(example.step.kind, doc.kind) << actionName(doc.kind);
+    EXPECT_FALSE(example.changes.empty());
+  }
+  for (const EventDoc& doc : eventDocs()) {
+    if (doc.example.empty()) continue;
+    const WorkedExample example = runWorkedExample(config, doc.example, eventName(doc.kind));
+    ASSERT_EQ(example.step.kind, ActionKind::ProcessEvent) << eventName(doc.kind);
+    const auto& events = example.before.world.brokers[static_cast<std::size_t>(example.step.broker)].controller.events;
+    ASSERT_FALSE(events.empty());
+    EXPECT_EQ(events.front().kind, doc.kind) << "the example processes " << eventName(events.front().kind);
+  }
+}
+
+TEST(SpecPages, ABrokenExampleIsAnErrorNamingIt) {
+  const Config& config = docsExampleConfig();
+  try {
+    runWorkedExample(config, "elect-controller 3\nelect-controller 2", "broken");
+    FAIL() << "expected std::logic_error";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("worked example `broken`, line 2: not enabled: elect-controller 2"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(runWorkedExample(config, "elect-controller 3\nsettle", "ends-with-directive"), std::logic_error);
+}
+
+TEST(SpecPages, GenerationIsDeterministic) {
+  std::map<std::string, std::string> again;
+  for (const GeneratedFile& file : generateDocs()) again[file.path] = file.contents;
+  EXPECT_EQ(again, generated());
+}
+
+TEST(SpecPages, TheIndexLinksEveryActionEventAndCatalogPage) {
+  const std::string& index = generated().at("spec/index.md");
+  for (std::string_view name : kActionNames) EXPECT_NE(index.find(fmt::format("(actions/{}.md)", name)), std::string::npos);
+  for (std::string_view name : kControllerEventNames) {
+    EXPECT_NE(index.find(fmt::format("(events/{}.md)", name)), std::string::npos);
+  }
+  EXPECT_NE(index.find("(elections.md)"), std::string::npos);
+  EXPECT_NE(index.find("(invariants.md)"), std::string::npos);
+}
+
+TEST(SpecPages, TheInvariantCatalogListsEveryPropertyWithAVerdict) {
+  const std::string& page = generated().at("spec/invariants.md");
+  for (const spec::Property& p : spec::invariantCatalog()) {
+    EXPECT_NE(page.find(fmt::format("| {} | {} |", p.id, p.name)), std::string::npos) << p.id;
+  }
+}
+
+TEST(SpecPages, VerdictsAreReadFromProofsTablesWithAVerdictColumn) {
+  const std::string proofs =
+      "# What kcspec proves\n\n| id | statement |\n|---|---|\n| MSM-P1 | x |\n\n"
+      "## Explorer\n\n| property | name | latest verdict |\n|---|---|---|\n| `S1` | LeaderInIsr | holds (default, 1234 states) |\n"
+      "| T3 | NoInvalidTransitionAttempted | violated \\| known Kafka deviation |\n";
+  const auto verdicts = verdictsFromProofsPage(proofs);
+  EXPECT_EQ(verdicts.size(), 2u);
+  EXPECT_EQ(verdicts.at("S1"), "holds (default, 1234 states)");
+  EXPECT_EQ(verdicts.at("T3"), "violated | known Kafka deviation");
+}
+
+TEST(SequenceDiagram, DrawsLifelinesAndMessagesOfARun) {
+  const Config& config = docsExampleConfig();
+  const std::vector<Action> actions = {parseAction(config, "elect-controller 3", "test", 1),
+                                       parseAction(config, "deliver-request 1", "test", 2)};
+  const std::string svg = renderSequenceDiagramSvg(config, actions);
+  EXPECT_TRUE(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+  EXPECT_TRUE(svg.ends_with("</svg>\n"));
+  for (std::string_view text : {"ZooKeeper", "controller", "on broker 3", "broker 1", "1. elect-controller 3",
+                                "2. deliver-request 1", "create /controller", "UpdateMetadata", "handle UpdateMetadata"}) {
+    EXPECT_NE(svg.find(text), std::string::npos) << text;
+  }
+  EXPECT_EQ(svg, renderSequenceDiagramSvg(config, actions));
+  EXPECT_THROW(renderSequenceDiagramSvg(config, {actions[1]}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace kcspec::cli
