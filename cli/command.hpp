@@ -14,5 +14,8 @@ using CommandRun = std::function<int()>;
 // in state owned by the returned function.
 CommandRun addTablesCommand(CLI::App& app);
 CommandRun addDocsCommand(CLI::App& app);
+CommandRun addExploreCommand(CLI::App& app);
+CommandRun addCheckLogCommand(CLI::App& app);
+CommandRun addMutantsCommand(CLI::App& app);
 
 }  // namespace kcspec::cli

@@ -2,11 +2,14 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <utility>
 #include <vector>
 
 #include "cli/command.hpp"
 #include "cli/files.hpp"
+#include "cli/replay_command.hpp"
+#include "spec/vocabulary/text_error.hpp"
 
 int main(int argc, char** argv) {
   using namespace kcspec::cli;
@@ -19,6 +22,10 @@ int main(int argc, char** argv) {
   auto add = [&](CommandRun run) { commands.emplace_back(app.get_subcommands([](CLI::App*) { return true; }).back(), std::move(run)); };
   add(addTablesCommand(app));
   add(addDocsCommand(app));
+  add(addExploreCommand(app));
+  add(addReplayCommand(app));
+  add(addCheckLogCommand(app));
+  add(addMutantsCommand(app));
 
   try {
     app.parse(argc, argv);
@@ -39,6 +46,10 @@ int main(int argc, char** argv) {
     }
   } catch (const UserError& e) {
     fmt::print(stderr, "kcspec: {}\n", e.what());
+    return 2;
+  } catch (const kcspec::TextError& e) {  // bad input in a kcspec text format: file:line: message
+    std::fflush(stdout);
+    fmt::print(stderr, "{}\n", e.what());
     return 2;
   }
   return 2;

@@ -12,7 +12,7 @@
 
 namespace kcspec::impl {
 
-enum class Mutant : std::uint8_t { M1, M2, M3, M4, M5, M6, M7, M8 };
+enum class Mutant : std::uint8_t { M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14, M15, M16 };
 
 struct MutantInfo {
   Mutant id;
@@ -22,7 +22,7 @@ struct MutantInfo {
   std::string_view where;        // the class/method that carries it
 };
 
-inline constexpr std::array<MutantInfo, 8> kMutants = {{
+inline constexpr std::array<MutantInfo, 16> kMutants = {{
     {Mutant::M1, "M1", "KAFKA-1742",
      "removing a deleted topic drops context entries only while they match (a prefix in hash order)",
      "ControllerContext::removeTopic"},
@@ -47,15 +47,40 @@ inline constexpr std::array<MutantInfo, 8> kMutants = {{
     {Mutant::M8, "M8", "KAFKA-1120/KAFKA-7235",
      "a broker that re-registered before BrokerChange (a bounce) goes unnoticed",
      "KafkaController::processBrokerChange"},
+    // kcspec's own: one wrong line each, of the families the historic bugs belong to.
+    {Mutant::M9, "M9", "kcspec-election-isr",
+     "the offline election ignores the ISR (first live assigned replica, as if unclean were always allowed)",
+     "Election::leaderForOffline"},
+    {Mutant::M10, "M10", "kcspec-resume-deletions",
+     "completeReplicaDeletion does not call resumeDeletions, so the last successful response never completes the topic",
+     "TopicDeletionManager::completeReplicaDeletion"},
+    {Mutant::M11, "M11", "kcspec-offline-isr",
+     "the OfflineReplica transition does not remove the replica from the ISR (re-caches the state unchanged)",
+     "ReplicaStateMachine::doRemoveReplicasFromIsr"},
+    {Mutant::M12, "M12", "kcspec-epoch-fence",
+     "leader elections write the partition state without the /controller_epoch version check (no fencing)",
+     "PartitionStateMachine::doElectLeaderForPartitions"},
+    {Mutant::M13, "M13", "kcspec-cs-broker-epoch",
+     "ControlledShutdown does not compare the request's broker epoch (a stale request from an earlier incarnation is acted on)",
+     "KafkaController::doControlledShutdown"},
+    {Mutant::M14, "M14", "kcspec-reassign-epoch",
+     "updateLeaderEpoch rewrites the state without bumping the leader epoch during reassignment",
+     "KafkaController::updateLeaderEpoch"},
+    {Mutant::M15, "M15", "kcspec-cs-leader",
+     "the controlled-shutdown election may pick a shutting-down broker as the new leader",
+     "Election::leaderForControlledShutdown"},
+    {Mutant::M16, "M16", "kcspec-sole-isr",
+     "removing a replica from the ISR also removes a sole ISR member, leaving the ISR empty",
+     "ReplicaStateMachine::doRemoveReplicasFromIsr"},
 }};
 
 class Mutants {
  public:
   constexpr Mutants() = default;
   constexpr bool has(Mutant m) const { return (bits_ >> static_cast<unsigned>(m)) & 1u; }
-  constexpr void enable(Mutant m) { bits_ = static_cast<std::uint8_t>(bits_ | (1u << static_cast<unsigned>(m))); }
+  constexpr void enable(Mutant m) { bits_ = bits_ | (1u << static_cast<unsigned>(m)); }
   constexpr bool none() const { return bits_ == 0; }
-  constexpr std::uint8_t bits() const { return bits_; }
+  constexpr std::uint32_t bits() const { return bits_; }
   friend constexpr bool operator==(Mutants, Mutants) = default;
 
   static constexpr Mutants of(std::initializer_list<Mutant> ms) {
@@ -65,14 +90,14 @@ class Mutants {
   }
 
  private:
-  std::uint8_t bits_ = 0;
+  std::uint32_t bits_ = 0;
 };
 
 // The mutant called `name` ("M3" or "m3", or its ticket "KAFKA-3175"), if any.
 constexpr std::optional<Mutant> mutantNamed(std::string_view name) {
   for (const MutantInfo& info : kMutants) {
     if (name == info.name || name == info.ticket ||
-        (name.size() == 2 && (name[0] == 'm') && name[1] == info.name[1])) {
+        (!name.empty() && name[0] == 'm' && name.substr(1) == info.name.substr(1))) {
       return info.id;
     }
   }

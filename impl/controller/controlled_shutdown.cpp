@@ -17,7 +17,7 @@ void KafkaController::processControlledShutdown(BrokerId id, std::int64_t broker
 
 PartitionSet KafkaController::doControlledShutdown(BrokerId id, std::int64_t brokerEpoch) {
   if (!isActive()) throw ControllerMovedException("Controller moved to another broker. Aborting controlled shutdown");
-  if (brokerEpoch != -1) {
+  if (brokerEpoch != -1 && !services_.mutant(Mutant::M13)) {  // M13: the broker epoch is not checked
     const std::optional<std::int64_t> cached = context_.liveBrokerEpoch(id);
     if (!cached) throw NoSuchElementException(fmt::format("key not found: {}", id));
     if (brokerEpoch < *cached) {

@@ -77,7 +77,8 @@ BrokerSet asSet(const BrokerList& replicas) {
 
 namespace Election {
 
-std::vector<ElectionResult> leaderForOffline(const ControllerContext& context, const std::vector<UncleanElectionInput>& inputs) {
+std::vector<ElectionResult> leaderForOffline(const ControllerContext& context, const std::vector<UncleanElectionInput>& inputs,
+                                             Mutants mutants) {
   std::vector<ElectionResult> results;
   for (const UncleanElectionInput& input : inputs) {
     const TopicPartition tp = input.tp;
@@ -89,7 +90,8 @@ std::vector<ElectionResult> leaderForOffline(const ControllerContext& context, c
     }
     const LeaderAndIsr& lai = *input.leader_and_isr;
     const std::optional<BrokerId> leader =
-        PartitionLeaderElectionAlgorithms::offlinePartitionLeaderElection(assignment, lai.isr, asSet(live), input.unclean);
+        PartitionLeaderElectionAlgorithms::offlinePartitionLeaderElection(
+            assignment, mutants.has(Mutant::M9) ? assignment : lai.isr, asSet(live), input.unclean);  // M9: ISR ignored
     std::optional<LeaderAndIsr> next;
     if (leader) {
       if (lai.isr.contains(*leader)) {
@@ -130,14 +132,15 @@ std::vector<ElectionResult> leaderForPreferredReplica(const ControllerContext& c
 }
 
 std::vector<ElectionResult> leaderForControlledShutdown(const ControllerContext& context,
-                                                        const std::vector<std::pair<TopicPartition, LeaderAndIsr>>& inputs) {
+                                                        const std::vector<std::pair<TopicPartition, LeaderAndIsr>>& inputs,
+                                                        Mutants mutants) {
   std::vector<ElectionResult> results;
   const BrokerSet shutting_down = context.shuttingDownBrokerIds;
   for (const auto& [tp, lai] : inputs) {
     const BrokerList assignment = context.partitionReplicaAssignment(tp);
     const BrokerList live_or_sd = filtered(assignment, [&](BrokerId r) { return context.isReplicaOnline(r, tp, true); });
     const auto leader = PartitionLeaderElectionAlgorithms::controlledShutdownPartitionLeaderElection(
-        assignment, lai.isr, asSet(live_or_sd), shutting_down);
+        assignment, lai.isr, asSet(live_or_sd), mutants.has(Mutant::M15) ? BrokerSet{} : shutting_down);  // M15
     const BrokerList new_isr = filtered(lai.isr, [&](BrokerId r) { return !shutting_down.contains(r); });
     results.push_back(
         ElectionResult{tp, leader ? std::optional(lai.newLeaderAndIsr(*leader, new_isr)) : std::nullopt, live_or_sd});

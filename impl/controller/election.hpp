@@ -61,13 +61,15 @@ namespace Election {
 // IBP 3.8 ≥ 3.2-IV0: an unclean leader starts RECOVERING.
 inline constexpr bool kIsLeaderRecoverySupported = true;
 
-std::vector<ElectionResult> leaderForOffline(const ControllerContext& context, const std::vector<UncleanElectionInput>& inputs);
+std::vector<ElectionResult> leaderForOffline(const ControllerContext& context, const std::vector<UncleanElectionInput>& inputs,
+                                             Mutants mutants = {});
 std::vector<ElectionResult> leaderForReassign(const ControllerContext& context,
                                               const std::vector<std::pair<TopicPartition, LeaderAndIsr>>& inputs);
 std::vector<ElectionResult> leaderForPreferredReplica(const ControllerContext& context,
                                                       const std::vector<std::pair<TopicPartition, LeaderAndIsr>>& inputs);
 std::vector<ElectionResult> leaderForControlledShutdown(const ControllerContext& context,
-                                                        const std::vector<std::pair<TopicPartition, LeaderAndIsr>>& inputs);
+                                                        const std::vector<std::pair<TopicPartition, LeaderAndIsr>>& inputs,
+                                                        Mutants mutants = {});
 }  // namespace Election
 
 }  // namespace kcspec::impl

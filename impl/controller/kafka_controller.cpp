@@ -9,6 +9,8 @@ ControllerData KafkaControllerState::toObservation() const {
   ControllerData out;
   out.active = active;
   out.session_lost = session_lost;
+  out.psm_batch_unflushed = !psm_batch.empty();
+  out.rsm_batch_unflushed = !rsm_batch.empty();
   out.context = context.toObservation();
   out.events = events.queue();
   return out;

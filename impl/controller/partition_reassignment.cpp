@@ -217,7 +217,8 @@ std::optional<LeaderIsrAndControllerEpoch> KafkaController::updateLeaderEpoch(To
                                                    context_.epoch, read.state->controller_epoch));
     }
     const zk::UpdateLeaderAndIsrResult update = services_.zk.updateLeaderAndIsr(
-        {{tp, read.state->leader_and_isr.newEpoch()}}, context_.epoch, context_.epochZkVersion);
+        {{tp, services_.mutant(Mutant::M14) ? read.state->leader_and_isr : read.state->leader_and_isr.newEpoch()}},  // M14
+        context_.epoch, context_.epochZkVersion);
     const auto finished = update.finished.find(tp);
     if (finished == update.finished.end()) continue;  // BADVERSION: read again
     if (const auto* failure = std::get_if<Failure>(&finished->second)) throw KafkaThrowable(failure->exception_class, failure->message);

@@ -237,14 +237,15 @@ std::pair<ElectionOutcomes, std::vector<TopicPartition>> PartitionStateMachine::
   std::vector<ElectionResult> results;
   switch (strategy.kind) {
     case PartitionLeaderElectionStrategy::Kind::Offline:
-      results = Election::leaderForOffline(context_, collectUncleanLeaderElectionState(valid, strategy.allow_unclean));
+      results = Election::leaderForOffline(context_, collectUncleanLeaderElectionState(valid, strategy.allow_unclean),
+                                           services_.mutants);
       break;
     case PartitionLeaderElectionStrategy::Kind::Reassign: results = Election::leaderForReassign(context_, valid); break;
     case PartitionLeaderElectionStrategy::Kind::PreferredReplica:
       results = Election::leaderForPreferredReplica(context_, valid);
       break;
     case PartitionLeaderElectionStrategy::Kind::ControlledShutdown:
-      results = Election::leaderForControlledShutdown(context_, valid);
+      results = Election::leaderForControlledShutdown(context_, valid, services_.mutants);
       break;
   }
   std::map<TopicPartition, LeaderAndIsr> adjusted;
@@ -260,7 +261,8 @@ std::pair<ElectionOutcomes, std::vector<TopicPartition>> PartitionStateMachine::
     }
   }
   zk::UpdateLeaderAndIsrResult update =
-      services_.zk.updateLeaderAndIsr(adjusted, context_.epoch, context_.epochZkVersion);
+      services_.zk.updateLeaderAndIsr(adjusted, context_.epoch,
+                                      services_.mutant(Mutant::M12) ? -1 : context_.epochZkVersion);  // M12: unfenced
   for (const auto& [tp, outcome] : update.finished) {
     if (const auto* lai = std::get_if<LeaderAndIsr>(&outcome)) {
       const LeaderIsrAndControllerEpoch leadership{*lai, context_.epoch};

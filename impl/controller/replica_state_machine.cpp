@@ -209,11 +209,11 @@ ReplicaStateMachine::doRemoveReplicasFromIsr(BrokerId replicaId, const std::vect
                                                      "this controller",
                                                      context_.epoch, read.state->controller_epoch))
                   .failure());
-    } else if (read.state->leader_and_isr.isr.contains(replicaId)) {
+    } else if (read.state->leader_and_isr.isr.contains(replicaId) && !services_.mutant(Mutant::M11)) {  // M11: no shrink
       const LeaderAndIsr& lai = read.state->leader_and_isr;
       const BrokerId new_leader = replicaId == lai.leader ? kNoLeader : lai.leader;
       BrokerList new_isr = lai.isr;
-      if (lai.isr.size() != 1) new_isr.remove(replicaId);  // a sole ISR member stays (facts §3.4)
+      if (lai.isr.size() != 1 || services_.mutant(Mutant::M16)) new_isr.remove(replicaId);  // a sole ISR member stays (§3.4)
       adjusted.emplace(tp, lai.newLeaderAndIsr(new_leader, new_isr));
     } else {
       without_replica.emplace(tp, read.state->leader_and_isr);

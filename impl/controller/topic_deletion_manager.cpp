@@ -95,7 +95,7 @@ void TopicDeletionManager::completeReplicaDeletion(const std::vector<PartitionAn
   }
   // DEBUG "Deletion successfully completed for replicas …"
   rsm_.handleStateChanges(successful, ReplicaState::ReplicaDeletionSuccessful);
-  resumeDeletions();
+  if (!services_.mutant(Mutant::M10)) resumeDeletions();  // M10: the resume is missing
 }
 
 void TopicDeletionManager::retryDeletionForIneligibleReplicas(TopicSet topics) {

@@ -2,6 +2,7 @@
 // A plain value: no pointers, no caches; successors are computed by the rules in step.hpp.
 #pragma once
 
+#include "spec/rules/elections.hpp"
 #include "spec/vocabulary/config.hpp"
 #include "spec/vocabulary/observation.hpp"
 
@@ -35,6 +36,9 @@ class StepObserver {
   virtual void staleControllerWriteRejected(BrokerId /*controller*/, std::int32_t /*epoch*/) {}
   // A ZooKeeper write that was accepted, by the controller on `controller` with context epoch `epoch`.
   virtual void controllerWriteAccepted(BrokerId /*controller*/, std::int32_t /*epoch*/) {}
+  // A leader election under `strategy` for `tp` (§2.6 step 4, on the state read from ZooKeeper)
+  // found a leader (`elected`) or none ("Failed to elect leader …").
+  virtual void electionOutcome(TopicPartition /*tp*/, const ElectionStrategy& /*strategy*/, bool /*elected*/) {}
 };
 
 }  // namespace kcspec::spec

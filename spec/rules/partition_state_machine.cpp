@@ -78,6 +78,7 @@ ElectionResults electLeaderForPartitions(Controller& ctl, RequestBatch& batch, P
       return;
     }
     const std::optional<ElectionDecision> decision = decide(ctl, tp, znode->leader_and_isr, strategy);
+    ctl.observer.electionOutcome(tp, strategy, decision.has_value());
     if (!decision) {  // "Failed to elect leader for partition … under strategy …"
       results.failed.insert(tp);
       return;
@@ -136,10 +137,20 @@ ElectionResults doHandleStateChanges(Controller& ctl, RequestBatch& batch, Parti
 ElectionResults handleStateChanges(Controller& ctl, PartitionSet partitions, PartitionState target,
                                    std::optional<ElectionStrategy> strategy) {
   if (partitions.empty()) return {};
+  if (ctl.module().psm_batch_unflushed) {  // newBatch(): IllegalStateException, every partition fails
+    ElectionResults failed;
+    failed.failed = partitions;
+    return failed;
+  }
   RequestBatch batch;
-  const ElectionResults results = doHandleStateChanges(ctl, batch, partitions, target, strategy);
-  sendRequestsToBrokers(ctl, batch);
-  return results;
+  try {
+    const ElectionResults results = doHandleStateChanges(ctl, batch, partitions, target, strategy);
+    sendRequestsToBrokers(ctl, batch);
+    return results;
+  } catch (...) {  // the batch is not flushed (§2.3): what it holds stays for the next newBatch()
+    ctl.module().psm_batch_unflushed = !batch.empty();
+    throw;
+  }
 }
 
 ElectionResults triggerOnlinePartitionStateChange(Controller& ctl, std::optional<TopicIndex> topic) {

@@ -115,11 +115,23 @@ void removePartitionFromReassigningPartitions(Controller& ctl, TopicPartition tp
   reassigning.erase(tp);
 }
 
+// KafkaController.updateReplicaAssignmentForPartition (U1, B6): the topic znode is rewritten from
+// the context's assignments of the topic (partitionFullReplicaAssignmentForTopic) with `tp`
+// replaced — so a partition added in ZooKeeper that the controller has not seen yet (its
+// PartitionModifications still queued) is dropped from the znode, as in Kafka.
+void updateReplicaAssignmentForPartition(Controller& ctl, TopicPartition tp, const ReplicaAssignment& assignment) {
+  BoundedVector<ReplicaAssignment, kMaxPartitionsPerTopic> partitions;
+  partitionsForTopic(ctl.context(), tp.topic).forEach([&](TopicPartition p) {
+    partitions.push_back(p == tp ? assignment : *partition(ctl.context(), p).assignment);
+  });
+  setTopicAssignment(ctl, tp.topic, partitions);
+}
+
 // §5.7.2 phase U.
 void updateCurrentReassignment(Controller& ctl, TopicPartition tp, const ReplicaAssignment& reassignment) {
   const ReplicaAssignment current = partitionFullReplicaAssignment(ctl.context(), tp);
   if (current != reassignment) {
-    writePartitionAssignment(ctl, tp, reassignment);         // U1
+    updateReplicaAssignmentForPartition(ctl, tp, reassignment);  // U1
     partition(ctl.context(), tp).assignment = reassignment;  // U2
     BrokerList unneeded;  // U3: replicas of an earlier reassignment that this one replaces or cancels
     for (BrokerId r : current.replicas) {
@@ -144,7 +156,7 @@ void reassignPartition(Controller& ctl, TopicPartition tp, const ReplicaAssignme
   partition(ctl.context(), tp).assignment = completed;                            // B2
   moveReassignedPartitionLeaderIfRequired(ctl, tp, completed);                    // B3
   stopRemovedReplicasOfReassignedPartition(ctl, tp, reassignment.removing_replicas);  // B4, B5
-  writePartitionAssignment(ctl, tp, completed);                                   // B6
+  updateReplicaAssignmentForPartition(ctl, tp, completed);                        // B6
   removePartitionFromReassigningPartitions(ctl, tp);                              // B7
   sendUpdateMetadataRequest(ctl, liveOrShuttingDownBrokerIds(ctl.context()), PartitionSet{tp});  // B8
   resumeDeletionForTopics(ctl, TopicSet{tp.topic});

@@ -163,11 +163,17 @@ void doHandleStateChanges(Controller& ctl, RequestBatch& batch, BrokerId broker,
 
 void handleStateChanges(Controller& ctl, const AllReplicaList& replicas, ReplicaState target) {
   if (replicas.empty()) return;
+  if (ctl.module().rsm_batch_unflushed) return;  // newBatch(): IllegalStateException, logged and swallowed
   RequestBatch batch;
   BrokerSet brokers;
   for (const PartitionAndReplica& r : replicas) brokers.insert(r.replica);
-  brokers.forEach([&](BrokerId broker) { doHandleStateChanges(ctl, batch, broker, replicas, target); });
-  sendRequestsToBrokers(ctl, batch);
+  try {
+    brokers.forEach([&](BrokerId broker) { doHandleStateChanges(ctl, batch, broker, replicas, target); });
+    sendRequestsToBrokers(ctl, batch);
+  } catch (...) {  // the batch is not flushed (§3.2): what it holds stays for the next newBatch()
+    ctl.module().rsm_batch_unflushed = !batch.empty();
+    throw;
+  }
 }
 
 void replicaStateMachineStartup(Controller& ctl) {

@@ -14,6 +14,17 @@ struct RequestBatch {
   BrokerSet update_metadata_brokers;
   BoundedList<UpdateMetadataPartitionState, kMaxPartitions> update_metadata;
   std::array<BoundedList<StopReplicaPartitionState, kMaxPartitions>, kMaxBrokers> stop_replica;
+
+  // A.1: what newBatch() checks — LeaderAndIsr or StopReplica entries, or UpdateMetadata recipients.
+  bool empty() const {
+    for (const auto& entries : leader_and_isr) {
+      if (!entries.empty()) return false;
+    }
+    for (const auto& entries : stop_replica) {
+      if (!entries.empty()) return false;
+    }
+    return update_metadata_brokers.empty();
+  }
 };
 
 // A.2: LeaderAndIsr for `tp` to each broker (isNew sticky), then UpdateMetadata for `tp` to all

@@ -48,12 +48,13 @@ ZkCode updatePartitionState(Controller& ctl, TopicPartition tp, const LeaderAndI
   return ZkCode::OK;
 }
 
-void writePartitionAssignment(Controller& ctl, TopicPartition tp, const ReplicaAssignment& assignment) {
+void setTopicAssignment(Controller& ctl, TopicIndex topic,
+                        const BoundedVector<ReplicaAssignment, kMaxPartitionsPerTopic>& partitions) {
   checkControllerEpoch(ctl);
-  TopicZnodes& topic = topicZnodes(ctl.zk(), tp.topic);
-  KCSPEC_ASSERT(topic.exists && tp.partition < static_cast<int>(topic.partitions.size()));
-  topic.partitions[static_cast<std::size_t>(tp.partition)] = assignment;
-  fireTopicDataWatch(ctl.world, tp.topic);
+  TopicZnodes& znodes = topicZnodes(ctl.zk(), topic);
+  KCSPEC_ASSERT(znodes.exists);
+  znodes.partitions = partitions;
+  fireTopicDataWatch(ctl.world, topic);
 }
 
 bool topicUncleanLeaderElectionEnable(const ZooKeeperData& zk, TopicIndex topic) {

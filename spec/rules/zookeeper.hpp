@@ -25,8 +25,9 @@ ZkCode createPartitionState(Controller& ctl, TopicPartition tp, const LeaderAndI
 ZkCode updatePartitionState(Controller& ctl, TopicPartition tp, const LeaderAndIsr& leader_and_isr,
                             std::int32_t& new_version);
 
-// Rewrites one partition's assignment in /brokers/topics/<t> (reassignment phases U and B).
-void writePartitionAssignment(Controller& ctl, TopicPartition tp, const ReplicaAssignment& assignment);
+// setTopicAssignmentRaw: rewrites /brokers/topics/<t> with `partitions` (partition 0, 1, …).
+void setTopicAssignment(Controller& ctl, TopicIndex topic,
+                        const BoundedVector<ReplicaAssignment, kMaxPartitionsPerTopic>& partitions);
 
 // The topic's unclean.leader.election.enable, read from /config/topics/<t> (default false).
 bool topicUncleanLeaderElectionEnable(const ZooKeeperData& zk, TopicIndex topic);

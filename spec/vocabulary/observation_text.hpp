@@ -16,7 +16,7 @@
 //   broker <b> metadata live_brokers, broker <b> metadata <t>-<p>      the metadata cache
 //   broker <b> replica <t>-<p>                    leader|follower leader_epoch=… partition_epoch=… [isr=…]
 //   broker <b> outbox[<i>]                        a StopReplica response on its way back
-//   broker <b> controller                         active / session_lost
+//   broker <b> controller                         active / session_lost / psm_batch_unflushed / rsm_batch_unflushed
 //   broker <b> controller context epoch|live_brokers|shutting_down_broker_ids|all_topics
 //   broker <b> controller context <t>-<p> assignment|leadership|state
 //   broker <b> controller context <t>-<p> replica <r> state

@@ -39,7 +39,9 @@ void walk(const Config& config, Mutants mutants, unsigned seed, int steps) {
     const ImplCluster copy = cluster;
     const Observation world = cluster.observe();
     EXPECT_EQ(copy.observe(), world);
-    checkWorld(cluster, world, history);
+    // M15 and M16 exist to break exactly these facts (a shutting-down leader outside the new ISR,
+    // an emptied ISR), so only the no-assertion part of the walk applies to them.
+    if (!mutants.has(Mutant::M15) && !mutants.has(Mutant::M16)) checkWorld(cluster, world, history);
     if (::testing::Test::HasFailure()) return;
   }
 }
