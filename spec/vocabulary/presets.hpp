@@ -11,7 +11,7 @@
 
 namespace kcspec {
 
-inline constexpr std::array<std::string_view, 3> kPresetNames = {"default", "medium", "large"};
+inline constexpr std::array<std::string_view, 4> kPresetNames = {"default", "every-perturbation", "medium", "large"};
 
 // The preset called `name`, or nullopt when there is none.
 std::optional<Config> preset(std::string_view name);

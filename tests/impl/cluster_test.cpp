@@ -16,7 +16,7 @@ using testing::ImplRun;
 constexpr TopicPartition kT0{0, 0};
 
 TEST(ImplCluster, InitialStateRegistersBrokersInIdOrderAndWritesStartingTopics) {
-  const Config config = *preset("default");
+  const Config config = *preset("every-perturbation");
   const ImplCluster cluster(config);
   const Observation world = cluster.observe();
   EXPECT_EQ(world.zk.brokers[1].broker_epoch, 1);
@@ -40,7 +40,7 @@ TEST(ImplCluster, InitialStateRegistersBrokersInIdOrderAndWritesStartingTopics) 
 }
 
 TEST(ImplCluster, CopiesAreIndependent) {
-  const Config config = *preset("default");
+  const Config config = *preset("every-perturbation");
   ImplCluster a(config);
   a.apply(Action{.kind = ActionKind::ElectController, .broker = 1});
   ImplCluster b = a;
@@ -54,7 +54,7 @@ TEST(ImplCluster, CopiesAreIndependent) {
 }
 
 TEST(ImplCluster, DrainingTheDefaultPresetSettlesEveryPartitionOnline) {
-  ImplRun run(*preset("default"));
+  ImplRun run(*preset("every-perturbation"));
   run.step("elect-controller 1").drain();
   const ControllerContextData context = run.context(1);
   EXPECT_EQ(context.partitions[0].state, PartitionState::OnlinePartition);

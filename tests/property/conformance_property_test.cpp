@@ -190,6 +190,7 @@ class ConformanceProperty : public ::testing::Test {
   TEST_F(ConformanceProperty, Name) { rc::detail::checkGTest([] { checkHistory(suite); }); }
 
 KCSPEC_CONFORMANCE_PROPERTY(DefaultPreset, "default")
+KCSPEC_CONFORMANCE_PROPERTY(EveryPerturbationPreset, "every-perturbation")
 KCSPEC_CONFORMANCE_PROPERTY(MediumPreset, "medium")
 KCSPEC_CONFORMANCE_PROPERTY(LargePreset, "large")
 KCSPEC_CONFORMANCE_PROPERTY(Deletion, "deletion")

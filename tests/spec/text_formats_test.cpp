@@ -304,7 +304,7 @@ TEST(ActionText, EveryKindPrintsAndParsesBack) {
 }
 
 TEST(ActionText, EveryEnabledActionAlongARunPrintsAndParsesBack) {
-  const Config config = *preset("default");
+  const Config config = *preset("every-perturbation");
   spec::ClusterState state = spec::initialState(config);
   std::set<ActionKind> seen;
   for (int step = 0; step < 60; ++step) {
@@ -433,8 +433,8 @@ TEST(Presets, EveryPresetParsesAndIsNamedAfterItself) {
   EXPECT_FALSE(presetText("").has_value());
 }
 
-TEST(Presets, DefaultIsSmallButExercisesEveryPerturbation) {
-  const Config c = *preset("default");
+TEST(Presets, EveryPerturbationIsSmallButExercisesEveryPerturbation) {
+  const Config c = *preset("every-perturbation");
   EXPECT_GE(c.brokers.size(), 3);
   EXPECT_GE(c.topicCount(), 2);
   std::size_t partitions = 0, added = 0, targets = 0;
@@ -450,6 +450,18 @@ TEST(Presets, DefaultIsSmallButExercisesEveryPerturbation) {
   EXPECT_EQ(targets, 1u);
   Bounds b = c.bounds;
   for (std::size_t i = 0; i < kBoundNames.size(); ++i) EXPECT_EQ(*boundField(b, i), 1) << kBoundNames[i];
+}
+
+TEST(Presets, DefaultHasThreeBrokersAReplicatedPartitionAndFourPerturbations) {
+  const Config c = *preset("default");
+  EXPECT_EQ(c.brokers.size(), 3);
+  ASSERT_EQ(c.topicCount(), 1);
+  EXPECT_EQ(c.topics[0].assignment, (std::vector<BrokerList>{BrokerList{1, 2}}));
+  EXPECT_EQ(c.bounds.crashes, 1);
+  EXPECT_EQ(c.bounds.topic_deletions, 1);
+  EXPECT_EQ(c.bounds.stop_replica_errors, 1);
+  EXPECT_EQ(c.bounds.isr_shrinks, 1);
+  EXPECT_EQ(c.bounds.controller_failovers, 0);
 }
 
 TEST(Presets, LargerPresetsRaiseTheBounds) {
@@ -551,7 +563,7 @@ TEST(ObservationText, CreatingATopicWritesThePartitionStateZnode) {
 // Every field of the observation is visible: along a breadth-first exploration of the default
 // preset, a step changes the rendering exactly when it changes the observation.
 TEST(ObservationText, EveryObservableChangeShowsInTheDiff) {
-  const Config config = *preset("default");
+  const Config config = *preset("every-perturbation");
   std::deque<spec::ClusterState> frontier{spec::initialState(config)};
   std::vector<Observation> seen{frontier.front().world};  // states told apart by their worlds
   int transitions = 0;
