@@ -1,5 +1,7 @@
 #include "cli/docs_sequence_diagram.hpp"
 
+#include "cli/docs_markdown.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -42,19 +44,6 @@ struct Step {
   bool collapsed = false;
 };
 
-std::string escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 // Cuts `text` to at most `max` characters (counting UTF-8 code points), with "…" when cut.
 std::string clip(std::string_view text, std::size_t max) {
@@ -368,7 +357,7 @@ int lifelineX(int index) { return 16 + kBoxWidth / 2 + index * kColumn; }
 
 std::string textElement(int x, int y, std::string_view text, std::string_view attributes = "") {
   return fmt::format("<text x=\"{}\" y=\"{}\"{}{}>{}</text>\n", x, y, attributes.empty() ? "" : " ", attributes,
-                     escape(text));
+                     escapeHtml(text));
 }
 
 }  // namespace

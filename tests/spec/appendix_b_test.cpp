@@ -15,32 +15,16 @@ using testing::ScenarioRun;
 
 constexpr TopicPartition kT0{0, 0};
 
-Config appendixBConfig() {
-  Config config;
-  config.name = "appendix-b";
-  config.brokers = BrokerSet{1, 2, 3};
-  config.brokers_alive_at_start = BrokerSet{1, 2, 3};
-  TopicConfig t;
-  t.name = "t";
-  t.assignment = {BrokerList{1, 2, 3}};
-  config.topics = {t};
-  config.bounds.topic_creations = 1;
-  config.bounds.topic_deletions = 1;
-  config.bounds.crashes = 1;
-  config.bounds.controlled_shutdowns = 1;
-  return config;
-}
-
 // B.1's setup and flow: the controller on `controller` wins with epoch 1, then topic t is created.
 ScenarioRun createdTopic(BrokerId controller) {
-  ScenarioRun run(appendixBConfig());
+  ScenarioRun run(testing::threeBrokersOneTopic());
   run.step(act(ActionKind::ElectController, controller)).drain();
   run.step(onTopic(ActionKind::CreateTopic, 0)).drain();
   return run;
 }
 
 TEST(AppendixB1, TopicCreationWritesLeader1Epoch0AndBringsEverythingOnline) {
-  ScenarioRun run(appendixBConfig());
+  ScenarioRun run(testing::threeBrokersOneTopic());
   run.step(act(ActionKind::ElectController, 1));
   EXPECT_EQ(run.world().zk.controller, 1);
   EXPECT_EQ(run.world().zk.controller_epoch, 1);

@@ -13,23 +13,8 @@ using testing::ScenarioRun;
 
 constexpr TopicPartition kT0{0, 0};
 
-Config threeBrokersOneTopic() {
-  Config config;
-  config.brokers = BrokerSet{1, 2, 3};
-  config.brokers_alive_at_start = BrokerSet{1, 2, 3};
-  TopicConfig t;
-  t.name = "t";
-  t.assignment = {BrokerList{1, 2, 3}};
-  config.topics = {t};
-  config.bounds.topic_creations = 1;
-  config.bounds.topic_deletions = 1;
-  config.bounds.crashes = 1;
-  config.bounds.controller_failovers = 1;
-  return config;
-}
-
 ScenarioRun createdTopic() {
-  ScenarioRun run(threeBrokersOneTopic());
+  ScenarioRun run(testing::threeBrokersOneTopic());
   run.step(act(ActionKind::ElectController, 1)).drain();
   run.step(onTopic(ActionKind::CreateTopic, 0)).drain();
   return run;

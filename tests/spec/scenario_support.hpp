@@ -76,6 +76,25 @@ class ScenarioRun {
 };
 
 inline Action act(ActionKind kind, BrokerId broker = kNoLeader) { return Action{.kind = kind, .broker = broker}; }
+
+// Facts Appendix B's setup: brokers 1, 2, 3 alive, topic t with t-0 = [1,2,3] (not yet created),
+// and one of each perturbation the scenarios need.
+inline Config threeBrokersOneTopic() {
+  Config config;
+  config.name = "appendix-b";
+  config.brokers = BrokerSet{1, 2, 3};
+  config.brokers_alive_at_start = BrokerSet{1, 2, 3};
+  TopicConfig t;
+  t.name = "t";
+  t.assignment = {BrokerList{1, 2, 3}};
+  config.topics = {t};
+  config.bounds.topic_creations = 1;
+  config.bounds.topic_deletions = 1;
+  config.bounds.crashes = 1;
+  config.bounds.controlled_shutdowns = 1;
+  config.bounds.controller_failovers = 1;
+  return config;
+}
 inline Action onTopic(ActionKind kind, TopicIndex topic) { return Action{.kind = kind, .topic = topic}; }
 
 }  // namespace kcspec::spec::testing
