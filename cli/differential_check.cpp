@@ -110,6 +110,31 @@ bound isr-shrinks 2
 bound stop-replica-errors 1
 )";
 
+// Auto leader rebalance: leaders move away from preferred replicas (crashes, controlled shutdown,
+// ISR shrinks, a reassignment) and the scheduler moves them back; one topic is deleted meanwhile.
+constexpr std::string_view kRebalance = R"(name rebalance
+brokers 1 2 3
+alive-at-start 1 2 3
+delete.topic.enable true
+auto.leader.rebalance.enable true
+topic t
+  partition 0 replicas 1,2
+  partition 1 replicas 2,3
+  partition 2 replicas 1,3
+  reassign 1 to 3,1
+  exists-at-start true
+topic u
+  partition 0 replicas 3,1,2
+  exists-at-start true
+bound crashes 2
+bound controlled-shutdowns 1
+bound controller-failovers 1
+bound topic-deletions 1
+bound reassignments 1
+bound isr-shrinks 2
+bound auto-rebalances 4
+)";
+
 bool isr1(const LeaderAndIsr& lai, BrokerId b) { return lai.isr.size() == 1 && lai.isr.contains(b); }
 
 const ControllerData* activeModule(const Observation& world) {
@@ -134,6 +159,7 @@ const std::vector<CheckConfig>& checkConfigs() {
     out.push_back({"unclean", parseConfig(kUnclean, "config unclean")});
     out.push_back({"no-delete", parseConfig(kNoDelete, "config no-delete")});
     out.push_back({"reassignment", parseConfig(kReassignment, "config reassignment")});
+    out.push_back({"rebalance", parseConfig(kRebalance, "config rebalance")});
     return out;
   }();
   return configs;
@@ -162,6 +188,7 @@ int actionWeight(const Config& config, const spec::ClusterState& state, const Ac
     case ActionKind::DeliverRequest: return 6;
     case ActionKind::DeliverStopReplicaResponse: return a.error ? 6 : 10;
     case ActionKind::ElectController: return 10;
+    case ActionKind::AutoRebalanceTimer: return 4;
     case ActionKind::NoticeSessionExpiry: return 4;
     case ActionKind::DeleteTopic: return broker_down || reassigning ? 8 : 3;
     case ActionKind::CrashBroker: return deleting || reassigning ? 6 : 3;

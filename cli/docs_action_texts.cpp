@@ -269,6 +269,23 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`KafkaController.elect` → `onControllerFailover` (facts §5.4, §3.1, §2.1, §6.3).",
      "`elect` in `spec/rules/controller_failover.cpp`",
      "elect-controller 3\nsettle\ncrash 1\nlose-controller-session 3\nelect-controller 2"},
+    {K::AutoRebalanceTimer, "controller", "auto-rebalance-timer <b>", "auto-rebalances",
+     "The active controller's leader-rebalance scheduler fires and queues AutoPreferredReplicaLeaderElection.",
+     "With `auto.leader.rebalance.enable`, a controller schedules the rebalance task 5 seconds after it becomes "
+     "active and again after each run, until it resigns. kcspec does not model time: the task may fire whenever "
+     "the controller is active, at most once per queued event. The task only queues "
+     "**AutoPreferredReplicaLeaderElection**; its handler moves leadership back to preferred replicas when a "
+     "broker's share of partitions led by someone else exceeds 10%.",
+     "`auto.leader.rebalance.enable true`; `b` is alive and its module is active; no "
+     "AutoPreferredReplicaLeaderElection is already queued at `b` and its queue has room; an `auto-rebalances` "
+     "budget remains.",
+     "`b`'s event queue.",
+     "The event **AutoPreferredReplicaLeaderElection** at `b`. No request.",
+     "`KafkaController.scheduleAutoLeaderRebalanceTask` (the controller scheduler's task; facts §5.4 step 15, "
+     "§5.8.3).",
+     "`apply` in `spec/rules/step.cpp`",
+     "elect-controller 3\nsettle\ncrash 1\nsettle\nstart 1\nsettle\nexpand-isr t-0 leader 2 add 1\nsettle\n"
+     "auto-rebalance-timer 3"},
     {K::DeliverRequest, "delivery", "deliver-request <b>", "",
      "A broker processes the next control request of its queue.",
      "Broker `b` takes the request at the head of its queue. A request from an older controller epoch than the "
@@ -424,16 +441,21 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "elect-preferred t-0\nprocess-event 3",
      ""},
     {E::AutoPreferredReplicaLeaderElection, "The leader-rebalance scheduler fired.",
-     "Nothing in kcspec yet: auto leader rebalance is not modeled (the event exists, nothing queues it).",
-     "In Kafka: for every broker whose share of partitions not led by their preferred replica exceeds "
-     "`leader.imbalance.per.broker.percentage`, a preferred election of those partitions. kcspec's handler does "
-     "nothing.",
-     "Nothing.", "Nothing.",
-     "`KafkaController.processAutoPreferredReplicaLeaderElection` → `checkAndTriggerAutoLeaderRebalance` "
-     "(facts §5.8.3).",
-     "`processNextEvent` in `spec/rules/controller_events.cpp` (no effect)", "",
-     "No action queues this event: auto leader rebalance is not modeled yet "
-     "([rules.md](../rules.md#deliberate-deviations-and-modeling-choices), deviation 4)."},
+     "`auto-rebalance-timer b` (the active controller's scheduler task).",
+     "Only when active (`checkAndTriggerAutoLeaderRebalance`). The partitions of topics not queued for deletion "
+     "are grouped by preferred replica (the head of the assignment). For each broker `B`, in ascending id order: "
+     "the partitions with cached leadership whose leader is not `B` are \"not preferred\"; when they are more than "
+     "10% (`leader.imbalance.per.broker.percentage`) of `B`'s partitions, those whose preferred replica is online "
+     "and in the cached ISR go Online → Online with the PreferredReplica strategy (one batch per broker). "
+     "Partitions being reassigned are not excluded. The scheduler is re-armed: the timer action may fire again.",
+     "Partition-state znodes (leader, leader epoch), leadership.",
+     "LeaderAndIsr to the partitions' replicas, UpdateMetadata to every live broker.",
+     "`KafkaController.processAutoPreferredReplicaLeaderElection` → `checkAndTriggerAutoLeaderRebalance`, "
+     "`onReplicaElection(…, PREFERRED, AutoTriggered)` (facts §5.8.3, §5.8.2).",
+     "`processAutoPreferredReplicaLeaderElection` in `spec/rules/admin_elections.cpp`",
+     "elect-controller 3\nsettle\ncrash 1\nsettle\nstart 1\nsettle\nexpand-isr t-0 leader 2 add 1\nsettle\n"
+     "auto-rebalance-timer 3\nprocess-event 3",
+     ""},
     {E::TopicUncleanLeaderElectionEnable, "A topic's `unclean.leader.election.enable` was turned on.",
      "`enable-unclean t`.",
      "Only when active. Runs `triggerOnlinePartitionStateChange` for the topic: its New and Offline partitions are "

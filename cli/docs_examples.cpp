@@ -22,7 +22,7 @@ name docs-example
 brokers 1 2 3
 alive-at-start 1 2 3
 delete.topic.enable true
-auto.leader.rebalance.enable false
+auto.leader.rebalance.enable true
 topic t
   partition 0 replicas 1,2
   reassign 0 to 2,3
@@ -41,6 +41,7 @@ bound preferred-elections 1
 bound unclean-elections 2
 bound isr-shrinks 1
 bound stop-replica-errors 1
+bound auto-rebalances 1
 )";
 
 constexpr int kMaxSettleSteps = 1000;

@@ -173,6 +173,12 @@ bool ImplCluster::isEnabled(const Action& a) const {
       return brokerOk(a.broker) && !broker(a.broker).outbox().empty() && (!a.error || remaining_.stop_replica_errors > 0);
   }
   return false;
+    case ActionKind::AutoRebalanceTimer: {  // the controller scheduler's task fires (at most one queued)
+      if (!brokerOk(a.broker) || !config_->auto_leader_rebalance_enable || remaining_.auto_rebalances <= 0) return false;
+      const SimulatedBroker& b = broker(a.broker);
+      return b.alive() && b.controller().active && !b.controller().events.full() &&
+             !b.controller().events.containsKind(ControllerEventKind::AutoPreferredReplicaLeaderElection);
+    }
 }
 
 std::vector<Action> ImplCluster::enabledActions() const {
@@ -203,7 +209,8 @@ std::vector<Action> ImplCluster::enabledActions() const {
   config_->brokers.forEach([&](BrokerId b) {
     for (ActionKind kind : {ActionKind::CrashBroker, ActionKind::StartBroker, ActionKind::ControlledShutdown,
                             ActionKind::ProcessEvent, ActionKind::LoseControllerSession, ActionKind::NoticeSessionExpiry,
-                            ActionKind::ElectController, ActionKind::DeliverRequest, ActionKind::DeliverStopReplicaResponse}) {
+                            ActionKind::ElectController, ActionKind::AutoRebalanceTimer, ActionKind::DeliverRequest,
+                            ActionKind::DeliverStopReplicaResponse}) {
       candidates.push_back(Action{.kind = kind, .broker = b});
     }
     candidates.push_back(Action{.kind = ActionKind::DeliverStopReplicaResponse, .broker = b, .error = true});
@@ -370,6 +377,11 @@ void ImplCluster::apply(const Action& a) {
 
 // ------------------------------------------------------------------ observation
 
+    case ActionKind::AutoRebalanceTimer:
+      --remaining_.auto_rebalances;
+      brokers_[static_cast<std::size_t>(a.broker)].controller().events.append(
+          ControllerEvent{.kind = ControllerEventKind::AutoPreferredReplicaLeaderElection});
+      break;
 Observation ImplCluster::observe() const {
   Observation out;
   ZooKeeperData& zk = out.zk;

@@ -65,8 +65,7 @@ void KafkaController::dispatch(const ControllerEvent& event) {
     case ControllerEventKind::ReplicaLeaderElection:
       processReplicaLeaderElection(event.partitions, event.election_type);
       return;
-    case ControllerEventKind::AutoPreferredReplicaLeaderElection:
-      return;  // out of scope (docs/world.md §10): never queued
+    case ControllerEventKind::AutoPreferredReplicaLeaderElection: processAutoPreferredReplicaLeaderElection(); return;
     case ControllerEventKind::TopicUncleanLeaderElectionEnable: processTopicUncleanLeaderElectionEnable(event.topic); return;
   }
 }
@@ -121,8 +120,9 @@ void KafkaController::onControllerFailover() {
   // reassignment found in the topic znodes is resumed.
   maybeResumeReassignments(BrokerSet{}, /*all=*/true);
   tdm_.tryTopicDeletion();
-  // Pending preferred elections: /admin/preferred_replica_election is not modeled, and the
-  // auto-rebalance scheduler is out of scope (docs/world.md §10).
+  // Pending preferred elections: /admin/preferred_replica_election is not modeled.
+  // INFO "Starting the controller scheduler": the auto-rebalance task is ImplCluster's
+  // auto-rebalance-timer action, enabled while this controller is active.
 }
 
 void KafkaController::initializeControllerContext() {

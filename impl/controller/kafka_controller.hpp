@@ -121,6 +121,9 @@ class KafkaController final : public DeletionClient {
   // --- leader_elections.cpp
   void processReplicaLeaderElection(PartitionSet partitions, ElectionType type);
   ElectionOutcomes onReplicaElection(PartitionSet partitions, ElectionType type);
+  void processAutoPreferredReplicaLeaderElection();
+  void checkAndTriggerAutoLeaderRebalance();
+  bool canPreferredReplicaBeLeader(TopicPartition tp) const;
   void processTopicUncleanLeaderElectionEnable(TopicIndex topic);
 
   // --- alter_partition.cpp

@@ -1,4 +1,9 @@
-// KafkaController: ElectLeaders (facts §5.8.1–2) and a topic's unclean flag being enabled.
+// KafkaController: ElectLeaders (facts §5.8.1–2), the auto leader rebalance (§5.8.3) and a
+// topic's unclean flag being enabled.
+#include <map>
+#include <vector>
+
+#include "impl/controller/election.hpp"
 #include "impl/controller/kafka_controller.hpp"
 
 namespace kcspec::impl {
@@ -45,6 +50,56 @@ ElectionOutcomes KafkaController::onReplicaElection(PartitionSet partitions, Ele
                                                        ? PartitionLeaderElectionStrategy::preferredReplica()
                                                        : PartitionLeaderElectionStrategy::offline(/*allowUnclean=*/true);
   return psm_.handleStateChanges(toVector(partitions), PartitionState::OnlinePartition, strategy);
+}
+
+void KafkaController::processAutoPreferredReplicaLeaderElection() {
+  if (!isActive()) return;
+  // INFO "Processing automatic preferred replica leader election"; the finally-block re-schedules
+  // the task (ImplCluster's auto-rebalance-timer action is that task firing).
+  checkAndTriggerAutoLeaderRebalance();
+}
+
+void KafkaController::checkAndTriggerAutoLeaderRebalance() {
+  // TRACE "Checking need to trigger auto leader balancing"
+  std::map<BrokerId, std::vector<TopicPartition>> partitions_by_preferred_replica;  // ascending broker ids
+  context_.allPartitions().forEach([&](TopicPartition tp) {
+    if (tdm_.isTopicQueuedUpForDeletion(tp.topic)) return;
+    const BrokerList assigned = context_.partitionReplicaAssignment(tp);
+    if (assigned.empty()) throw NoSuchElementException("head of empty list");
+    partitions_by_preferred_replica[assigned.front()].push_back(tp);
+  });
+  constexpr double kLeaderImbalancePerBrokerPercentage = 10.0;  // leader.imbalance.per.broker.percentage
+  for (const auto& [leader_broker, partitions] : partitions_by_preferred_replica) {
+    std::vector<TopicPartition> not_in_preferred_replica;
+    for (TopicPartition tp : partitions) {
+      const auto& leadership = context_.partitionLeadershipInfo(tp);
+      if (leadership && leadership->leader_and_isr.leader != leader_broker) not_in_preferred_replica.push_back(tp);
+    }
+    // DEBUG "Topics not in preferred replica for broker <b> <…>"
+    const double imbalance_ratio =
+        static_cast<double>(not_in_preferred_replica.size()) / static_cast<double>(partitions.size());
+    // TRACE "Leader imbalance ratio for broker <b> is <ratio>"
+    if (imbalance_ratio <= kLeaderImbalancePerBrokerPercentage / 100.0) continue;
+    PartitionSet candidates;
+    for (TopicPartition tp : not_in_preferred_replica) {
+      if (!tdm_.isTopicQueuedUpForDeletion(tp.topic) && context_.allTopics.contains(tp.topic) &&
+          canPreferredReplicaBeLeader(tp)) {
+        candidates.insert(tp);
+      }
+    }
+    onReplicaElection(candidates, ElectionType::PREFERRED);  // AutoTriggered: only the logging differs
+  }
+}
+
+bool KafkaController::canPreferredReplicaBeLeader(TopicPartition tp) const {
+  const BrokerList assignment = context_.partitionReplicaAssignment(tp);
+  BrokerSet live_replicas;
+  for (BrokerId replica : assignment) {
+    if (context_.isReplicaOnline(replica, tp)) live_replicas.insert(replica);
+  }
+  const BrokerList& isr = context_.partitionLeadershipInfo(tp)->leader_and_isr.isr;
+  return PartitionLeaderElectionAlgorithms::preferredReplicaPartitionLeaderElection(assignment, isr, live_replicas)
+      .has_value();
 }
 
 void KafkaController::processTopicUncleanLeaderElectionEnable(TopicIndex topic) {

@@ -16,12 +16,19 @@
 // partition epoch only if it still hosts the partition with that leader epoch and the partition
 // epoch does not go backwards. The second condition matches the broker's
 // Partition.handleAlterPartitionUpdate check ("Ignoring new ISR … since we have a newer version").
+// Decision: checkAndTriggerAutoLeaderRebalance visits the brokers in ascending id order. Kafka
+// iterates a Scala hash map grouped by preferred replica; each broker's partitions are one PSM
+// batch either way, only the order of the batches (and so of the requests) is ours.
+// Decision: auto rebalance runs onReplicaElection with trigger AutoTriggered, which differs from
+// the AdminClient trigger only in logging: no znode is deleted, and a ControllerMovedException
+// propagates from handleStateChanges in both cases (facts §5.8.2).
 #include "spec/rules/admin_elections.hpp"
 
 #include <optional>
 
 #include "spec/rules/broker_membership.hpp"
 #include "spec/rules/controller_context.hpp"
+#include "spec/rules/elections.hpp"
 #include "spec/rules/partition_state_machine.hpp"
 #include "spec/rules/reassignment.hpp"
 #include "spec/rules/replica_state_machine.hpp"
@@ -155,6 +162,36 @@ void processReplicaLeaderElection(Controller& ctl, PartitionSet partitions, Elec
   });
   if (abandoned) return;
   onReplicaElection(ctl, electable, type);
+}
+
+void processAutoPreferredReplicaLeaderElection(Controller& ctl) {
+  if (!ctl.module().active) return;
+  const Context& ctx = ctl.context();
+  constexpr int kLeaderImbalancePerBrokerPercentage = 10;  // leader.imbalance.per.broker.percentage
+  for (BrokerId preferred = 0; preferred < kMaxBrokers; ++preferred) {
+    PartitionSet preferred_here;  // partitions (of topics not queued for deletion) preferring `preferred`
+    PartitionSet not_preferred;   // … whose cached leader is someone else
+    allPartitions(ctx).forEach([&](TopicPartition tp) {
+      const BrokerList assignment = partitionReplicaAssignment(ctx, tp);
+      if (isTopicQueuedUpForDeletion(ctl, tp.topic) || assignment.empty() || assignment.front() != preferred) return;
+      preferred_here.insert(tp);
+      const auto& leadership = partition(ctx, tp).leadership;
+      if (leadership && leadership->leader_and_isr.leader != preferred) not_preferred.insert(tp);
+    });
+    if (preferred_here.empty()) continue;
+    // imbalance ratio = |not preferred| / |preferred here| > percentage / 100, strictly
+    if (not_preferred.size() * 100 <= kLeaderImbalancePerBrokerPercentage * preferred_here.size()) continue;
+    PartitionSet candidates;  // canPreferredReplicaBeLeader: the head is online and in the cached ISR
+    not_preferred.forEach([&](TopicPartition tp) {
+      BrokerSet online;
+      for (BrokerId replica : partitionReplicaAssignment(ctx, tp)) {
+        if (isReplicaOnline(ctx, replica)) online.insert(replica);
+      }
+      const BrokerList& isr = partition(ctx, tp).leadership->leader_and_isr.isr;
+      if (preferredReplicaPartitionLeaderElection(partitionReplicaAssignment(ctx, tp), isr, online)) candidates.insert(tp);
+    });
+    onReplicaElection(ctl, candidates, ElectionType::PREFERRED);
+  }
 }
 
 void processControlledShutdown(Controller& ctl, BrokerId broker, std::int64_t broker_epoch) {

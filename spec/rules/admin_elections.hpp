@@ -1,4 +1,5 @@
-// Leader elections asked for by operators and brokers (facts §5.8, §5.9, §5.12).
+// Leader elections asked for by operators, brokers and the controller's own rebalance scheduler
+// (facts §5.8, §5.9, §5.12).
 #pragma once
 
 #include "spec/rules/controller.hpp"
@@ -7,6 +8,11 @@ namespace kcspec::spec {
 
 // §5.8.1 ReplicaLeaderElection(partitions, type, AdminClientTriggered) — the ElectLeaders API.
 void processReplicaLeaderElection(Controller& ctl, PartitionSet partitions, ElectionType type);
+
+// §5.8.3 AutoPreferredReplicaLeaderElection — checkAndTriggerAutoLeaderRebalance: for each broker,
+// when more than leader.imbalance.per.broker.percentage (10) of the partitions it is preferred for
+// are led by someone else, elect the preferred replica of those whose preferred replica can lead.
+void processAutoPreferredReplicaLeaderElection(Controller& ctl);
 
 // §5.9 ControlledShutdown(id, brokerEpoch): moves leadership off the broker and removes it from
 // the ISRs it follows. The broker learns the partitions it still leads (not modeled further).

@@ -43,7 +43,8 @@ void process(Controller& ctl, const ControllerEvent& event) {
       processReplicaLeaderElection(ctl, event.partitions, event.election_type);
       break;
     case ControllerEventKind::AutoPreferredReplicaLeaderElection:
-      break;  // auto rebalance is not modeled yet (docs/spec/deviations.md)
+      processAutoPreferredReplicaLeaderElection(ctl);  // re-scheduling: the timer action may fire again
+      break;
     case ControllerEventKind::TopicUncleanLeaderElectionEnable:
       processTopicUncleanLeaderElectionEnable(ctl, event.topic);
       break;

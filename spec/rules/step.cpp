@@ -107,6 +107,12 @@ bool enabled(const Config& config, const ClusterState& s, const Action& a) {
       const ControllerData& module = brokerAt(s, a.broker).controller;
       return s.world.zk.controller == kNoLeader && brokerAt(s, a.broker).alive && !module.active && !module.session_lost;
     }
+    case ActionKind::AutoRebalanceTimer: {  // scheduled at failover and after each run, until resignation
+      const ControllerData& module = brokerAt(s, a.broker).controller;
+      return config.auto_leader_rebalance_enable && left.auto_rebalances > 0 && brokerAt(s, a.broker).alive &&
+             module.active && !module.events.full() &&
+             !module.events.contains(ControllerEvent{.kind = ControllerEventKind::AutoPreferredReplicaLeaderElection});
+    }
     case ActionKind::DeliverRequest:
       return brokerAt(s, a.broker).alive && !brokerAt(s, a.broker).inbox.empty();
     case ActionKind::DeliverStopReplicaResponse:
@@ -246,6 +252,11 @@ void apply(const Config& config, ClusterState& s, const Action& a, StepObserver&
       elect(ctl);
       break;
     }
+    case ActionKind::AutoRebalanceTimer:
+      --left.auto_rebalances;
+      world.brokers[static_cast<std::size_t>(a.broker)].controller.events.push_back(
+          ControllerEvent{.kind = ControllerEventKind::AutoPreferredReplicaLeaderElection});
+      break;
     case ActionKind::DeliverRequest:
       processNextRequest(world, a.broker);
       break;
@@ -285,7 +296,7 @@ std::vector<Action> candidates(const Config& config, const ClusterState& s) {
   config.brokers.forEach([&](BrokerId b) {
     for (ActionKind kind : {ActionKind::CrashBroker, ActionKind::StartBroker, ActionKind::ControlledShutdown,
                             ActionKind::ProcessEvent, ActionKind::LoseControllerSession, ActionKind::NoticeSessionExpiry,
-                            ActionKind::ElectController, ActionKind::DeliverRequest}) {
+                            ActionKind::ElectController, ActionKind::AutoRebalanceTimer, ActionKind::DeliverRequest}) {
       add({.kind = kind, .broker = b});
     }
     add({.kind = ActionKind::DeliverStopReplicaResponse, .broker = b});

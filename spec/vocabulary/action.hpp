@@ -32,19 +32,20 @@ enum class ActionKind : std::uint8_t {
   LoseControllerSession,  // perturbation: /controller disappears; the old controller runs on
   NoticeSessionExpiry,    // recovery: the old controller's ZK client queues Expire (clearAndPut)
   ElectController,        // recovery: `broker` wins /controller and runs onControllerFailover
+  AutoRebalanceTimer,     // perturbation: the active controller on `broker`'s leader-rebalance scheduler fires
   // delivery
   DeliverRequest,         // recovery: `broker` processes the head of its request queue
   DeliverStopReplicaResponse,  // recovery (perturbation when `error`): a response reaches the controller
 };
 
-inline constexpr std::size_t kActionKindCount = 19;
+inline constexpr std::size_t kActionKindCount = 20;
 
 inline constexpr std::array<std::string_view, kActionKindCount> kActionNames = {
     "create-topic",      "delete-topic",     "add-partitions",          "reassign",
     "cancel-reassignment", "elect-preferred", "elect-unclean",          "enable-unclean",
     "crash",             "start",            "controlled-shutdown",     "shrink-isr",
     "expand-isr",        "process-event",    "lose-controller-session", "notice-session-expiry",
-    "elect-controller",  "deliver-request",  "deliver-stop-replica-response"};
+    "elect-controller",  "auto-rebalance-timer", "deliver-request",  "deliver-stop-replica-response"};
 
 constexpr std::string_view actionName(ActionKind kind) { return kActionNames[static_cast<std::size_t>(kind)]; }
 

@@ -32,6 +32,7 @@ constexpr std::array<std::string_view, kActionKindCount> kUsage = {
     "lose-controller-session <broker>",
     "notice-session-expiry <broker>",
     "elect-controller <broker>",
+    "auto-rebalance-timer <broker>",
     "deliver-request <broker>",
     "deliver-stop-replica-response <broker> [error]",
 };
@@ -56,6 +57,7 @@ constexpr Shape shapeOf(ActionKind kind) {
     case ActionKind::LoseControllerSession:
     case ActionKind::NoticeSessionExpiry:
     case ActionKind::ElectController:
+    case ActionKind::AutoRebalanceTimer:
     case ActionKind::DeliverRequest:
       return Shape::Broker;
     default:

@@ -40,20 +40,21 @@ struct Bounds {
   int unclean_elections = 0;        // ElectLeaders(UNCLEAN) and enabling a topic's unclean flag
   int isr_shrinks = 0;              // a leader proposes removing a follower (AlterPartition)
   int stop_replica_errors = 0;      // a StopReplica(delete=true) response carries an error
+  int auto_rebalances = 0;          // the leader-rebalance scheduler fires (needs auto.leader.rebalance.enable)
   friend constexpr bool operator==(const Bounds&, const Bounds&) = default;
 };
 
 // The bound names, in the order of Bounds' fields, as the configuration format spells them.
-inline constexpr std::array<std::string_view, 11> kBoundNames = {
+inline constexpr std::array<std::string_view, 12> kBoundNames = {
     "crashes",      "controlled-shutdowns", "controller-failovers", "topic-creations",
     "topic-deletions", "partition-additions", "reassignments", "preferred-elections",
-    "unclean-elections", "isr-shrinks", "stop-replica-errors"};
+    "unclean-elections", "isr-shrinks", "stop-replica-errors", "auto-rebalances"};
 
 constexpr int* boundField(Bounds& bounds, std::size_t i) {
   int* fields[] = {&bounds.crashes,          &bounds.controlled_shutdowns, &bounds.controller_failovers,
                    &bounds.topic_creations,  &bounds.topic_deletions,      &bounds.partition_additions,
                    &bounds.reassignments,    &bounds.preferred_elections,  &bounds.unclean_elections,
-                   &bounds.isr_shrinks,      &bounds.stop_replica_errors};
+                   &bounds.isr_shrinks,      &bounds.stop_replica_errors,  &bounds.auto_rebalances};
   return fields[i];
 }
 

@@ -223,6 +223,12 @@ class ConfigParser {
         }
       });
     }
+    const auto rebalance_bound = static_cast<std::size_t>(
+        std::find(kBoundNames.begin(), kBoundNames.end(), "auto-rebalances") - kBoundNames.begin());
+    if (config_.bounds.auto_rebalances > 0 && !config_.auto_leader_rebalance_enable) {
+      fail(*bound_lines_[rebalance_bound],
+           "bound auto-rebalances needs `auto.leader.rebalance.enable true` (without it the scheduler never runs)");
+    }
     for (const auto& [line, id] : replica_uses_) {
       if (!config_.brokers.contains(id)) {
         fail(line, fmt::format("broker {} is not listed in `brokers` (line {})", id, *brokers_line_));

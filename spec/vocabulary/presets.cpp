@@ -37,7 +37,7 @@ name every-perturbation
 brokers 1 2 3
 alive-at-start 1 2 3
 delete.topic.enable true
-auto.leader.rebalance.enable false
+auto.leader.rebalance.enable true
 topic t
   partition 0 replicas 1,2
   partition 1 replicas 2,3
@@ -57,6 +57,7 @@ bound preferred-elections 1
 bound unclean-elections 1
 bound isr-shrinks 1
 bound stop-replica-errors 1
+bound auto-rebalances 1
 )";
 
 constexpr std::string_view kMedium = R"(# kcspec preset: medium

@@ -197,6 +197,7 @@ KCSPEC_CONFORMANCE_PROPERTY(Deletion, "deletion")
 KCSPEC_CONFORMANCE_PROPERTY(Unclean, "unclean")
 KCSPEC_CONFORMANCE_PROPERTY(DeletionDisabled, "no-delete")
 KCSPEC_CONFORMANCE_PROPERTY(Reassignment, "reassignment")
+KCSPEC_CONFORMANCE_PROPERTY(AutoRebalance, "rebalance")
 
 // Every configuration's histories without RapidCheck (the same weights, fixed seeds): the merged
 // coverage of a default run, and every valid transition of both tables must be taken except the

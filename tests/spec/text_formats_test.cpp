@@ -113,7 +113,7 @@ TEST(ConfigText, PrintThenParseGivesTheSameConfig) {
 TEST(ConfigText, CanonicalFormSpellsEverythingOut) {
   EXPECT_EQ(printConfig(parseConfig("name n\nbrokers 3 1\nalive-at-start 3\ndelete.topic.enable false\n"
                                     "topic t\npartition 0 replicas 3,1\nadd-partition replicas 1\nreassign 1 to 3\n"
-                                    "bound stop-replica-errors 2\n",
+                                    "bound stop-replica-errors 2\nbound auto-rebalances 0\n",
                                     "x")),
             "name n\n"
             "brokers 1 3\n"
@@ -136,7 +136,7 @@ TEST(ConfigText, CanonicalFormSpellsEverythingOut) {
             "bound preferred-elections 0\n"
             "bound unclean-elections 0\n"
             "bound isr-shrinks 0\n"
-            "bound stop-replica-errors 2\n");
+            "bound stop-replica-errors 2\nbound auto-rebalances 0\n");
 }
 
 TEST(ConfigText, AcceptsCrLfTabsAndUtf8Comments) {
@@ -285,6 +285,7 @@ std::vector<std::pair<Action, std::string>> everyKind() {
       {{.kind = ActionKind::LoseControllerSession, .broker = 1}, "lose-controller-session 1"},
       {{.kind = ActionKind::NoticeSessionExpiry, .broker = 1}, "notice-session-expiry 1"},
       {{.kind = ActionKind::ElectController, .broker = 1}, "elect-controller 1"},
+      {{.kind = ActionKind::AutoRebalanceTimer, .broker = 1}, "auto-rebalance-timer 1"},
       {{.kind = ActionKind::DeliverRequest, .broker = 1}, "deliver-request 1"},
       {{.kind = ActionKind::DeliverStopReplicaResponse, .broker = 2}, "deliver-stop-replica-response 2"},
       {{.kind = ActionKind::DeliverStopReplicaResponse, .broker = 2, .error = true}, "deliver-stop-replica-response 2 error"},
