@@ -17,5 +17,6 @@ CommandRun addDocsCommand(CLI::App& app);
 CommandRun addExploreCommand(CLI::App& app);
 CommandRun addCheckLogCommand(CLI::App& app);
 CommandRun addMutantsCommand(CLI::App& app);
+CommandRun addProveCommand(CLI::App& app);
 
 }  // namespace kcspec::cli

@@ -45,20 +45,21 @@ std::vector<std::string> staleFiles(const fs::path& docs_dir, const std::vector<
   return stale;
 }
 
+// docs/proofs.md as `kcspec prove` wrote it ("" when there is none).
+std::string proofsPageOf(const fs::path& docs_dir) { return readFileIfExists(docs_dir / "proofs.md").value_or(""); }
+
 }  // namespace
 
-std::vector<GeneratedFile> generateDocs() {
+std::vector<GeneratedFile> generateDocs(std::string_view proofs_md) {
   std::vector<GeneratedFile> files;
   addLifecycle<PartitionState>(files);
   addLifecycle<ReplicaState>(files);
-  const std::string proofs = proofsPage();
-  files.push_back({"proofs.md", proofs});
-  addSpecPages(files, proofs);
+  addSpecPages(files, proofs_md);
   return files;
 }
 
 int writeDocs(const fs::path& docs_dir) {
-  const std::vector<GeneratedFile> files = generateDocs();
+  const std::vector<GeneratedFile> files = generateDocs(proofsPageOf(docs_dir));
   for (const GeneratedFile& file : files) {
     writeFileAtomically(docs_dir / file.path, file.contents);
     fmt::print("wrote {}\n", (docs_dir / file.path).string());
@@ -72,7 +73,17 @@ int writeDocs(const fs::path& docs_dir) {
 
 int checkDocs(const fs::path& docs_dir) {
   int stale = 0;
-  const std::vector<GeneratedFile> files = generateDocs();
+  const std::optional<std::string> proofs = readFileIfExists(docs_dir / "proofs.md");
+  if (!proofs) {
+    fmt::print("{}: missing (run `kcspec prove`)\n", (docs_dir / "proofs.md").string());
+    ++stale;
+  } else {
+    for (const std::string& problem : proofsPageProblems(*proofs, proofs::theoremCatalog())) {
+      fmt::print("{}: {}\n", (docs_dir / "proofs.md").string(), problem);
+      ++stale;
+    }
+  }
+  const std::vector<GeneratedFile> files = generateDocs(proofs.value_or(""));
   for (const GeneratedFile& file : files) {
     const auto path = docs_dir / file.path;
     const auto on_disk = readFileIfExists(path);
@@ -89,12 +100,12 @@ int checkDocs(const fs::path& docs_dir) {
                (docs_dir / extra).string());
     ++stale;
   }
-  if (stale == 0) fmt::print("docs up to date: {} generated files checked\n", files.size());
+  if (stale == 0) fmt::print("docs up to date: {} generated files and proofs.md checked\n", files.size());
   return stale == 0 ? 0 : 1;
 }
 
 int writeSite(const fs::path& docs_dir, const fs::path& out_dir) {
-  const int pages = buildSite(docs_dir, out_dir, generateDocs());
+  const int pages = buildSite(docs_dir, out_dir, generateDocs(proofsPageOf(docs_dir)));
   fmt::print("wrote {} HTML pages under {} (open {})\n", pages, out_dir.string(), (out_dir / "index.html").string());
   return 0;
 }
@@ -116,6 +127,12 @@ CommandRun addDocsCommand(CLI::App& app) {
   command->add_option("--out", options->out, "The site's folder, with --html")->capture_default_str()->needs(html);
   check->excludes(html);
   return [options] {
+    // --check and --html read the docs folder: it must be one (bad input, exit 2, not a report
+    // that every page is missing). Writing creates it.
+    std::error_code error;
+    if ((options->check || options->html) && !fs::is_directory(options->dir, error)) {
+      throw UserError(options->dir, fs::exists(options->dir, error) ? "not a folder" : "no such folder");
+    }
     if (options->html) return writeSite(options->dir, options->out);
     return options->check ? checkDocs(options->dir) : writeDocs(options->dir);
   };

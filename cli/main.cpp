@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   add(addTablesCommand(app));
   add(addDocsCommand(app));
   add(addExploreCommand(app));
+  add(addProveCommand(app));
   add(addReplayCommand(app));
   add(addCheckLogCommand(app));
   add(addMutantsCommand(app));

@@ -1,0 +1,198 @@
+// `kcspec prove [--only ID…] [--out FILE] [--threads N] [--json] [--list]`: runs the theorem
+// catalog (proofs/theorems/catalog.hpp) and writes docs/proofs.md (cli/proofs_page.hpp). A
+// progress line per run and per theorem goes to stderr.
+//
+// Exit status: 0 every theorem is proven, holds, or is a confirmed known Kafka deviation; 1 a
+// theorem is violated, incomplete, or a deviation was not reproduced; 2 bad input.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "cli/files.hpp"
+#include "cli/proofs_page.hpp"
+#include "cli/theorem_runner.hpp"
+
+namespace kcspec::cli {
+namespace {
+
+using proofs::Catalog;
+using proofs::Theorem;
+
+struct ProveCommandOptions {
+  std::vector<std::string> only;
+  std::string out = "docs/proofs.md";
+  bool out_given = false;
+  unsigned threads = 0;
+  bool json = false;
+  bool list = false;
+};
+
+// The theorems `only` names (a theorem id, a property id or a scope name each), or all.
+std::vector<const Theorem*> select(const Catalog& catalog, const std::vector<std::string>& only) {
+  std::vector<const Theorem*> chosen;
+  std::set<const Theorem*> seen;
+  const auto take = [&](const Theorem& t) {
+    if (seen.insert(&t).second) chosen.push_back(&t);
+  };
+  if (only.empty()) {
+    for (const Theorem& t : catalog.theorems) take(t);
+    return chosen;
+  }
+  for (const std::string& name : only) {
+    bool matched = false;
+    if (const Theorem* exact = catalog.theorem(name)) {
+      take(*exact);
+      matched = true;
+    } else {
+      for (const Theorem& t : catalog.theorems) {
+        if (t.property == name || t.scope == name) {
+          take(t);
+          matched = true;
+        }
+      }
+    }
+    if (!matched) {
+      throw UserError("--only", fmt::format("no theorem, property or scope called '{}' (`kcspec prove --list` lists them)",
+                                            name));
+    }
+  }
+  return chosen;
+}
+
+nlohmann::ordered_json jsonReport(const ProveReport& report, const std::string& written) {
+  nlohmann::ordered_json json;
+  json["success"] = report.success();
+  json["seconds"] = report.seconds;
+  json["threads"] = report.threads;
+  json["out"] = written.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(written);
+  nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+  for (const RunSummary& run : report.runs) {
+    nlohmann::ordered_json entry;
+    entry["scope"] = run.scope;
+    entry["method"] = std::string(proofs::methodName(run.method));
+    entry["subject"] = std::string(proofs::subjectName(run.subject));
+    if (run.method == proofs::Method::Exhaustive) {
+      entry["states"] = run.states;
+      entry["transitions"] = run.transitions;
+      entry["max_depth"] = run.max_depth;
+      entry["complete"] = run.complete;
+    } else {
+      entry["histories"] = run.histories;
+      entry["steps"] = run.states;
+      entry["seed"] = run.random.seed;
+    }
+    entry["seconds"] = run.seconds;
+    runs.push_back(entry);
+  }
+  json["runs"] = runs;
+  nlohmann::ordered_json theorems = nlohmann::ordered_json::array();
+  for (const TheoremResult& r : report.results) {
+    nlohmann::ordered_json entry;
+    entry["id"] = r.theorem->id;
+    entry["property"] = r.theorem->property;
+    entry["scope"] = r.theorem->scope;
+    entry["method"] = std::string(proofs::methodName(r.theorem->method));
+    entry["expectation"] = r.theorem->expectation == proofs::Expectation::Holds ? "holds" : "known Kafka deviation";
+    entry["verdict"] = std::string(outcomeName(r.outcome));
+    entry["run"] = r.run ? nlohmann::ordered_json(*r.run) : nlohmann::ordered_json(nullptr);
+    if (r.counterexample) {
+      nlohmann::ordered_json c;
+      c["steps"] = r.counterexample->steps;
+      if (!r.counterexample->recovery.empty()) c["recovery"] = r.counterexample->recovery;
+      if (!r.counterexample->detail.empty()) c["detail"] = r.counterexample->detail;
+      c["occurrences"] = r.counterexample->occurrences;
+      c["scenario"] = r.counterexample->scenario;
+      entry["counterexample"] = c;
+    }
+    theorems.push_back(entry);
+  }
+  json["theorems"] = theorems;
+  return json;
+}
+
+void printText(const ProveReport& report, const std::string& written) {
+  std::size_t failed = 0;
+  for (const TheoremResult& r : report.results) {
+    if (r.outcome == Outcome::DeviationConfirmed) {
+      fmt::print("{}: Kafka deviation confirmed, shortest counterexample {} steps\n", r.theorem->id,
+                 r.counterexample ? r.counterexample->steps.size() : 0);
+    }
+    if (outcomeIsSuccess(r.outcome)) continue;
+    ++failed;
+    fmt::print("{}: {}\n", r.theorem->id, outcomeName(r.outcome));
+    if (r.counterexample) {
+      for (std::size_t i = 0; i < r.counterexample->steps.size(); ++i) {
+        fmt::print("  {:>3}. {}\n", i + 1, r.counterexample->steps[i]);
+      }
+      if (!r.counterexample->detail.empty()) fmt::print("  {}\n", r.counterexample->detail);
+    }
+  }
+  fmt::print("{} theorems in {} runs, {:.1f} s: {}\n", report.results.size(), report.runs.size(), report.seconds,
+             failed == 0 ? "every theorem is proven, holds or is a confirmed Kafka deviation"
+                         : fmt::format("{} failed", failed));
+  if (!written.empty()) {
+    fmt::print("wrote {} (docs/spec/invariants.md reads its verdicts from docs/proofs.md: run `kcspec docs`)\n", written);
+  }
+}
+
+int runProve(const ProveCommandOptions& options) {
+  const Catalog& catalog = proofs::theoremCatalog();
+  if (options.list) {
+    for (const Theorem& t : catalog.theorems) {
+      fmt::print("{}\t{}\t{}\n", t.id, proofs::methodName(t.method),
+                 t.expectation == proofs::Expectation::Holds ? "holds" : "known Kafka deviation");
+    }
+    return 0;
+  }
+  const std::vector<const Theorem*> selection = select(catalog, options.only);
+  // A partial run does not overwrite the whole page unless asked to.
+  const bool write = options.only.empty() || options.out_given;
+  ProveOptions run;
+  run.threads = options.threads;
+  run.progress = [](const std::string& line) {
+    fmt::print(stderr, "prove: {}\n", line);
+    std::fflush(stderr);
+  };
+  const ProveReport report = prove(catalog, selection, run);
+  std::string written;
+  if (write) {
+    writeFileAtomically(options.out, proofsPage(catalog, report) + "\n");
+    written = options.out;
+  }
+  if (options.json) {
+    fmt::print("{}\n", jsonReport(report, written).dump());
+  } else {
+    printText(report, written);
+    if (!write) fmt::print("(--only without --out: nothing written)\n");
+  }
+  return report.success() ? 0 : 1;
+}
+
+}  // namespace
+
+CommandRun addProveCommand(CLI::App& app) {
+  auto options = std::make_shared<ProveCommandOptions>();
+  auto* command = app.add_subcommand("prove", "Run the theorem catalog and write docs/proofs.md");
+  command->add_option("--only", options->only,
+                      "Only these theorems (a theorem id such as S1@crash-failover, a property id such as S1, or a "
+                      "scope name); repeatable. Without --out nothing is written");
+  auto* out = command->add_option("--out", options->out, "Where the page is written")->capture_default_str();
+  command->add_option("--threads", options->threads, "The explorer's worker threads (default: the hardware's cores)")
+      ->check(CLI::Range(1u, 1024u));
+  command->add_flag("--json", options->json, "Print one JSON object instead of the text summary");
+  auto* list = command->add_flag("--list", options->list, "List the theorems (id, method, expectation) and exit");
+  list->excludes(out);
+  return [options, out] {
+    options->out_given = out->count() > 0;
+    return runProve(*options);
+  };
+}
+
+}  // namespace kcspec::cli

@@ -1,0 +1,341 @@
+#include "proofs/theorems/catalog.hpp"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <stdexcept>
+
+#include "proofs/compile_time/theorems.hpp"
+#include "proofs/explorer/known_deviations.hpp"
+#include "spec/rules/invariants.hpp"
+#include "spec/vocabulary/config_text.hpp"
+#include "spec/vocabulary/presets.hpp"
+
+namespace kcspec::proofs {
+
+std::string_view methodName(Method method) {
+  switch (method) {
+    case Method::CompileTime: return "compile-time";
+    case Method::Exhaustive: return "exhaustive";
+    case Method::RandomHistories: return "random histories";
+  }
+  return "?";
+}
+
+std::string_view subjectName(Subject subject) {
+  switch (subject) {
+    case Subject::Spec: return "spec";
+    case Subject::SpecAndImpl: return "spec and impl";
+  }
+  return "?";
+}
+
+const Scope* Catalog::scope(std::string_view name) const {
+  const auto it = std::find_if(scopes.begin(), scopes.end(), [&](const Scope& s) { return s.name == name; });
+  return it == scopes.end() ? nullptr : &*it;
+}
+
+const Theorem* Catalog::theorem(std::string_view id) const {
+  const auto it = std::find_if(theorems.begin(), theorems.end(), [&](const Theorem& t) { return t.id == id; });
+  return it == theorems.end() ? nullptr : &*it;
+}
+
+Config scopeConfig(const Scope& scope) {
+  if (!scope.preset.empty()) {
+    std::optional<Config> config = preset(scope.preset);
+    if (!config) throw std::invalid_argument("scope " + scope.name + ": no preset named " + scope.preset);
+    return *config;
+  }
+  if (scope.config_text.empty()) throw std::invalid_argument("scope " + scope.name + " has no configuration");
+  return parseConfig(scope.config_text, "scope " + scope.name);
+}
+
+std::string scopeConfigText(const Scope& scope) { return printConfig(scopeConfig(scope)); }
+
+namespace {
+
+constexpr std::string_view kGoodStatement =
+    "From every reachable state from which recovery actions alone can reach each liveness goal, they reach one "
+    "state where every goal holds at once.";
+
+constexpr std::string_view kAgreementStatement =
+    "The reference controller (impl/) and the spec enable the same actions, and after every step their observations "
+    "and remaining budgets are equal and every safety property that is not a known Kafka deviation holds on the "
+    "impl's state.";
+
+const spec::Property* catalogProperty(std::string_view id) {
+  for (const spec::Property& p : spec::invariantCatalog()) {
+    if (p.id == id) return &p;
+  }
+  return nullptr;
+}
+
+void addScopeOnce(Catalog& catalog, Scope scope) {
+  if (catalog.scope(scope.name) == nullptr) catalog.scopes.push_back(std::move(scope));
+}
+
+Theorem fromProperty(const spec::Property& p, std::string_view scope, Method method, Subject subject) {
+  Theorem t;
+  t.id = std::string(p.id) + "@" + std::string(scope);
+  t.property = std::string(p.id);
+  t.name = std::string(p.name);
+  t.statement = std::string(p.statement);
+  t.scope = std::string(scope);
+  t.method = method;
+  t.subject = subject;
+  return t;
+}
+
+// ---- the scopes of the catalog. Each of these explores in seconds on 2 cores; with the `default`
+// preset (about 40 s) and the random histories the whole catalog takes one to three minutes
+// (docs/testing.md "kcspec prove").
+
+// Two brokers, one partition on both: a crash and a controller failover in every interleaving.
+constexpr std::string_view kCrashFailover = R"(name crash-failover
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound crashes 1
+bound controller-failovers 1
+)";
+
+// Three brokers, a partition on two of them: a controlled shutdown and an ISR shrink.
+constexpr std::string_view kControlledShutdown = R"(name controlled-shutdown
+brokers 1 2 3
+alive-at-start 1 2 3
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound controlled-shutdowns 1
+bound isr-shrinks 1
+)";
+
+// Two brokers: a crash, an ISR shrink, a preferred and an unclean election (or enabling the flag).
+constexpr std::string_view kElections = R"(name elections
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound crashes 1
+bound preferred-elections 1
+bound unclean-elections 1
+bound isr-shrinks 1
+)";
+
+// Two brokers: the admin creates a topic and adds a partition; a broker crashes.
+constexpr std::string_view kCreateExpand = R"(name create-expand
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  add-partition replicas 2,1
+bound crashes 1
+bound topic-creations 1
+bound partition-additions 1
+)";
+
+// Two brokers: a deletion, a StopReplica error and a crash (deviation L6).
+constexpr std::string_view kDeletionErrors = R"(name deletion-errors
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound crashes 1
+bound topic-deletions 1
+bound stop-replica-errors 1
+)";
+
+// Two brokers: a deletion and a controller failover (deviation T3).
+constexpr std::string_view kFailoverDelete = R"(name failover-delete
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound controller-failovers 1
+bound topic-deletions 1
+)";
+
+// Three brokers: a reassignment and a deletion of the same topic (deviations S7 and S8).
+constexpr std::string_view kReassignDelete = R"(name reassign-delete
+brokers 1 2 3
+alive-at-start 1 2 3
+topic t
+  partition 0 replicas 1,2
+  reassign 0 to 2,3
+  exists-at-start true
+bound reassignments 1
+bound topic-deletions 1
+)";
+
+Catalog buildCatalog() {
+  Catalog catalog;
+  addCompileTimeTheorems(catalog);
+
+  const auto embedded = [&](std::string_view name, std::string_view summary, std::string_view text) {
+    catalog.scopes.push_back(Scope{std::string(name), std::string(summary), "", std::string(text)});
+  };
+  embedded("crash-failover", "2 brokers, 1 partition at RF 2; a crash and a controller failover", kCrashFailover);
+  embedded("controlled-shutdown", "3 brokers, 1 partition at RF 2; a controlled shutdown and an ISR shrink",
+           kControlledShutdown);
+  embedded("elections", "2 brokers, 1 partition at RF 2; a crash, an ISR shrink, a preferred and an unclean election",
+           kElections);
+  embedded("create-expand", "2 brokers; a topic created by the admin, a partition added, a crash", kCreateExpand);
+  embedded("deletion-errors", "2 brokers, 1 partition at RF 2; a deletion, a StopReplica error and a crash",
+           kDeletionErrors);
+  embedded("failover-delete", "2 brokers, 1 partition at RF 2; a deletion and a controller failover", kFailoverDelete);
+  embedded("reassign-delete", "3 brokers, 1 partition at RF 2; a reassignment to 2,3 and a deletion", kReassignDelete);
+
+  constexpr std::array<std::string_view, 0> none{};
+  constexpr std::array<std::string_view, 1> l6{"L6"};
+  constexpr std::array<std::string_view, 1> t3{"T3"};
+  constexpr std::array<std::string_view, 2> s7_s8{"S7", "S8"};
+  addExhaustiveTheorems(catalog, "crash-failover", none);
+  addExhaustiveTheorems(catalog, "controlled-shutdown", none);
+  addExhaustiveTheorems(catalog, "elections", none);
+  addExhaustiveTheorems(catalog, "create-expand", none);
+  addExhaustiveTheorems(catalog, "deletion-errors", l6);
+  addExhaustiveTheorems(catalog, "failover-delete", t3);
+  addExhaustiveTheorems(catalog, "reassign-delete", s7_s8);
+
+  // The README's main job explores the `default` preset too; here it is one scope among others.
+  catalog.scopes.push_back(Scope{"default", "the preset `default` (spec/vocabulary/presets.cpp), the README's main job",
+                                 "default", ""});
+  addExhaustiveTheorems(catalog, "default", none);
+
+  // Spec and impl in lockstep over every state of the scopes where that takes seconds (the
+  // explorer's BothSystem replays each state's path through the impl: about 1,000 states/s).
+  for (std::string_view scope : {"crash-failover", "controlled-shutdown", "create-expand", "deletion-errors"}) {
+    addExhaustiveAgreementTheorem(catalog, scope);
+  }
+
+  // Random histories reach the larger presets, which no exhaustive run here covers.
+  const auto presetScope = [&](std::string_view name, std::string_view summary) {
+    catalog.scopes.push_back(Scope{std::string(name), std::string(summary), std::string(name), ""});
+  };
+  presetScope("every-perturbation", "the preset `every-perturbation` (spec/vocabulary/presets.cpp)");
+  presetScope("medium", "the preset `medium` (spec/vocabulary/presets.cpp)");
+  presetScope("large", "the preset `large` (spec/vocabulary/presets.cpp)");
+  const RandomBudget spec_budget{1000, 100, 1};
+  const RandomBudget agreement_budget{200, 100, 1};
+  for (std::string_view scope : {"every-perturbation", "medium", "large"}) {
+    addRandomSafetyTheorems(catalog, scope, spec_budget);
+  }
+  for (std::string_view scope : {"every-perturbation", "medium", "large"}) {
+    addAgreementTheorem(catalog, scope, agreement_budget);
+  }
+  return catalog;
+}
+
+// FNV-1a, 64 bits.
+struct Hasher {
+  std::uint64_t value = 14695981039346656037ull;
+  void add(std::string_view text) {
+    for (char c : text) {
+      value ^= static_cast<unsigned char>(c);
+      value *= 1099511628211ull;
+    }
+    value ^= 0xff;  // a separator no text contains
+    value *= 1099511628211ull;
+  }
+};
+
+}  // namespace
+
+void addCompileTimeTheorems(Catalog& catalog) {
+  addScopeOnce(catalog, Scope{"partition-lifecycle", "the partition MSM of model/ (4 states, 8 Rows)", "", ""});
+  addScopeOnce(catalog, Scope{"replica-lifecycle", "the replica MSM of model/ (7 states, 14 Rows)", "", ""});
+  for (const CompileTimeTheorem& c : compileTimeTheorems()) {
+    Theorem t;
+    t.id = std::string(c.id);
+    t.property = std::string(c.id);
+    t.statement = std::string(c.statement);
+    t.scope = c.id.starts_with("MSM-P") ? "partition-lifecycle" : "replica-lifecycle";
+    t.method = Method::CompileTime;
+    catalog.theorems.push_back(std::move(t));
+  }
+}
+
+void addExhaustiveTheorems(Catalog& catalog, std::string_view scope, std::span<const std::string_view> deviations_shown) {
+  for (const spec::Property& p : spec::invariantCatalog()) {
+    if (explorer::isKnownKafkaDeviation(p.id)) continue;
+    catalog.theorems.push_back(fromProperty(p, scope, Method::Exhaustive, Subject::Spec));
+  }
+  Theorem good;
+  good.id = std::string(kGoodProperty) + "@" + std::string(scope);
+  good.property = std::string(kGoodProperty);
+  good.name = "RecoveryReachesGoodState";
+  good.statement = std::string(kGoodStatement);
+  good.scope = std::string(scope);
+  good.method = Method::Exhaustive;
+  catalog.theorems.push_back(std::move(good));
+  for (std::string_view id : deviations_shown) {
+    const spec::Property* p = catalogProperty(id);
+    if (p == nullptr) throw std::invalid_argument("no catalog property " + std::string(id));
+    Theorem t = fromProperty(*p, scope, Method::Exhaustive, Subject::Spec);
+    t.expectation = Expectation::KafkaDeviation;
+    catalog.theorems.push_back(std::move(t));
+  }
+}
+
+void addRandomSafetyTheorems(Catalog& catalog, std::string_view scope, RandomBudget budget) {
+  for (const spec::Property& p : spec::invariantCatalog()) {
+    if (p.kind == spec::PropertyKind::Liveness || explorer::isKnownKafkaDeviation(p.id)) continue;
+    Theorem t = fromProperty(p, scope, Method::RandomHistories, Subject::Spec);
+    t.random = budget;
+    catalog.theorems.push_back(std::move(t));
+  }
+}
+
+void addAgreementTheorem(Catalog& catalog, std::string_view scope, RandomBudget budget, std::string_view impl_mutants) {
+  Theorem t;
+  t.id = std::string(kAgreementProperty) + "@" + std::string(scope);
+  if (!impl_mutants.empty()) t.id += "+" + std::string(impl_mutants);
+  t.property = std::string(kAgreementProperty);
+  t.name = "SpecAndImplAgree";
+  t.statement = std::string(kAgreementStatement);
+  t.scope = std::string(scope);
+  t.method = Method::RandomHistories;
+  t.subject = Subject::SpecAndImpl;
+  t.random = budget;
+  t.impl_mutants = std::string(impl_mutants);
+  catalog.theorems.push_back(std::move(t));
+}
+
+void addExhaustiveAgreementTheorem(Catalog& catalog, std::string_view scope, std::string_view impl_mutants) {
+  addAgreementTheorem(catalog, scope, RandomBudget{}, impl_mutants);
+  catalog.theorems.back().method = Method::Exhaustive;
+}
+
+const Catalog& theoremCatalog() {
+  static const Catalog catalog = buildCatalog();
+  return catalog;
+}
+
+std::uint64_t catalogFingerprint(const Catalog& catalog) {
+  Hasher h;
+  for (const Scope& scope : catalog.scopes) {
+    h.add(scope.name);
+    // The configuration as written (a preset's text), so that only a change of the configuration
+    // itself, not of how configurations print, changes the fingerprint.
+    h.add(scope.preset);
+    h.add(scope.preset.empty() ? std::string_view(scope.config_text) : presetText(scope.preset).value_or("?"));
+  }
+  for (const Theorem& t : catalog.theorems) {
+    for (std::string_view field : {std::string_view(t.id), std::string_view(t.property), std::string_view(t.statement),
+                                   std::string_view(t.scope), methodName(t.method), subjectName(t.subject),
+                                   std::string_view(t.impl_mutants)}) {
+      h.add(field);
+    }
+    h.add(t.expectation == Expectation::Holds ? "holds" : "deviation");
+    h.add(std::to_string(t.random.histories) + "/" + std::to_string(t.random.max_steps) + "/" +
+          std::to_string(t.random.seed));
+  }
+  return h.value;
+}
+
+}  // namespace kcspec::proofs
