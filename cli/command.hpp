@@ -18,5 +18,7 @@ CommandRun addExploreCommand(CLI::App& app);
 CommandRun addCheckLogCommand(CLI::App& app);
 CommandRun addMutantsCommand(CLI::App& app);
 CommandRun addProveCommand(CLI::App& app);
+CommandRun addCheckZkCommand(CLI::App& app);        // cli/check_zk_command.cpp
+CommandRun addRunControllerCommand(CLI::App& app);  // cli/run_controller_command.cpp
 
 }  // namespace kcspec::cli

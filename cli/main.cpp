@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
   add(addReplayCommand(app));
   add(addCheckLogCommand(app));
   add(addMutantsCommand(app));
+  add(addCheckZkCommand(app));
+  add(addRunControllerCommand(app));
 
   try {
     app.parse(argc, argv);

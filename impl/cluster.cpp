@@ -39,8 +39,13 @@ zk::TopicAssignment initialAssignment(const TopicConfig& topic) {
 
 }  // namespace
 
-ImplCluster::ImplCluster(const Config& config, Mutants mutants, LogTarget log)
-    : config_(std::make_shared<const Config>(config)), mutants_(mutants), log_(log), remaining_(config.bounds) {
+ImplCluster::ImplCluster(const Config& config, zk::RealZkStore& real_zookeeper, Mutants mutants, LogTarget log)
+    : ImplCluster(config, mutants, log, zk::Store(&real_zookeeper)) {}
+
+ImplCluster::ImplCluster(const Config& config, Mutants mutants, LogTarget log) : ImplCluster(config, mutants, log, zk::Store()) {}
+
+ImplCluster::ImplCluster(const Config& config, Mutants mutants, LogTarget log, zk::Store store)
+    : config_(std::make_shared<const Config>(config)), mutants_(mutants), log_(log), remaining_(config.bounds), zk_(std::move(store)) {
   KCSPEC_ASSERT(config_->topicCount() <= kMaxTopics);
   zk::KafkaZkClient client(zk_, *config_);
   client.createTopLevelPaths();
@@ -168,17 +173,17 @@ bool ImplCluster::isEnabled(const Action& a) const {
       const SimulatedBroker& b = broker(a.broker);
       return !zk_.exists(zk::paths::kController) && b.alive() && !b.controller().active && !b.controller().session_lost;
     }
-    case ActionKind::DeliverRequest: return brokerOk(a.broker) && broker(a.broker).alive() && !broker(a.broker).inbox().empty();
-    case ActionKind::DeliverStopReplicaResponse:
-      return brokerOk(a.broker) && !broker(a.broker).outbox().empty() && (!a.error || remaining_.stop_replica_errors > 0);
-  }
-  return false;
     case ActionKind::AutoRebalanceTimer: {  // the controller scheduler's task fires (at most one queued)
       if (!brokerOk(a.broker) || !config_->auto_leader_rebalance_enable || remaining_.auto_rebalances <= 0) return false;
       const SimulatedBroker& b = broker(a.broker);
       return b.alive() && b.controller().active && !b.controller().events.full() &&
              !b.controller().events.containsKind(ControllerEventKind::AutoPreferredReplicaLeaderElection);
     }
+    case ActionKind::DeliverRequest: return brokerOk(a.broker) && broker(a.broker).alive() && !broker(a.broker).inbox().empty();
+    case ActionKind::DeliverStopReplicaResponse:
+      return brokerOk(a.broker) && !broker(a.broker).outbox().empty() && (!a.error || remaining_.stop_replica_errors > 0);
+  }
+  return false;
 }
 
 std::vector<Action> ImplCluster::enabledActions() const {
@@ -249,6 +254,12 @@ void ImplCluster::routeWatchEvents() {
       events.put(*event);
     }
   }
+}
+
+void ImplCluster::controllerSessionExpired(BrokerId b) {
+  KafkaControllerState& module = brokers_[static_cast<std::size_t>(b)].controller();
+  module.session_lost = true;
+  module.events.clearAndPut(ControllerEvent{.kind = ControllerEventKind::Expire});
 }
 
 void ImplCluster::processEvent(BrokerId b) {
@@ -366,6 +377,11 @@ void ImplCluster::apply(const Action& a) {
       brokers_[static_cast<std::size_t>(a.broker)].controller().events.clearAndPut(ControllerEvent{.kind = ControllerEventKind::Expire});
       break;
     case ActionKind::ElectController: electController(a.broker); break;
+    case ActionKind::AutoRebalanceTimer:
+      --remaining_.auto_rebalances;
+      brokers_[static_cast<std::size_t>(a.broker)].controller().events.append(
+          ControllerEvent{.kind = ControllerEventKind::AutoPreferredReplicaLeaderElection});
+      break;
     case ActionKind::DeliverRequest: brokers_[static_cast<std::size_t>(a.broker)].handleNextRequest(a.broker); break;
     case ActionKind::DeliverStopReplicaResponse:
       if (a.error) --remaining_.stop_replica_errors;
@@ -377,11 +393,6 @@ void ImplCluster::apply(const Action& a) {
 
 // ------------------------------------------------------------------ observation
 
-    case ActionKind::AutoRebalanceTimer:
-      --remaining_.auto_rebalances;
-      brokers_[static_cast<std::size_t>(a.broker)].controller().events.append(
-          ControllerEvent{.kind = ControllerEventKind::AutoPreferredReplicaLeaderElection});
-      break;
 Observation ImplCluster::observe() const {
   Observation out;
   ZooKeeperData& zk = out.zk;

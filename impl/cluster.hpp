@@ -15,6 +15,7 @@
 #include "impl/broker/simulated_broker.hpp"
 #include "impl/mutants.hpp"
 #include "impl/state_change_logger.hpp"
+#include "impl/zookeeper/store.hpp"
 #include "impl/zookeeper/zk_store.hpp"
 #include "spec/vocabulary/action.hpp"
 #include "spec/vocabulary/config.hpp"
@@ -25,6 +26,9 @@ namespace kcspec::impl {
 class ImplCluster {
  public:
   explicit ImplCluster(const Config& config, Mutants mutants = {}, LogTarget log = {});
+  // On a real ZooKeeper (the real-ZooKeeper path only, docs/zookeeper.md): the world's znodes live
+  // there, and copies of this cluster share that server.
+  ImplCluster(const Config& config, zk::RealZkStore& real_zookeeper, Mutants mutants = {}, LogTarget log = {});
 
   bool isEnabled(const Action& action) const;
   std::vector<Action> enabledActions() const;
@@ -40,9 +44,15 @@ class ImplCluster {
   // The broker whose controller module is active and has its session (events go there).
   std::optional<BrokerId> activeController() const;
   const SimulatedBroker& broker(BrokerId id) const { return brokers_[static_cast<std::size_t>(id)]; }
-  const zk::ZkStore& zookeeper() const { return zk_; }
+  const zk::Store& zookeeper() const { return zk_; }
+  // Real path: the server expired broker b's controller session; b notices (queues Expire).
+  void controllerSessionExpired(BrokerId b);
+  // Real path: turns watch notifications caused by other ZooKeeper clients into events (apply()
+  // does this after every step; a caller waiting between steps calls it).
+  void routeZooKeeperWatches() { routeWatchEvents(); }
 
  private:
+  ImplCluster(const Config& config, Mutants mutants, LogTarget log, zk::Store store);
   bool controllerHasRoom() const;
   bool partitionExistsInZk(TopicPartition tp) const;
   bool topicExistsInZk(TopicIndex topic) const;
@@ -63,7 +73,7 @@ class ImplCluster {
   Mutants mutants_;
   LogTarget log_;
   Bounds remaining_;
-  zk::ZkStore zk_;
+  zk::Store zk_;  // the in-memory store; on the real path, a pointer to the server
   std::array<SimulatedBroker, kMaxBrokers> brokers_{};
 };
 

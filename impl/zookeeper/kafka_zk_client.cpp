@@ -72,7 +72,15 @@ std::pair<std::int32_t, std::int32_t> KafkaZkClient::registerControllerAndIncrem
   const std::vector<OpResult> results =
       store_.multi({Op::create(std::string(paths::kController), payload::controller(id, 0), controllerSession(id)),
                     Op::setData(std::string(paths::kControllerEpoch), payload::controllerEpoch(new_epoch), current->second)});
-  const Code code = results[0].code != Code::OK ? results[0].code : results[1].code;
+  // The multi's result code (Kafka reads MultiResponse.resultCode): the failing op's code; the
+  // other ops report RUNTIMEINCONSISTENCY (in-memory) or OK (a real server, for ops before it).
+  Code code = Code::OK;
+  for (const OpResult& r : results) {
+    if (r.code != Code::OK && r.code != Code::RUNTIMEINCONSISTENCY) {
+      code = r.code;
+      break;
+    }
+  }
   if (code == Code::OK) return {new_epoch, results[1].stat.version};
   if (code == Code::NODEEXISTS || code == Code::BADVERSION) {  // checkControllerAndEpoch
     const auto epoch = getControllerEpoch();

@@ -1,7 +1,8 @@
 // KafkaZkClient: the typed layer over the store, with the paths and payloads of facts §6.1 and
 // the fencing of §6.3 (every controller write given an expected /controller_epoch version ≥ 0
 // is a multi [check(/controller_epoch, v), op]; a failed check is ControllerMovedException).
-// A view: it holds references to the store and to the configuration (topic names) only.
+// A view: it holds a StoreView (either backend, store.hpp) and a reference to the configuration
+// (topic names) only.
 #pragma once
 
 #include <array>
@@ -15,6 +16,7 @@
 
 #include "impl/errors.hpp"
 #include "impl/zookeeper/zk_data.hpp"
+#include "impl/zookeeper/store.hpp"
 #include "impl/zookeeper/zk_store.hpp"
 #include "spec/vocabulary/config.hpp"
 #include "spec/vocabulary/sets.hpp"
@@ -40,7 +42,9 @@ struct UpdateLeaderAndIsrResult {
 
 class KafkaZkClient {
  public:
-  KafkaZkClient(ZkStore& store, const Config& config) : store_(store), config_(config) {}
+  KafkaZkClient(ZkStore& store, const Config& config) : store_(&store, nullptr), config_(config) {}
+  // Either backend: the cluster's in-memory store or the real ZooKeeper it points to.
+  KafkaZkClient(Store& store, const Config& config) : store_(store.view()), config_(config) {}
 
   // The top-level persistent paths (Kafka's createTopLevelPaths).
   void createTopLevelPaths();
@@ -101,7 +105,7 @@ class KafkaZkClient {
   OpResult fenced(Op op, std::int32_t expected_zk_version);
   void deleteRecursive(const std::string& path, std::int32_t expected_zk_version);
 
-  ZkStore& store_;
+  StoreView store_;
   const Config& config_;
 };
 

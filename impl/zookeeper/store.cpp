@@ -1,0 +1,77 @@
+// StoreView: one branch per call between the two backends (store.hpp).
+#include "impl/zookeeper/store.hpp"
+
+#include "impl/zookeeper/real_zk_store.hpp"
+
+namespace kcspec::impl::zk {
+
+const Znode* StoreView::find(std::string_view path) const { return real_ ? real_->find(path) : memory_->find(path); }
+
+std::pair<Code, std::vector<std::string>> StoreView::getChildren(std::string_view path) const {
+  return real_ ? real_->getChildren(path) : memory_->getChildren(path);
+}
+
+OpResult StoreView::create(std::string path, std::string data, SessionId owner) {
+  return real_ ? real_->create(std::move(path), std::move(data), owner) : memory_->create(std::move(path), std::move(data), owner);
+}
+
+OpResult StoreView::setData(std::string path, std::string data, std::int32_t version) {
+  return real_ ? real_->setData(std::move(path), std::move(data), version)
+               : memory_->setData(std::move(path), std::move(data), version);
+}
+
+OpResult StoreView::remove(std::string path, std::int32_t version) {
+  return real_ ? real_->remove(std::move(path), version) : memory_->remove(std::move(path), version);
+}
+
+std::vector<OpResult> StoreView::multi(const std::vector<Op>& ops) { return real_ ? real_->multi(ops) : memory_->multi(ops); }
+
+void StoreView::closeSession(SessionId session) {
+  if (real_) {
+    real_->closeSession(session);
+  } else {
+    memory_->closeSession(session);
+  }
+}
+
+void StoreView::countCreationsUnder(std::string parent) {
+  if (real_) {
+    real_->countCreationsUnder(std::move(parent));
+  } else {
+    memory_->countCreationsUnder(std::move(parent));
+  }
+}
+
+std::int64_t StoreView::lastZxid() const { return real_ ? real_->lastZxid() : memory_->lastZxid(); }
+
+void StoreView::watch(std::int32_t watcher, WatchKind kind, std::string path) {
+  if (real_) {
+    real_->watch(watcher, kind, std::move(path));
+  } else {
+    memory_->watch(watcher, kind, std::move(path));
+  }
+}
+
+void StoreView::unwatch(std::int32_t watcher, WatchKind kind, const std::string& path) {
+  if (real_) {
+    real_->unwatch(watcher, kind, path);
+  } else {
+    memory_->unwatch(watcher, kind, path);
+  }
+}
+
+void StoreView::unwatchAll(std::int32_t watcher) {
+  if (real_) {
+    real_->unwatchAll(watcher);
+  } else {
+    memory_->unwatchAll(watcher);
+  }
+}
+
+bool StoreView::isWatching(std::int32_t watcher, WatchKind kind, const std::string& path) const {
+  return real_ ? real_->isWatching(watcher, kind, path) : memory_->isWatching(watcher, kind, path);
+}
+
+std::vector<WatchEvent> StoreView::takeWatchEvents() { return real_ ? real_->takeWatchEvents() : memory_->takeWatchEvents(); }
+
+}  // namespace kcspec::impl::zk

@@ -1,0 +1,82 @@
+// The ZooKeeper the cluster and KafkaZkClient talk to: the in-memory ZkStore (a value, copied
+// with the cluster, the only one exploration ever uses) or, on the real-ZooKeeper path only, a
+// RealZkStore the cluster points to (docs/zookeeper.md). No virtual interface: each call is one
+// branch on the pointer, and copying a Store copies the in-memory store and the pointer.
+//
+// A Store that points to a RealZkStore shares that server with its copies (a real ZooKeeper
+// cannot be copied); the in-memory part is then unused and stays empty.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "impl/zookeeper/zk_store.hpp"
+
+namespace kcspec::impl::zk {
+
+class RealZkStore;  // impl/zookeeper/real_zk_store.hpp
+
+// A non-owning handle on one of the two backends, with the operations KafkaZkClient and the
+// cluster use. `find` returns a pointer valid until the next call on the backend.
+class StoreView {
+ public:
+  StoreView(ZkStore* memory, RealZkStore* real) : memory_(memory), real_(real) {}
+
+  const Znode* find(std::string_view path) const;
+  bool exists(std::string_view path) const { return find(path) != nullptr; }
+  std::pair<Code, std::vector<std::string>> getChildren(std::string_view path) const;
+
+  OpResult create(std::string path, std::string data, SessionId owner = kNoSession);
+  OpResult setData(std::string path, std::string data, std::int32_t version);
+  OpResult remove(std::string path, std::int32_t version);
+  std::vector<OpResult> multi(const std::vector<Op>& ops);
+  void closeSession(SessionId session);
+
+  void countCreationsUnder(std::string parent);
+  std::int64_t lastZxid() const;
+
+  void watch(std::int32_t watcher, WatchKind kind, std::string path);
+  void unwatch(std::int32_t watcher, WatchKind kind, const std::string& path);
+  void unwatchAll(std::int32_t watcher);
+  bool isWatching(std::int32_t watcher, WatchKind kind, const std::string& path) const;
+  std::vector<WatchEvent> takeWatchEvents();
+
+  bool isReal() const { return real_ != nullptr; }
+
+ private:
+  ZkStore* memory_;
+  RealZkStore* real_;
+};
+
+class Store {
+ public:
+  Store() = default;
+  explicit Store(RealZkStore* real) : real_(real) {}
+
+  StoreView view() { return StoreView(&memory_, real_); }
+  StoreView view() const { return StoreView(const_cast<ZkStore*>(&memory_), real_); }  // reads only
+
+  const Znode* find(std::string_view path) const { return view().find(path); }
+  bool exists(std::string_view path) const { return view().exists(path); }
+  std::pair<Code, std::vector<std::string>> getChildren(std::string_view path) const { return view().getChildren(path); }
+  void closeSession(SessionId session) { view().closeSession(session); }
+  std::int64_t lastZxid() const { return view().lastZxid(); }
+  void unwatchAll(std::int32_t watcher) { view().unwatchAll(watcher); }
+  std::vector<WatchEvent> takeWatchEvents() { return view().takeWatchEvents(); }
+
+  bool isReal() const { return real_ != nullptr; }
+  RealZkStore* real() const { return real_; }
+  // The in-memory store (empty when this Store points to a real ZooKeeper).
+  const ZkStore& memory() const { return memory_; }
+  const std::map<std::string, Znode, std::less<>>& nodes() const { return memory_.nodes(); }
+
+ private:
+  ZkStore memory_;
+  RealZkStore* real_ = nullptr;
+};
+
+}  // namespace kcspec::impl::zk

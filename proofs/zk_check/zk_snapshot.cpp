@@ -1,0 +1,231 @@
+// readSnapshot (zk_snapshot.hpp): Kafka's znode formats, parsed leniently — a payload that is not
+// what Kafka writes is recorded as malformed (a finding), never a crash.
+#include "proofs/zk_check/zk_snapshot.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace kcspec::zkcheck {
+namespace {
+
+using nlohmann::json;
+
+std::optional<int> parseInt(const std::string& text) {
+  int value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
+
+// A JSON array of integers, or nullopt.
+std::optional<std::vector<int>> intList(const json& value) {
+  if (!value.is_array()) return std::nullopt;
+  std::vector<int> out;
+  for (const json& item : value) {
+    if (!item.is_number_integer()) return std::nullopt;
+    out.push_back(item.get<int>());
+  }
+  return out;
+}
+
+class Reader {
+ public:
+  Reader(const impl::zk::RealZkStore& zk, ZkSnapshot& out) : zk_(zk), out_(out) {}
+
+  const impl::zk::Znode* get(const std::string& path) { return zk_.find(path); }
+  std::vector<std::string> children(const std::string& path) { return zk_.getChildren(path).second; }
+  std::optional<json> parse(const std::string& path, const std::string& data) {
+    json parsed = json::parse(data, nullptr, false);
+    if (parsed.is_discarded() || !parsed.is_object()) {
+      malformed(path, "not a JSON object");
+      return std::nullopt;
+    }
+    return parsed;
+  }
+  void malformed(const std::string& path, std::string message) { out_.malformed.push_back({path, std::move(message)}); }
+
+ private:
+  const impl::zk::RealZkStore& zk_;
+  ZkSnapshot& out_;
+};
+
+void readTopic(Reader& reader, const std::string& name, TopicSnapshot& topic, const SnapshotLimits& limits) {
+  const std::string path = "/brokers/topics/" + name;
+  const impl::zk::Znode* node = reader.get(path);
+  if (node != nullptr) {
+    topic.znode = true;
+    if (const auto parsed = reader.parse(path, node->data)) {
+      topic.version = parsed->value("version", 0);
+      if (parsed->contains("topic_id") && (*parsed)["topic_id"].is_string()) topic.topic_id = (*parsed)["topic_id"].get<std::string>();
+      const json partitions = parsed->value("partitions", json());
+      if (!partitions.is_object()) {
+        reader.malformed(path, "no \"partitions\" object");
+      } else {
+        for (const auto& [key, replicas] : partitions.items()) {
+          const std::optional<int> p = parseInt(key);
+          const std::optional<std::vector<int>> list = intList(replicas);
+          if (!p || !list) {
+            reader.malformed(path, fmt::format("partition \"{}\" is not a number with a list of broker ids", key));
+            continue;
+          }
+          PartitionSnapshot& partition = topic.partitions[*p];
+          partition.in_assignment = true;
+          partition.replicas = *list;
+        }
+        for (const char* field : {"adding_replicas", "removing_replicas"}) {
+          if (!parsed->contains(field)) continue;
+          const json& map = (*parsed)[field];
+          if (!map.is_object()) {
+            reader.malformed(path, fmt::format("\"{}\" is not an object", field));
+            continue;
+          }
+          for (const auto& [key, replicas] : map.items()) {
+            const std::optional<int> p = parseInt(key);
+            const std::optional<std::vector<int>> list = intList(replicas);
+            if (!p || !list) {
+              reader.malformed(path, fmt::format("\"{}\" entry \"{}\" is not a number with a list of broker ids", field, key));
+              continue;
+            }
+            (std::string_view(field) == "adding_replicas" ? topic.partitions[*p].adding : topic.partitions[*p].removing) = *list;
+          }
+        }
+      }
+    }
+  }
+  const std::string partitions_path = path + "/partitions";
+  std::vector<std::string> children = node != nullptr ? reader.children(partitions_path) : std::vector<std::string>{};
+  if (children.size() > limits.max_partitions_per_topic) {
+    throw std::invalid_argument(fmt::format("{} has {} partitions, more than the limit {}", path, children.size(),
+                                            limits.max_partitions_per_topic));
+  }
+  for (const std::string& child : children) {
+    const std::optional<int> p = parseInt(child);
+    if (!p) {
+      reader.malformed(partitions_path + "/" + child, "not a partition number");
+      continue;
+    }
+    PartitionSnapshot& partition = topic.partitions[*p];
+    partition.has_znode = true;
+    const std::string state_path = partitions_path + "/" + child + "/state";
+    const impl::zk::Znode* state = reader.get(state_path);
+    if (state == nullptr) continue;
+    const auto parsed = reader.parse(state_path, state->data);
+    if (!parsed) continue;
+    const json& j = *parsed;
+    const std::optional<std::vector<int>> isr = j.contains("isr") ? intList(j["isr"]) : std::nullopt;
+    if (!j.contains("leader") || !j["leader"].is_number_integer() || !j.contains("leader_epoch") ||
+        !j["leader_epoch"].is_number_integer() || !j.contains("controller_epoch") ||
+        !j["controller_epoch"].is_number_integer() || !isr) {
+      reader.malformed(state_path, "missing or mistyped leader, leader_epoch, isr or controller_epoch");
+      continue;
+    }
+    PartitionStateSnapshot s;
+    s.leader = j["leader"].get<int>();
+    s.leader_epoch = j["leader_epoch"].get<int>();
+    s.isr = *isr;
+    s.controller_epoch = j["controller_epoch"].get<int>();
+    s.partition_epoch = state->stat.version;
+    s.recovering = j.value("leader_recovery_state", 0) == 1;
+    partition.state = s;
+  }
+}
+
+std::optional<std::vector<AdminPartition>> readAdminList(Reader& reader, const std::string& path, bool with_replicas) {
+  const impl::zk::Znode* node = reader.get(path);
+  if (node == nullptr) return std::nullopt;
+  std::vector<AdminPartition> out;
+  const auto parsed = reader.parse(path, node->data);
+  if (!parsed) return out;
+  const json partitions = parsed->value("partitions", json());
+  if (!partitions.is_array()) {
+    reader.malformed(path, "no \"partitions\" array");
+    return out;
+  }
+  for (const json& entry : partitions) {
+    if (!entry.is_object() || !entry.contains("topic") || !entry["topic"].is_string() || !entry.contains("partition") ||
+        !entry["partition"].is_number_integer()) {
+      reader.malformed(path, "an entry without topic and partition");
+      continue;
+    }
+    AdminPartition a{entry["topic"].get<std::string>(), entry["partition"].get<int>(), {}};
+    if (with_replicas) {
+      const auto replicas = entry.contains("replicas") ? intList(entry["replicas"]) : std::nullopt;
+      if (!replicas) {
+        reader.malformed(path, fmt::format("{}-{} has no replica list", a.topic, a.partition));
+        continue;
+      }
+      a.replicas = *replicas;
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+}  // namespace
+
+ZkSnapshot readSnapshot(const impl::zk::RealZkStore& zk, const SnapshotLimits& limits) {
+  ZkSnapshot out;
+  const std::uint64_t requests_before = zk.requestCount();
+  Reader reader(zk, out);
+  if (reader.get("/brokers") == nullptr) {
+    throw std::invalid_argument("no /brokers znode: not the root of a ZooKeeper-mode Kafka cluster (wrong chroot?)");
+  }
+  const std::vector<std::string> ids = reader.children("/brokers/ids");
+  if (ids.size() > limits.max_brokers) throw std::invalid_argument(fmt::format("more than {} brokers", limits.max_brokers));
+  for (const std::string& id : ids) {
+    const std::optional<int> b = parseInt(id);
+    const std::string path = "/brokers/ids/" + id;
+    if (!b) {
+      reader.malformed(path, "not a broker id");
+      continue;
+    }
+    if (const impl::zk::Znode* node = reader.get(path)) {
+      out.brokers[*b] = node->stat.czxid;
+      reader.parse(path, node->data);
+    }
+  }
+  if (const impl::zk::Znode* node = reader.get("/controller")) {
+    if (const auto parsed = reader.parse("/controller", node->data)) {
+      if (parsed->contains("brokerid") && (*parsed)["brokerid"].is_number_integer()) {
+        out.controller = (*parsed)["brokerid"].get<int>();
+      } else {
+        reader.malformed("/controller", "no integer \"brokerid\"");
+      }
+    }
+  }
+  if (const impl::zk::Znode* node = reader.get("/controller_epoch")) {
+    out.controller_epoch = parseInt(node->data);
+    out.controller_epoch_zk_version = node->stat.version;
+    if (!out.controller_epoch) reader.malformed("/controller_epoch", "not a decimal number");
+  }
+  std::vector<std::string> names = reader.children("/brokers/topics");
+  const std::vector<std::string> deletions = reader.children("/admin/delete_topics");
+  const std::vector<std::string> configs = reader.children("/config/topics");
+  if (names.size() + deletions.size() + configs.size() > limits.max_topics) {
+    throw std::invalid_argument(fmt::format("more than {} topics", limits.max_topics));
+  }
+  for (const std::string& name : deletions) out.topics[name].queued_for_deletion = true;
+  for (const std::string& name : configs) {
+    TopicSnapshot& topic = out.topics[name];
+    topic.config = true;
+    const std::string path = "/config/topics/" + name;
+    if (const impl::zk::Znode* node = reader.get(path)) {
+      if (const auto parsed = reader.parse(path, node->data)) {
+        const json config = parsed->value("config", json::object());
+        topic.unclean_leader_election_enable =
+            config.is_object() && config.value("unclean.leader.election.enable", std::string("false")) == "true";
+      }
+    }
+  }
+  for (const std::string& name : names) readTopic(reader, name, out.topics[name], limits);
+  out.reassign_partitions = readAdminList(reader, "/admin/reassign_partitions", true);
+  out.preferred_replica_election = readAdminList(reader, "/admin/preferred_replica_election", false);
+  out.requests = zk.requestCount() - requests_before;
+  return out;
+}
+
+}  // namespace kcspec::zkcheck
