@@ -1,10 +1,13 @@
-// Explorer throughput: a whole exploration of a fixed configuration with 1 and 2 threads
-// (states/s), and the floor under it: what copying, fingerprinting, encoding and decoding
-// states of the same size cost without computing any successor.
+// Explorer throughput: whole explorations with 1 and 2 threads (states/s), and the floor under
+// them: what copying and fingerprinting states of the same size costs without the rules.
 //
-// The configuration is built in code: two brokers, one topic on both, one crash and one
-// controller failover (about 19k states). The embedded presets do not finish yet (see
-// docs/performance.md).
+// BM_Explore explores a small in-code configuration (two brokers, one topic on both, one crash and
+// one controller failover: about 19k states) many times; BM_ExploreDefault explores the `default`
+// preset once per iteration (1.28 million states). The floor loops run over a breadth-first
+// sample of 2,000 reachable states of the default preset: BM_CopyAndFingerprint copies a state
+// the way the explorer does (the configuration's brokers into a reused state) and fingerprints
+// it (encode + xxHash64); BM_CopyAndFingerprintWhole copies the whole 53 kB value and
+// fingerprints it with the full walk.
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -13,7 +16,9 @@
 #include "proofs/explorer/explorer.hpp"
 #include "proofs/explorer/known_deviations.hpp"
 #include "proofs/explorer/spec_system.hpp"
+#include "proofs/explorer/state_codec.hpp"
 #include "spec/rules/step.hpp"
+#include "spec/vocabulary/presets.hpp"
 
 namespace {
 
@@ -34,6 +39,8 @@ Config benchConfig() {
   return config;
 }
 
+Config defaultPreset() { return *preset("default"); }
+
 void BM_Explore(benchmark::State& state) {
   const SpecSystem system(benchConfig());
   ExploreOptions options;
@@ -52,9 +59,29 @@ void BM_Explore(benchmark::State& state) {
 }
 BENCHMARK(BM_Explore)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// A sample of reachable states: breadth first, the first 2,000.
-std::vector<spec::ClusterState> sampleStates() {
-  const Config config = benchConfig();
+void BM_ExploreDefault(benchmark::State& state) {
+  const SpecSystem system(defaultPreset());
+  ExploreOptions options;
+  options.threads = static_cast<unsigned>(state.range(0));
+  options.is_known_deviation = isKnownKafkaDeviation;
+  std::uint64_t states = 0;
+  std::uint64_t transitions = 0;
+  double visited_bytes_per_state = 0;
+  for (auto _ : state) {
+    const auto result = explore(system, options);
+    states += result.states;
+    transitions += result.transitions;
+    visited_bytes_per_state = static_cast<double>(result.visited_bytes) / static_cast<double>(result.states);
+    benchmark::DoNotOptimize(result.states);
+  }
+  state.counters["states/s"] = benchmark::Counter(static_cast<double>(states), benchmark::Counter::kIsRate);
+  state.counters["transitions/s"] = benchmark::Counter(static_cast<double>(transitions), benchmark::Counter::kIsRate);
+  state.counters["visited B/state"] = visited_bytes_per_state;
+}
+BENCHMARK(BM_ExploreDefault)->Arg(1)->Arg(2)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+
+// A sample of reachable states of the default preset: breadth first, the first 2,000.
+std::vector<spec::ClusterState> sampleStates(const Config& config) {
   std::vector<spec::ClusterState> states{spec::initialState(config)};
   for (std::size_t i = 0; i < states.size() && states.size() < 2000; ++i) {
     for (const Action& action : spec::enabledActions(config, states[i])) {
@@ -64,23 +91,43 @@ std::vector<spec::ClusterState> sampleStates() {
   return states;
 }
 
-// The floor of one transition without the rules: copy a state and fingerprint the copy.
+// The floor: copy a state as the explorer does (the configuration's brokers, into a reused
+// state) and fingerprint the copy (encode + xxHash64) — everything per transition but the rules.
 void BM_CopyAndFingerprint(benchmark::State& state) {
-  const SpecSystem system(benchConfig());
-  const std::vector<spec::ClusterState> states = sampleStates();
+  const Config config = defaultPreset();
+  const SpecSystem system(config);
+  const StateShape shape(config);
+  const std::vector<spec::ClusterState> states = sampleStates(config);
+  spec::ClusterState copy = states[0];
+  std::string bytes;
   std::size_t i = 0;
   for (auto _ : state) {
-    const spec::ClusterState copy = states[i];
-    benchmark::DoNotOptimize(system.fingerprint(copy));
+    copyWorld(states[i].world, copy.world, shape);
+    copy.budget = states[i].budget;
+    bytes.clear();
+    benchmark::DoNotOptimize(system.encodeFingerprinted(copy, bytes));
     i = (i + 1) % states.size();
   }
   state.counters["states/s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_CopyAndFingerprint);
 
+// The same with the whole 53 kB value copied and every slot walked (the first slice's way).
+void BM_CopyAndFingerprintWhole(benchmark::State& state) {
+  const std::vector<spec::ClusterState> states = sampleStates(defaultPreset());
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const spec::ClusterState copy = states[i];
+    benchmark::DoNotOptimize(fingerprintWorld(copy.world, copy.budget));
+    i = (i + 1) % states.size();
+  }
+  state.counters["states/s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_CopyAndFingerprintWhole);
+
 void BM_Fingerprint(benchmark::State& state) {
-  const SpecSystem system(benchConfig());
-  const std::vector<spec::ClusterState> states = sampleStates();
+  const SpecSystem system(defaultPreset());
+  const std::vector<spec::ClusterState> states = sampleStates(defaultPreset());
   std::size_t i = 0;
   for (auto _ : state) {
     benchmark::DoNotOptimize(system.fingerprint(states[i]));
@@ -90,8 +137,9 @@ void BM_Fingerprint(benchmark::State& state) {
 BENCHMARK(BM_Fingerprint);
 
 void BM_EncodeDecode(benchmark::State& state) {
-  const SpecSystem system(benchConfig());
-  const std::vector<spec::ClusterState> states = sampleStates();
+  const SpecSystem system(defaultPreset());
+  const std::vector<spec::ClusterState> states = sampleStates(defaultPreset());
+  spec::ClusterState decoded = states[0];
   std::size_t i = 0;
   std::string bytes;
   std::uint64_t encoded = 0;
@@ -99,17 +147,19 @@ void BM_EncodeDecode(benchmark::State& state) {
     bytes.clear();
     system.encode(states[i], bytes);
     encoded += bytes.size();
-    benchmark::DoNotOptimize(system.decode(bytes));
+    system.decodeInto(bytes, decoded);
+    benchmark::DoNotOptimize(decoded);
     i = (i + 1) % states.size();
   }
   state.counters["bytes/state"] = static_cast<double>(encoded) / static_cast<double>(state.iterations());
 }
 BENCHMARK(BM_EncodeDecode);
 
-// One successor by the rules (copy inside spec::next) plus the step-property check, for scale.
+// One successor by the rules (nextInto: the copy, the rules, the step-property check), for scale.
 void BM_Successors(benchmark::State& state) {
-  const SpecSystem system(benchConfig());
-  const std::vector<spec::ClusterState> states = sampleStates();
+  const SpecSystem system(defaultPreset());
+  const std::vector<spec::ClusterState> states = sampleStates(defaultPreset());
+  spec::ClusterState successor = states[0];
   std::size_t i = 0;
   std::vector<Action> actions;
   std::uint64_t successors = 0;
@@ -118,7 +168,8 @@ void BM_Successors(benchmark::State& state) {
     system.actions(states[i], actions);
     for (const Action& action : actions) {
       PropertyMask violated = 0;
-      benchmark::DoNotOptimize(system.next(states[i], action, violated));
+      system.nextInto(states[i], action, violated, successor);
+      benchmark::DoNotOptimize(successor);
     }
     successors += actions.size();
     i = (i + 1) % states.size();

@@ -65,6 +65,7 @@ enum class StopReason : std::uint8_t {
   MemoryLimit,  // the next state would have taken the checker's memory past max_memory_bytes
   Violation,    // a property that is not a known deviation failed (stop_at_violation)
   Cancelled,    // *cancel became true
+  TimeLimit,    // the run took max_time
 };
 
 constexpr std::string_view stopReasonName(StopReason reason) {
@@ -74,6 +75,7 @@ constexpr std::string_view stopReasonName(StopReason reason) {
     case StopReason::MemoryLimit: return "memory limit";
     case StopReason::Violation: return "violation";
     case StopReason::Cancelled: return "cancelled";
+    case StopReason::TimeLimit: return "time limit";
   }
   return "?";
 }
@@ -88,6 +90,7 @@ struct ExploreOptions {
   std::chrono::milliseconds progress_interval{1000};
   std::function<void(const Progress&)> on_progress;  // called from a monitor thread
   const std::atomic<bool>* cancel = nullptr;         // polled between states
+  std::chrono::milliseconds max_time{0};             // 0: none; polled between states, like cancel
 };
 
 template <System S>
@@ -114,6 +117,7 @@ struct ExploreResult {
   StopReason stop = StopReason::Complete;
   bool liveness_checked = false;
   std::uint64_t memory_bytes = 0;  // the checker's accounted memory at the end
+  std::uint64_t visited_bytes = 0; // of which the visited set with its parent links (12-byte slots)
   std::vector<Violation<S>> violations;  // safety in properties() order, then liveness
 
   bool complete() const { return stop == StopReason::Complete; }
@@ -129,8 +133,9 @@ template <System S>
 class Explorer {
   using State = typename S::State;
   using Action = typename S::Action;
-  using Index = VisitedSet::Index;
-  static constexpr Index kNone = std::numeric_limits<Index>::max();
+  using Slot = VisitedSet::Slot;     // a state's name: its visited-set slot
+  using Index = std::uint32_t;       // a state's position in BFS order (liveness)
+  static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
  public:
   Explorer(const S& system, const ExploreOptions& options) : system_(system), options_(options) {
@@ -175,11 +180,12 @@ class Explorer {
       result.liveness_checked = true;
     }
 
-    result.states = parents_.size();
+    result.states = visited_.size();
     result.transitions = transitions_;
     result.max_depth = static_cast<int>(level_begin_.size()) - 1;
     result.stop = stop_;
     result.memory_bytes = memory();
+    result.visited_bytes = visited_.bytes();
     buildViolations(result);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
@@ -191,22 +197,27 @@ class Explorer {
   struct Frontier {
     std::string bytes;
     std::vector<std::uint64_t> ends;  // state i's encoding is bytes[ends[i-1], ends[i])
+    std::vector<Slot> slots;          // state i's slot
     std::size_t size() const { return ends.size(); }
     std::string_view at(std::size_t i) const {
       const std::uint64_t begin = i == 0 ? 0 : ends[i - 1];
       return std::string_view(bytes).substr(begin, ends[i] - begin);
     }
-    void push(std::string_view encoding) {
+    void push(std::string_view encoding, Slot slot) {
       bytes.append(encoding);
       ends.push_back(bytes.size());
+      slots.push_back(slot);
     }
-    std::size_t memory() const { return bytes.size() + ends.size() * sizeof(std::uint64_t); }
+    void remap(const std::vector<Slot>& map) {
+      for (Slot& slot : slots) slot = map[slot];
+    }
+    std::size_t memory() const { return bytes.size() + ends.size() * (sizeof(std::uint64_t) + sizeof(Slot)); }
   };
 
   struct Successor {
     Fingerprint fingerprint = 0;
     PropertyMask step_violations = 0;
-    Index existing = kNone;  // the index if it was visited before this level
+    Slot existing = VisitedSet::kNoSlot;  // its slot if it was visited before this batch
     std::uint32_t ordinal = 0;
     std::uint32_t offset = 0;  // its encoding in the chunk's arena, when new
     std::uint32_t length = 0;
@@ -228,23 +239,46 @@ class Explorer {
     std::string arena;
   };
 
-  // The first (shortest) occurrence of a violation: the state, and the action taken from it
-  // for a step property (kNone for a state property).
+  // The first (shortest) occurrence of a violation: the state (a slot; for liveness its BFS
+  // index), and the action taken from it for a step property (kNone for a state property).
   struct Occurrence {
-    Index state = kNone;
-    Index ordinal = kNone;
+    std::uint32_t state = kNone;
+    std::uint32_t ordinal = kNone;
     std::uint64_t count = 0;
   };
 
-  std::size_t perStateBytes() const {
-    std::size_t bytes = sizeof(Index) + sizeof(std::uint16_t) + sizeof(Fingerprint);
-    if (check_liveness_) bytes += sizeof(std::uint32_t) + sizeof(std::uint64_t);
-    return bytes;
+  // Liveness keeps per state its goal bits and where its recovery edges begin, and per slot the
+  // state's BFS index.
+  std::size_t livenessBytesPerState() const {
+    return check_liveness_ ? sizeof(std::uint32_t) + sizeof(std::uint64_t) : 0;
   }
 
   std::uint64_t memory() const {
-    return visited_.bytes() + parents_.size() * perStateBytes() + recovery_edges_.size() * sizeof(Index) +
-           frontier_.memory() + next_frontier_.memory();
+    return visited_.bytes() + visited_.size() * livenessBytesPerState() + bfs_of_slot_.size() * sizeof(Index) +
+           recovery_edges_.size() * sizeof(Index) + frontier_.memory() + next_frontier_.memory();
+  }
+
+  // The visited set grew: every slot held anywhere moves.
+  void remap(const std::vector<Slot>& map) {
+    frontier_.remap(map);
+    next_frontier_.remap(map);
+    for (Occurrence& first : first_) {
+      if (first.count > 0) first.state = map[first.state];
+    }
+    if (merging_ != nullptr) {
+      for (Chunk& chunk : *merging_) {
+        for (Successor& successor : chunk.successors) {
+          if (successor.existing != VisitedSet::kNoSlot) successor.existing = map[successor.existing];
+        }
+      }
+    }
+    if (check_liveness_) {
+      std::vector<Index> moved(visited_.capacity(), kNone);
+      for (std::size_t i = 0; i < map.size(); ++i) {
+        if (map[i] != VisitedSet::kNoSlot) moved[map[i]] = bfs_of_slot_[i];
+      }
+      bfs_of_slot_ = std::move(moved);
+    }
   }
 
   Progress snapshot() const {
@@ -260,7 +294,11 @@ class Explorer {
     return p;
   }
 
-  bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
+  bool interrupted() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
+  bool timedOut() const {
+    return options_.max_time.count() > 0 && std::chrono::steady_clock::now() - start_ >= options_.max_time;
+  }
+  bool cancelled() const { return interrupted() || timedOut(); }
 
   std::uint32_t compactGoals(PropertyMask reached) const {
     std::uint32_t goals = 0;
@@ -272,26 +310,29 @@ class Explorer {
     return goals;
   }
 
-  // Adds a state found by the merge (or an initial state); false when the memory cap stops the run.
-  bool admit(Fingerprint fingerprint, Index parent, std::uint32_t ordinal, std::string_view encoding, Index& index) {
+  // Adds a state found by the merge (or an initial state, parent kNoSlot); false when the
+  // memory cap stops the run. The table may grow: slots held elsewhere are remapped, `parent`'s
+  // too (callers read it again).
+  bool admit(Fingerprint fingerprint, Slot parent, std::string_view encoding, Slot& slot) {
     const auto found = visited_.find(fingerprint);
     if (found) {
-      index = *found;
+      slot = *found;
       return true;
     }
     if (options_.max_memory_bytes != 0) {
-      const std::uint64_t after = memory() - visited_.bytes() + visited_.bytesAfterInsert() + perStateBytes() +
-                                  encoding.size() + sizeof(std::uint64_t);
+      std::uint64_t after = memory() - visited_.bytes() + visited_.bytesAfterInsert() + livenessBytesPerState() +
+                            encoding.size() + sizeof(std::uint64_t) + sizeof(Slot);
+      if (check_liveness_ && visited_.bytesAfterInsert() != visited_.bytes()) after += visited_.capacity() / 8 * sizeof(Index);
       if (after > options_.max_memory_bytes) return false;
     }
-    if (parents_.size() >= kNone) throw std::length_error("more than 2^32 states");
-    if (ordinal > std::numeric_limits<std::uint16_t>::max()) throw std::length_error("more than 65535 actions in one state");
-    index = static_cast<Index>(parents_.size());
-    visited_.insert(fingerprint, index);
-    parents_.push_back(parent);
-    via_.push_back(static_cast<std::uint16_t>(ordinal));
-    fingerprints_.push_back(fingerprint);
-    next_frontier_.push(encoding);
+    if (visited_.size() >= kNone - 1) throw std::length_error("more than 2^32 states");
+    const auto inserted = visited_.insert(fingerprint, parent, [this](const std::vector<Slot>& map) { remap(map); });
+    slot = inserted.slot;
+    if (check_liveness_) {
+      if (bfs_of_slot_.size() != visited_.capacity()) bfs_of_slot_.resize(visited_.capacity(), kNone);
+      bfs_of_slot_[slot] = static_cast<Index>(visited_.size() - 1);
+    }
+    next_frontier_.push(encoding, slot);
     return true;
   }
 
@@ -304,8 +345,8 @@ class Explorer {
     for (std::size_t i = 0; i < initial.size(); ++i) {
       encoding.clear();
       system_.encode(initial[i], encoding);
-      Index index = 0;
-      if (!admit(system_.fingerprint(initial[i]), kNone, static_cast<std::uint32_t>(i), encoding, index)) {
+      Slot slot = 0;
+      if (!admit(system_.fingerprint(initial[i]), VisitedSet::kNoSlot, encoding, slot)) {
         stop_ = StopReason::MemoryLimit;
         return;
       }
@@ -317,7 +358,8 @@ class Explorer {
         level_begin_.pop_back();  // the empty level that was opened
         return;
       }
-      level_begin_.push_back(static_cast<Index>(parents_.size()));  // where level depth+1 will begin
+      level_begin_.push_back(visited_.size());  // where level depth+1 will begin
+      merge_position_ = 0;
       const bool expand = options_.max_depth < 0 || depth < options_.max_depth;
       progress_depth_ = depth;
       progress_level_size_ = frontier_.size();
@@ -332,7 +374,7 @@ class Explorer {
         std::vector<Chunk> chunks = expandBatch(begin, std::min(frontier_.size(), begin + batch), expand);
         truncated |= std::any_of(chunks.begin(), chunks.end(), [](const Chunk& c) { return c.truncated; });
         if (!merge(chunks)) {  // memory cap or cancellation: stop_ is set
-          if (parents_.size() == level_begin_.back()) level_begin_.pop_back();
+          if (visited_.size() == level_begin_.back()) level_begin_.pop_back();
           return;
         }
       }
@@ -368,12 +410,14 @@ class Explorer {
     std::atomic<std::size_t> next_chunk{0};
     auto work = [&] {
       std::vector<Action> actions;
+      std::optional<State> scratch;
+      std::optional<State> scratch_next;
       for (;;) {
         const std::size_t c = next_chunk.fetch_add(1, std::memory_order_relaxed);
         if (c >= chunk_count) return;
         const std::size_t begin = first + c * chunk_size;
         const std::size_t end = std::min(last, begin + chunk_size);
-        if (!expandChunk(chunks[c], begin, end, expand, actions)) return;
+        if (!expandChunk(chunks[c], begin, end, expand, actions, scratch, scratch_next)) return;
       }
     };
     const unsigned helpers = static_cast<unsigned>(std::min<std::size_t>(threads_, chunk_count)) - 1;
@@ -386,11 +430,24 @@ class Explorer {
     return chunks;
   }
 
-  bool expandChunk(Chunk& chunk, std::size_t begin, std::size_t end, bool expand, std::vector<Action>& actions) {
+  // A state of the frontier into `scratch` (reusing its storage when the system can).
+  void decodeInto(std::string_view bytes, std::optional<State>& scratch) const {
+    if constexpr (DecodesInto<S>) {
+      if (scratch) {
+        system_.decodeInto(bytes, *scratch);
+        return;
+      }
+    }
+    scratch.emplace(system_.decode(bytes));
+  }
+
+  bool expandChunk(Chunk& chunk, std::size_t begin, std::size_t end, bool expand, std::vector<Action>& actions,
+                   std::optional<State>& scratch, std::optional<State>& scratch_next) {
     chunk.states.reserve(end - begin);
     for (std::size_t position = begin; position < end; ++position) {
       if (cancelled()) return false;
-      const State state = system_.decode(frontier_.at(position));
+      decodeInto(frontier_.at(position), scratch);
+      const State& state = *scratch;
       Expanded expanded;
       expanded.state_violations = system_.violatedStateProperties(state);
       if (check_liveness_) expanded.goals = compactGoals(system_.goalsReached(state));
@@ -404,16 +461,35 @@ class Explorer {
       }
       for (std::size_t k = 0; k < actions.size(); ++k) {
         Successor successor;
-        const State next = system_.next(state, actions[k], successor.step_violations);
-        successor.fingerprint = system_.fingerprint(next);
+        if constexpr (StepsInto<S>) {
+          if (!scratch_next) scratch_next.emplace(state);
+          system_.nextInto(state, actions[k], successor.step_violations, *scratch_next);
+        } else {
+          scratch_next.emplace(system_.next(state, actions[k], successor.step_violations));
+        }
+        const State& next = *scratch_next;
         successor.ordinal = static_cast<std::uint32_t>(k);
         successor.recovery = check_liveness_ && system_.isRecovery(actions[k]);
-        if (const auto found = visited_.find(successor.fingerprint)) {
-          successor.existing = *found;
+        if constexpr (EncodesFingerprinted<S>) {
+          // One walk gives both; the encoding is dropped again when the state is known.
+          const std::size_t offset = chunk.arena.size();
+          successor.fingerprint = system_.encodeFingerprinted(next, chunk.arena);
+          if (const auto found = visited_.find(successor.fingerprint)) {
+            successor.existing = *found;
+            chunk.arena.resize(offset);
+          } else {
+            successor.offset = static_cast<std::uint32_t>(offset);
+            successor.length = static_cast<std::uint32_t>(chunk.arena.size() - offset);
+          }
         } else {
-          successor.offset = static_cast<std::uint32_t>(chunk.arena.size());
-          system_.encode(next, chunk.arena);
-          successor.length = static_cast<std::uint32_t>(chunk.arena.size() - successor.offset);
+          successor.fingerprint = system_.fingerprint(next);
+          if (const auto found = visited_.find(successor.fingerprint)) {
+            successor.existing = *found;
+          } else {
+            successor.offset = static_cast<std::uint32_t>(chunk.arena.size());
+            system_.encode(next, chunk.arena);
+            successor.length = static_cast<std::uint32_t>(chunk.arena.size() - successor.offset);
+          }
         }
         chunk.successors.push_back(successor);
       }
@@ -426,7 +502,7 @@ class Explorer {
     return true;
   }
 
-  void record(std::size_t property, Index state, Index ordinal) {
+  void record(std::size_t property, Slot state, std::uint32_t ordinal) {
     Occurrence& first = first_[property];
     if (first.count++ == 0) {
       first.state = state;
@@ -436,13 +512,20 @@ class Explorer {
 
   // Merges a batch's chunks in order; false when the run stops in the middle.
   bool merge(std::vector<Chunk>& chunks) {
+    merging_ = &chunks;
+    const bool merged = mergeChunks(chunks);
+    merging_ = nullptr;
+    return merged;
+  }
+
+  bool mergeChunks(std::vector<Chunk>& chunks) {
     for (Chunk& chunk : chunks) {
       if (!chunk.done) {
-        stop_ = StopReason::Cancelled;
+        stop_ = interrupted() ? StopReason::Cancelled : StopReason::TimeLimit;
         return false;
       }
       for (const Expanded& expanded : chunk.states) {
-        const Index index = next_to_merge_;
+        Slot index = frontier_.slots[merge_position_];
         for (PropertyMask bits = expanded.state_violations; bits != 0; bits &= bits - 1) {
           record(static_cast<std::size_t>(std::countr_zero(bits)), index, kNone);
         }
@@ -456,18 +539,19 @@ class Explorer {
           for (PropertyMask bits = successor.step_violations; bits != 0; bits &= bits - 1) {
             record(static_cast<std::size_t>(std::countr_zero(bits)), index, successor.ordinal);
           }
-          Index target = successor.existing;
-          if (target == kNone) {
+          Slot target = successor.existing;
+          if (target == VisitedSet::kNoSlot) {
             const std::string_view encoding = std::string_view(chunk.arena).substr(successor.offset, successor.length);
-            if (!admit(successor.fingerprint, index, successor.ordinal, encoding, target)) {
+            if (!admit(successor.fingerprint, index, encoding, target)) {
               stop_ = StopReason::MemoryLimit;
               return false;
             }
+            index = frontier_.slots[merge_position_];  // moved if the table grew
           }
-          if (successor.recovery && target != index) recovery_edges_.push_back(target);
+          if (successor.recovery && target != index) recovery_edges_.push_back(bfs_of_slot_[target]);
         }
-        ++next_to_merge_;
-        progress_states_.store(parents_.size(), std::memory_order_relaxed);
+        ++merge_position_;
+        progress_states_.store(visited_.size(), std::memory_order_relaxed);
         progress_next_.store(next_frontier_.size(), std::memory_order_relaxed);
       }
       chunk = Chunk{};  // release the arena early
@@ -480,7 +564,7 @@ class Explorer {
   // ------------------------------------------------------------------ liveness
 
   void checkLiveness() {
-    const std::size_t n = parents_.size();
+    const std::size_t n = visited_.size();
     edge_begin_.push_back(recovery_edges_.size());
     // Reverse adjacency (predecessors over recovery edges), counting sort by target.
     std::vector<std::uint64_t> reverse_begin(n + 1, 0);
@@ -535,27 +619,37 @@ class Explorer {
   // ------------------------------------------------------------------ counterexamples
 
   // Replays the path to `target` from its initial state; returns the state, fills the actions.
-  State replay(Index target, std::vector<Action>& path, std::size_t& initial_state) const {
-    std::vector<std::uint16_t> ordinals;
-    Index i = target;
-    while (parents_[i] != kNone) {
-      ordinals.push_back(via_[i]);
-      i = parents_[i];
+  // The table keeps parents, not actions: each step takes the first action of the parent whose
+  // successor has the child's fingerprint (the one the BFS found it by).
+  State replay(Slot target, std::vector<Action>& path, std::size_t& initial_state) const {
+    std::vector<Slot> chain;
+    for (Slot i = target; i != VisitedSet::kNoSlot; i = visited_.parentAt(i)) chain.push_back(i);
+    std::reverse(chain.begin(), chain.end());
+    const std::vector<State> initial = system_.initialStates();
+    initial_state = initial.size();
+    for (std::size_t i = 0; i < initial.size(); ++i) {
+      if (VisitedSet::stored(system_.fingerprint(initial[i])) == visited_.fingerprintAt(chain.front())) {
+        initial_state = i;
+        break;
+      }
     }
-    initial_state = via_[i];
-    std::reverse(ordinals.begin(), ordinals.end());
-    State state = system_.initialStates().at(initial_state);
+    if (initial_state == initial.size()) throw std::logic_error("replay diverged: the system is not deterministic");
+    State state = initial[initial_state];
     std::vector<Action> actions;
-    for (std::uint16_t ordinal : ordinals) {
+    for (std::size_t step = 1; step < chain.size(); ++step) {
       actions.clear();
       system_.actions(state, actions);
-      if (ordinal >= actions.size()) throw std::logic_error("replay diverged: the system is not deterministic");
-      PropertyMask ignored = 0;
-      state = system_.next(state, actions[ordinal], ignored);
-      path.push_back(actions[ordinal]);
-    }
-    if (system_.fingerprint(state) != fingerprints_[target]) {
-      throw std::logic_error("replay diverged: the system is not deterministic");
+      bool found = false;
+      for (const Action& action : actions) {
+        PropertyMask ignored = 0;
+        State next = system_.next(state, action, ignored);
+        if (VisitedSet::stored(system_.fingerprint(next)) != visited_.fingerprintAt(chain[step])) continue;
+        state = std::move(next);
+        path.push_back(action);
+        found = true;
+        break;
+      }
+      if (!found) throw std::logic_error("replay diverged: the system is not deterministic");
     }
     return state;
   }
@@ -603,14 +697,21 @@ class Explorer {
       v.last = system_.observe(state);
       result.violations.push_back(std::move(v));
     }
+    std::vector<Slot> slot_of_bfs;  // liveness names states by BFS index
     for (std::size_t j = 0; j < liveness_first_.size(); ++j) {
       const Occurrence& first = liveness_first_[j];
       if (first.count == 0) continue;
+      if (slot_of_bfs.empty()) {
+        slot_of_bfs.assign(visited_.size(), VisitedSet::kNoSlot);
+        for (std::size_t slot = 0; slot < bfs_of_slot_.size(); ++slot) {
+          if (bfs_of_slot_[slot] != kNone) slot_of_bfs[bfs_of_slot_[slot]] = static_cast<Slot>(slot);
+        }
+      }
       const bool all = j == liveness_.size();
       const PropertyInfo& info = all ? kAllGoalsProperty : properties[liveness_[j]];
       const bool known = all ? options_.is_known_deviation && options_.is_known_deviation(info.id) : known_[liveness_[j]];
       Violation<S> v = describe(info, known, first.count);
-      State state = replay(first.state, v.path, v.initial_state);
+      State state = replay(slot_of_bfs[first.state], v.path, v.initial_state);
       v.recovery = stuckWalk(state);
       v.last = system_.observe(state);
       result.violations.push_back(std::move(v));
@@ -634,18 +735,17 @@ class Explorer {
   std::array<bool, kMaxProperties> known_{};
   std::vector<std::size_t> liveness_;  // indexes of the liveness properties
 
-  VisitedSet visited_;
-  std::vector<Index> parents_;              // per index; kNone for initial states
-  std::vector<std::uint16_t> via_;          // the action's position in the parent's list (initial: which initial state)
-  std::vector<Fingerprint> fingerprints_;   // per index, to check replays
-  std::vector<Index> level_begin_;          // the first index of each depth
-  std::vector<std::uint32_t> goals_;        // per index (liveness): compact goal bits
-  std::vector<std::uint64_t> edge_begin_;   // per index (liveness): its recovery edges' start
-  std::vector<Index> recovery_edges_;
+  VisitedSet visited_;                      // fingerprints and parent links, per slot
+  std::vector<std::uint64_t> level_begin_;  // how many states precede each depth
+  std::vector<Index> bfs_of_slot_;          // per slot (liveness): the state's BFS index
+  std::vector<std::uint32_t> goals_;        // per BFS index (liveness): compact goal bits
+  std::vector<std::uint64_t> edge_begin_;   // per BFS index (liveness): its recovery edges' start
+  std::vector<Index> recovery_edges_;       // BFS indexes
   Frontier frontier_;
   Frontier next_frontier_;
   std::uint64_t transitions_ = 0;
-  Index next_to_merge_ = 0;  // the index of the next expanded state the merge takes
+  std::size_t merge_position_ = 0;          // the frontier position of the next expanded state the merge takes
+  std::vector<Chunk>* merging_ = nullptr;   // the batch being merged (its slots move when the table grows)
   std::array<Occurrence, kMaxProperties> first_{};
   std::vector<Occurrence> liveness_first_;
   StopReason stop_ = StopReason::Complete;

@@ -38,7 +38,7 @@ PropertyKind kindOf(spec::PropertyKind kind) {
 
 }  // namespace
 
-SpecSystem::SpecSystem(Config config) : config_(std::move(config)) {
+SpecSystem::SpecSystem(Config config) : config_(std::move(config)), shape_(config_) {
   for (const spec::Property& property : spec::invariantCatalog()) {
     if (properties_.size() == kMaxProperties) throw std::length_error("the invariant catalog has more than 64 properties");
     if (property.kind == spec::PropertyKind::Liveness) liveness_ |= propertyBit(properties_.size());
@@ -60,22 +60,46 @@ void SpecSystem::actions(const State& state, std::vector<Action>& out) const {
 }
 
 SpecSystem::State SpecSystem::next(const State& state, const Action& action, PropertyMask& violated) const {
-  spec::RecordingObserver observer;
-  State successor = spec::next(config_, state, action, observer);
-  for (std::string_view id : spec::violatedStepProperties(config_, state, successor, observer.record)) {
-    violated |= bitOf(id);
-  }
+  State successor = state;
+  step(state, action, violated, successor);
   return successor;
 }
 
-Fingerprint SpecSystem::fingerprint(const State& state) const { return fingerprintWorld(state.world, state.budget); }
+void SpecSystem::nextInto(const State& state, const Action& action, PropertyMask& violated, State& successor) const {
+  copyWorld(state.world, successor.world, shape_);
+  successor.budget = state.budget;
+  step(state, action, violated, successor);
+}
 
-void SpecSystem::encode(const State& state, std::string& out) const { encodeWorld(state.world, state.budget, out); }
+void SpecSystem::step(const State& before, const Action& action, PropertyMask& violated, State& after) const {
+  spec::RecordingObserver observer;
+  spec::takeStep(config_, after, action, observer);
+  for (std::string_view id : spec::violatedStepProperties(config_, before, after, observer.record)) {
+    violated |= bitOf(id);
+  }
+}
+
+Fingerprint SpecSystem::fingerprint(const State& state) const {
+  std::string bytes;
+  return encodeFingerprinted(state, bytes);
+}
+
+void SpecSystem::encode(const State& state, std::string& out) const { encodeWorld(state.world, state.budget, shape_, out); }
+
+Fingerprint SpecSystem::encodeFingerprinted(const State& state, std::string& out) const {
+  const std::size_t begin = out.size();
+  encodeWorld(state.world, state.budget, shape_, out);
+  return hashEncoding(std::string_view(out).substr(begin));
+}
 
 SpecSystem::State SpecSystem::decode(std::string_view bytes) const {
   State state;
-  decodeWorld(bytes, state.world, state.budget);
+  decodeInto(bytes, state);
   return state;
+}
+
+void SpecSystem::decodeInto(std::string_view bytes, State& state) const {
+  decodeWorld(bytes, shape_, state.world, state.budget);
 }
 
 PropertyMask SpecSystem::violatedStateProperties(const State& state) const {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "proofs/explorer/state_codec.hpp"
 #include "proofs/explorer/system.hpp"
 #include "spec/rules/cluster_state.hpp"
 #include "spec/vocabulary/action.hpp"
@@ -35,9 +36,18 @@ class SpecSystem {
   std::vector<State> initialStates() const;
   void actions(const State& state, std::vector<Action>& out) const;
   State next(const State& state, const Action& action, PropertyMask& violated) const;
+  // The fingerprint is the hash of the encoding, which covers the configuration's slots only
+  // (state_codec.hpp's StateShape).
   Fingerprint fingerprint(const State& state) const;
   void encode(const State& state, std::string& out) const;
   State decode(std::string_view bytes) const;
+  // The explorer's fast paths (system.hpp): encode and fingerprint in one walk; decode into a
+  // state of this configuration, reusing its storage.
+  Fingerprint encodeFingerprinted(const State& state, std::string& out) const;
+  // next(), into a state of this configuration (reusing its storage, copying only the
+  // configuration's brokers).
+  void nextInto(const State& state, const Action& action, PropertyMask& violated, State& successor) const;
+  void decodeInto(std::string_view bytes, State& state) const;
   const Observation& observe(const State& state) const { return state.world; }
   std::span<const PropertyInfo> properties() const { return properties_; }
   PropertyMask violatedStateProperties(const State& state) const;
@@ -49,7 +59,11 @@ class SpecSystem {
   PropertyMask bitOf(std::string_view id) const;
 
  private:
+  // `after` holds a copy of `before`; it becomes the successor.
+  void step(const State& before, const Action& action, PropertyMask& violated, State& after) const;
+
   Config config_;
+  StateShape shape_;
   std::vector<PropertyInfo> properties_;
   PropertyMask liveness_ = 0;
 };

@@ -2,7 +2,10 @@
 
 #include <array>
 #include <bit>
+#include <algorithm>
 #include <concepts>
+#include <cstring>
+#include <span>
 #include <optional>
 #include <type_traits>
 
@@ -46,6 +49,8 @@ constexpr int fixedWidth() {
 class HashSink {
  public:
   static constexpr bool kDecodes = false;
+  explicit HashSink(const StateShape& shape_) : shape(shape_) {}
+  const StateShape& shape;
 
   template <class T>
   void scalar(const T& x) {
@@ -97,61 +102,91 @@ class HashSink {
   int fill_ = 0;
 };
 
-// Zig-zag varints, then zero bytes as (0, run length 1…255).
+// Zig-zag varints; a zero scalar is a zero byte and zero bytes are run-length encoded as
+// (0, run length 1…255) (a varint of a non-zero value has no zero byte). Writes through a raw
+// pointer into `out`, grown geometrically.
 class EncodeSink {
  public:
   static constexpr bool kDecodes = false;
-  explicit EncodeSink(std::string& out) : out_(out) {}
+  EncodeSink(std::string& out, const StateShape& shape_) : shape(shape_), out_(out) {
+    if (buffer_.size() < 4096) buffer_.resize(4096);
+  }
 
   template <class T>
-  void scalar(const T& x) {
+  [[gnu::always_inline]] void scalar(const T& x) {
     std::uint64_t value = rawBits(x);
     if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
       const auto v = static_cast<std::int64_t>(x);
       value = (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
     }
-    while (value >= 0x80) {
-      byte(static_cast<std::uint8_t>(value | 0x80));
-      value >>= 7;
-    }
-    byte(static_cast<std::uint8_t>(value));
-  }
-
-  void finish() { flushZeros(); }
-
- private:
-  void byte(std::uint8_t b) {
-    if (b == 0) {
+    if (value == 0) {
       if (++zeros_ == 255) flushZeros();
       return;
     }
-    flushZeros();
-    out_.push_back(static_cast<char>(b));
+    if (position_ + 16 > buffer_.size()) buffer_.resize(2 * buffer_.size());
+    char* p = buffer_.data() + position_;
+    if (zeros_ != 0) {
+      *p++ = '\0';
+      *p++ = static_cast<char>(static_cast<std::uint8_t>(zeros_));
+      zeros_ = 0;
+    }
+    while (value >= 0x80) {
+      *p++ = static_cast<char>(static_cast<std::uint8_t>(value | 0x80));
+      value >>= 7;
+    }
+    *p++ = static_cast<char>(static_cast<std::uint8_t>(value));
+    position_ = static_cast<std::size_t>(p - buffer_.data());
   }
+
+  void finish() {
+    flushZeros();
+    out_.append(buffer_.data(), position_);
+  }
+
+  const StateShape& shape;
+
+ private:
   void flushZeros() {
     if (zeros_ == 0) return;
-    out_.push_back('\0');
-    out_.push_back(static_cast<char>(static_cast<std::uint8_t>(zeros_)));
+    if (position_ + 2 > buffer_.size()) buffer_.resize(2 * buffer_.size());
+    buffer_[position_++] = '\0';
+    buffer_[position_++] = static_cast<char>(static_cast<std::uint8_t>(zeros_));
     zeros_ = 0;
   }
 
+  // Each thread's encodings go through one buffer that only grows (no allocation, no zeroing
+  // per encoding), then are appended to the caller's string.
+  static thread_local std::string buffer_;
   std::string& out_;
+  std::size_t position_ = 0;
   int zeros_ = 0;
 };
+thread_local std::string EncodeSink::buffer_;
 
 class DecodeSource {
  public:
   static constexpr bool kDecodes = true;
-  explicit DecodeSource(std::string_view in) : in_(in) {}
+  DecodeSource(std::string_view in, const StateShape& shape_) : shape(shape_), in_(in) {}
 
   template <class T>
-  void scalar(T& x) {
+  [[gnu::always_inline]] void scalar(T& x) {
     std::uint64_t value = 0;
-    for (int shift = 0;; shift += 7) {
-      KCSPEC_ASSERT(shift < 64);
-      const std::uint8_t b = byte();
-      value |= static_cast<std::uint64_t>(b & 0x7F) << shift;
-      if ((b & 0x80) == 0) break;
+    if (pending_zeros_ > 0) {
+      --pending_zeros_;
+    } else {
+      std::uint8_t b = byte();
+      if (b == 0) {
+        const std::uint8_t run = byte();
+        KCSPEC_ASSERT(run > 0);
+        pending_zeros_ = run - 1;
+      } else {
+        for (int shift = 0;; shift += 7) {
+          KCSPEC_ASSERT(shift < 64);
+          value |= static_cast<std::uint64_t>(b & 0x7F) << shift;
+          if ((b & 0x80) == 0) break;
+          b = byte();
+        }
+      }
     }
     if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
       const auto v = static_cast<std::int64_t>(value >> 1) ^ -static_cast<std::int64_t>(value & 1);
@@ -167,20 +202,12 @@ class DecodeSource {
 
   bool atEnd() const { return pending_zeros_ == 0 && position_ == in_.size(); }
 
+  const StateShape& shape;
+
  private:
   std::uint8_t byte() {
-    if (pending_zeros_ > 0) {
-      --pending_zeros_;
-      return 0;
-    }
     KCSPEC_ASSERT(position_ < in_.size());
-    const auto b = static_cast<std::uint8_t>(in_[position_++]);
-    if (b != 0) return b;
-    KCSPEC_ASSERT(position_ < in_.size());
-    const auto run = static_cast<std::uint8_t>(in_[position_++]);
-    KCSPEC_ASSERT(run > 0);
-    pending_zeros_ = run - 1;
-    return 0;
+    return static_cast<std::uint8_t>(in_[position_++]);
   }
 
   std::string_view in_;
@@ -221,6 +248,11 @@ struct IsBounded<BoundedVector<T, N>> : std::true_type {};
 template <class T, std::size_t N>
 struct IsBounded<BoundedList<T, N>> : std::true_type {};
 
+template <class T>
+struct IsBoundedList : std::false_type {};
+template <class T, std::size_t N>
+struct IsBoundedList<BoundedList<T, N>> : std::true_type {};
+
 template <class V, class A>
   requires IsStdArray<std::remove_const_t<A>>::value
 void walk(V& v, A& array) {
@@ -255,11 +287,18 @@ void walk(V& v, C& list) {
     Size size = 0;
     v.scalar(size);
     KCSPEC_ASSERT(size <= List::capacity);
-    list.clear();
-    for (Size i = 0; i < size; ++i) {
-      typename List::value_type element{};
-      walk(v, element);
-      list.push_back(element);
+    if constexpr (IsBoundedList<List>::value) {
+      // Decode in place: the elements' own lists keep their storage (no allocation per element);
+      // the walk assigns every field.
+      list.resize(size);
+      for (auto& element : list) walk(v, element);
+    } else {
+      list.clear();
+      for (Size i = 0; i < size; ++i) {
+        typename List::value_type element{};
+        walk(v, element);
+        list.push_back(element);
+      }
     }
   } else {
     const auto size = static_cast<Size>(list.size());
@@ -297,8 +336,24 @@ void walk(V& v, T& set) {
   walkBits(v, set, kMaxPartitions, [](int i) { return partitionAt(i); });
 }
 
+// An array indexed by broker id, partition index or topic, walked only at the slots the shape
+// names (every other slot holds its default in every state of the configuration).
+template <class A>
+struct SlotView {
+  A& array;
+  std::span<const std::uint8_t> slots;
+};
+template <class A>
+SlotView<A> bySlot(A& array, std::span<const std::uint8_t> slots) {
+  return SlotView<A>{array, slots};
+}
+template <class V, class A>
+void walk(V& v, const SlotView<A>& view) {
+  for (const std::uint8_t slot : view.slots) walk(v, view.array[slot]);
+}
+
 template <class Type, class V, class... Fields>
-void walkFields(V& v, Fields&... fields) {
+void walkFields(V& v, Fields&&... fields) {
   static_assert(sizeof...(Fields) == kWalkedFields<Type>, "update kWalkedFields in state_codec.hpp");
   (walk(v, fields), ...);
 }
@@ -315,14 +370,16 @@ KCSPEC_WALK_FIELDS(LeaderAndIsr, x.leader, x.leader_epoch, x.recovery_state, x.i
 KCSPEC_WALK_FIELDS(LeaderIsrAndControllerEpoch, x.leader_and_isr, x.controller_epoch)
 KCSPEC_WALK_FIELDS(ReplicaAssignment, x.replicas, x.adding_replicas, x.removing_replicas)
 KCSPEC_WALK_FIELDS(PartitionStateZnode, x.leader_and_isr, x.controller_epoch)
-KCSPEC_WALK_FIELDS(TopicZnodes, x.exists, x.partitions, x.states, x.unclean_leader_election_enable)
+KCSPEC_WALK_FIELDS(TopicZnodes, x.exists, x.partitions, bySlot(x.states, v.shape.partitionsOfATopic()),
+                   x.unclean_leader_election_enable)
 KCSPEC_WALK_FIELDS(BrokerRegistration, x.registered, x.broker_epoch)
-KCSPEC_WALK_FIELDS(ZooKeeperData, x.brokers, x.topics, x.controller, x.controller_epoch, x.controller_epoch_zk_version,
-                   x.delete_topics, x.last_zxid)
-KCSPEC_WALK_FIELDS(PartitionContext, x.assignment, x.leadership, x.state, x.replica_states)
-KCSPEC_WALK_FIELDS(ControllerContextData, x.epoch, x.epoch_zk_version, x.live_broker_epochs, x.shutting_down_broker_ids,
-                   x.all_topics, x.partitions, x.partitions_being_reassigned, x.topics_to_be_deleted,
-                   x.topics_with_deletion_started, x.topics_ineligible_for_deletion, x.offline_partition_count)
+KCSPEC_WALK_FIELDS(ZooKeeperData, bySlot(x.brokers, v.shape.brokers()), bySlot(x.topics, v.shape.topics()),
+                   x.controller, x.controller_epoch, x.controller_epoch_zk_version, x.delete_topics, x.last_zxid)
+KCSPEC_WALK_FIELDS(PartitionContext, x.assignment, x.leadership, x.state, bySlot(x.replica_states, v.shape.brokers()))
+KCSPEC_WALK_FIELDS(ControllerContextData, x.epoch, x.epoch_zk_version, bySlot(x.live_broker_epochs, v.shape.brokers()),
+                   x.shutting_down_broker_ids, x.all_topics, bySlot(x.partitions, v.shape.partitions()),
+                   x.partitions_being_reassigned, x.topics_to_be_deleted, x.topics_with_deletion_started,
+                   x.topics_ineligible_for_deletion, x.offline_partition_count)
 KCSPEC_WALK_FIELDS(ControllerEvent, x.kind, x.broker, x.broker_epoch, x.topic, x.tp, x.partitions, x.partition_errors,
                    x.election_type, x.cancel, x.target_replicas, x.proposed)
 KCSPEC_WALK_FIELDS(ControllerData, x.active, x.session_lost, x.psm_batch_unflushed, x.rsm_batch_unflushed, x.context,
@@ -336,9 +393,10 @@ KCSPEC_WALK_FIELDS(StopReplicaPartitionState, x.tp, x.leader_epoch, x.delete_par
 KCSPEC_WALK_FIELDS(ControlRequest, x.kind, x.controller_id, x.controller_epoch, x.broker_epoch, x.leader_and_isr,
                    x.update_metadata, x.live_brokers, x.stop_replica, x.response_wanted)
 KCSPEC_WALK_FIELDS(StopReplicaResponse, x.controller_id, x.controller_epoch, x.partitions)
-KCSPEC_WALK_FIELDS(BrokerData, x.alive, x.broker_epoch, x.known_controller_epoch, x.inbox, x.metadata_cache,
-                   x.metadata_live_brokers, x.replicas, x.outbox, x.controller)
-KCSPEC_WALK_FIELDS(Observation, x.zk, x.brokers)
+KCSPEC_WALK_FIELDS(BrokerData, x.alive, x.broker_epoch, x.known_controller_epoch, x.inbox,
+                   bySlot(x.metadata_cache, v.shape.partitions()), x.metadata_live_brokers,
+                   bySlot(x.replicas, v.shape.partitions()), x.outbox, x.controller)
+KCSPEC_WALK_FIELDS(Observation, x.zk, bySlot(x.brokers, v.shape.brokers()))
 
 #undef KCSPEC_WALK_FIELDS
 
@@ -355,37 +413,165 @@ void walk(V& v, T& bounds) {
 
 }  // namespace walker
 
+namespace {
+
+std::uint64_t readWord(const char* p) {
+  std::uint64_t word = 0;
+  std::memcpy(&word, p, sizeof word);
+  if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
+  return word;
+}
+
+std::uint32_t readHalf(const char* p) {
+  std::uint32_t half = 0;
+  std::memcpy(&half, p, sizeof half);
+  if constexpr (std::endian::native == std::endian::big) half = __builtin_bswap32(half);
+  return half;
+}
+
+std::uint64_t xxRound(std::uint64_t acc, std::uint64_t input) {
+  acc += input * walker::kPrime2;
+  acc = std::rotl(acc, 31);
+  return acc * walker::kPrime1;
+}
+
+std::uint64_t xxMerge(std::uint64_t acc, std::uint64_t lane) {
+  acc ^= xxRound(0, lane);
+  return acc * walker::kPrime1 + walker::kPrime4;
+}
+
+}  // namespace
+
+StateShape::StateShape() {
+  for (int b = 0; b < kMaxBrokers; ++b) brokers_.push_back(static_cast<std::uint8_t>(b));
+  for (int t = 0; t < kMaxTopics; ++t) topics_.push_back(static_cast<std::uint8_t>(t));
+  for (int p = 0; p < kMaxPartitionsPerTopic; ++p) partitions_of_a_topic_.push_back(static_cast<std::uint8_t>(p));
+  for (int i = 0; i < kMaxPartitions; ++i) partitions_.push_back(static_cast<std::uint8_t>(i));
+}
+
+StateShape::StateShape(const Config& config) {
+  BrokerSet brokers = config.brokers | config.brokers_alive_at_start;
+  const auto add = [&brokers](const BrokerList& list) {
+    for (BrokerId b : list) {
+      if (isBrokerId(b)) brokers.insert(b);
+    }
+  };
+  int most_partitions = 0;
+  std::array<bool, kMaxPartitions> used{};
+  for (int t = 0; t < config.topicCount() && t < kMaxTopics; ++t) {
+    const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];
+    for (const BrokerList& list : topic.assignment) add(list);
+    for (const BrokerList& list : topic.added_partitions) add(list);
+    for (const auto& [partition, target] : topic.reassignment_targets) add(target);
+    const int count = std::min(static_cast<int>(topic.assignment.size() + topic.added_partitions.size()), kMaxPartitionsPerTopic);
+    most_partitions = std::max(most_partitions, count);
+    for (int p = 0; p < count; ++p) used[static_cast<std::size_t>(partitionIndex(TopicPartition{t, p}))] = true;
+    topics_.push_back(static_cast<std::uint8_t>(t));
+  }
+  brokers.forEach([this](BrokerId b) { brokers_.push_back(static_cast<std::uint8_t>(b)); });
+  for (int p = 0; p < most_partitions; ++p) partitions_of_a_topic_.push_back(static_cast<std::uint8_t>(p));
+  for (int i = 0; i < kMaxPartitions; ++i) {
+    if (used[static_cast<std::size_t>(i)]) partitions_.push_back(static_cast<std::uint8_t>(i));
+  }
+}
+
+void copyWorld(const Observation& from, Observation& to, const StateShape& shape) {
+  static_assert(kWalkedFields<Observation> == 2, "copy every field of Observation");
+  to.zk = from.zk;
+  for (const std::uint8_t b : shape.brokers()) to.brokers[b] = from.brokers[b];
+}
+
 std::uint64_t fingerprintWorld(const Observation& world) {
-  walker::HashSink sink;
+  static const StateShape every;
+  walker::HashSink sink(every);
   walk(sink, world);
   return sink.finish();
 }
 
 std::uint64_t fingerprintWorld(const Observation& world, const Bounds& budget) {
-  walker::HashSink sink;
+  static const StateShape every;
+  walker::HashSink sink(every);
   walk(sink, world);
   walk(sink, budget);
   return sink.finish();
 }
 
 void encodeWorld(const Observation& world, const Bounds& budget, std::string& out) {
-  walker::EncodeSink sink(out);
+  static const StateShape every;
+  encodeWorld(world, budget, every, out);
+}
+
+void decodeWorld(std::string_view bytes, Observation& world, Bounds& budget) {
+  static const StateShape every;
+  world = Observation{};
+  decodeWorld(bytes, every, world, budget);
+}
+
+void encodeWorld(const Observation& world, const Bounds& budget, const StateShape& shape, std::string& out) {
+  walker::EncodeSink sink(out, shape);
   walk(sink, world);
   walk(sink, budget);
   sink.finish();
 }
 
-void decodeWorld(std::string_view bytes, Observation& world, Bounds& budget) {
-  walker::DecodeSource source(bytes);
+void decodeWorld(std::string_view bytes, const StateShape& shape, Observation& world, Bounds& budget) {
+  walker::DecodeSource source(bytes, shape);
   walk(source, world);
   walk(source, budget);
   KCSPEC_ASSERT(source.atEnd());
 }
 
 std::uint64_t hashBytes(std::string_view bytes) {
-  walker::HashSink sink;
+  walker::HashSink sink(StateShape{});
   for (char c : bytes) sink.put(static_cast<std::uint8_t>(c), 1);
   return sink.finish();
+}
+
+// xxHash64 (Yann Collet's public algorithm), seed 0.
+std::uint64_t hashEncoding(std::string_view bytes) {
+  using walker::kPrime1, walker::kPrime2, walker::kPrime3, walker::kPrime4, walker::kPrime5;
+  const char* p = bytes.data();
+  const char* const end = p + bytes.size();
+  std::uint64_t h = 0;
+  if (bytes.size() >= 32) {
+    std::uint64_t v1 = kPrime1 + kPrime2;
+    std::uint64_t v2 = kPrime2;
+    std::uint64_t v3 = 0;
+    std::uint64_t v4 = 0 - kPrime1;
+    for (; p + 32 <= end; p += 32) {
+      v1 = xxRound(v1, readWord(p));
+      v2 = xxRound(v2, readWord(p + 8));
+      v3 = xxRound(v3, readWord(p + 16));
+      v4 = xxRound(v4, readWord(p + 24));
+    }
+    h = std::rotl(v1, 1) + std::rotl(v2, 7) + std::rotl(v3, 12) + std::rotl(v4, 18);
+    h = xxMerge(h, v1);
+    h = xxMerge(h, v2);
+    h = xxMerge(h, v3);
+    h = xxMerge(h, v4);
+  } else {
+    h = kPrime5;
+  }
+  h += static_cast<std::uint64_t>(bytes.size());
+  for (; p + 8 <= end; p += 8) {
+    h ^= xxRound(0, readWord(p));
+    h = std::rotl(h, 27) * kPrime1 + kPrime4;
+  }
+  if (p + 4 <= end) {
+    h ^= static_cast<std::uint64_t>(readHalf(p)) * kPrime1;
+    h = std::rotl(h, 23) * kPrime2 + kPrime3;
+    p += 4;
+  }
+  for (; p < end; ++p) {
+    h ^= static_cast<std::uint64_t>(static_cast<std::uint8_t>(*p)) * kPrime5;
+    h = std::rotl(h, 11) * kPrime1;
+  }
+  h ^= h >> 33;
+  h *= kPrime2;
+  h ^= h >> 29;
+  h *= kPrime3;
+  h ^= h >> 32;
+  return h;
 }
 
 }  // namespace kcspec::explorer

@@ -1,15 +1,22 @@
 // Fingerprints and compact encodings of the modeled world (vocabulary types only, so that any
 // system that produces an Observation can use them).
 //
-// Both walk EVERY field of Observation and Bounds in one fixed order (state_codec.cpp's
-// `walk` overloads, one per vocabulary type):
-// - the fingerprint feeds each field's little-endian bytes (fixed width per type: bool and
-//   enums 1, int32 4, int64 8; a container's size before its elements; an optional's flag
-//   before its value) into an xxHash64-style mixer. That byte stream is a prefix-free
-//   encoding of the value, so equal worlds hash equally and different ones differ in the
-//   stream. The result does not depend on the process, the platform's std::hash or padding.
-// - the encoding writes the same fields as zig-zag varints and then run-length encodes zero
-//   bytes (most of a world is empty slots): typically a few hundred bytes for a 53 kB value.
+// Both walk every field of Observation and Bounds in one fixed order (state_codec.cpp's
+// `walk` overloads, one per vocabulary type), except the slots of arrays indexed by broker id,
+// partition or topic that a StateShape leaves out:
+// - a StateShape built from a configuration names the brokers, topics and partitions that
+//   configuration can ever use; every other slot keeps its default value in every state of it
+//   (nothing starts a broker, creates a topic or adds a partition the configuration does not
+//   name), so leaving them out loses nothing. Decoding fills only the shape's slots: decode
+//   into a default value, or into a state of the same configuration (the explorer reuses one).
+//   tests/explorer/state_codec_test.cpp checks the round trip on every explored state;
+// - the encoding writes the fields as zig-zag varints and run-length encodes zero bytes (most
+//   of a world is default values): a few hundred bytes for a 53 kB value;
+// - hashEncoding(encoding) is the explorer's fingerprint of a state (xxHash64 of the bytes: the
+//   encoding is canonical, so equal states hash equally);
+// - fingerprintWorld (every slot, an xxHash64-style mixer over each field's little-endian
+//   bytes, no encoding) is for systems without a configuration's shape at hand.
+// None of these depend on the process, the platform's std::hash or padding.
 //
 // A field added to a vocabulary type must be added to its walk overload (and to kWalkedFields
 // below); tests/explorer/state_codec_test.cpp fails to compile until it is.
@@ -17,7 +24,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "spec/vocabulary/config.hpp"
@@ -72,17 +81,46 @@ inline constexpr std::size_t kWalkedFields<BrokerData> = 9;
 template <>
 inline constexpr std::size_t kWalkedFields<Observation> = 2;
 
+// The slots of the id-indexed arrays a configuration's states can use.
+class StateShape {
+ public:
+  StateShape();  // every slot
+  explicit StateShape(const Config& config);
+
+  std::span<const std::uint8_t> brokers() const { return brokers_; }     // broker ids
+  std::span<const std::uint8_t> topics() const { return topics_; }       // topic indexes
+  std::span<const std::uint8_t> partitions() const { return partitions_; }  // partitionIndex values
+  // Partition numbers within a topic (0 … the most partitions any topic can reach − 1).
+  std::span<const std::uint8_t> partitionsOfATopic() const { return partitions_of_a_topic_; }
+
+ private:
+  std::vector<std::uint8_t> brokers_;
+  std::vector<std::uint8_t> topics_;
+  std::vector<std::uint8_t> partitions_;
+  std::vector<std::uint8_t> partitions_of_a_topic_;
+};
+
+// Every slot.
 std::uint64_t fingerprintWorld(const Observation& world);
 std::uint64_t fingerprintWorld(const Observation& world, const Bounds& budget);
-
-// Appends the encoding of (world, budget) to `out`.
 void encodeWorld(const Observation& world, const Bounds& budget, std::string& out);
-
-// Decodes what encodeWorld wrote (a malformed encoding stops the program: encodings never
-// leave the process).
 void decodeWorld(std::string_view bytes, Observation& world, Bounds& budget);
 
-// The same xxHash64-style mixing over a byte string, for anything else the explorer fingerprints.
+// The shape's slots: appends the encoding of (world, budget) to `out`; decodes what it wrote
+// into `world` (whose other slots must hold their defaults) and `budget`. A malformed encoding
+// stops the program: encodings never leave the process.
+void encodeWorld(const Observation& world, const Bounds& budget, const StateShape& shape, std::string& out);
+void decodeWorld(std::string_view bytes, const StateShape& shape, Observation& world, Bounds& budget);
+
+// to = from, for a `to` whose slots outside the shape hold their defaults (a state of the same
+// configuration): copies only the shape's brokers (a third of the world for three brokers).
+void copyWorld(const Observation& from, Observation& to, const StateShape& shape);
+
+// xxHash64 of an encoding (seed 0): the fingerprint of the state it encodes.
+std::uint64_t hashEncoding(std::string_view bytes);
+
+// The byte-wise mixing of fingerprintWorld over a byte string, for anything else the explorer
+// fingerprints.
 std::uint64_t hashBytes(std::string_view bytes);
 
 }  // namespace kcspec::explorer

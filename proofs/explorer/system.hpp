@@ -82,6 +82,29 @@ concept System = requires(const S& system, const typename S::State& state, const
   { system.isRecovery(action) } -> std::same_as<bool>;
 };
 
+// Optional fast paths the explorer uses when a system has them:
+//   Fingerprint encodeFingerprinted(const State&, std::string& out) const;
+//       appends encode(state) to `out` and returns fingerprint(state), in one walk
+//   void decodeInto(std::string_view bytes, State& state) const;
+//       state = decode(bytes), reusing the storage of `state` (a state of the same system)
+//   void nextInto(const State&, const Action&, PropertyMask& violated, State& successor) const;
+//       successor = next(state, action, violated), reusing the storage of `successor` (a state
+//       of the same system, not `state` itself)
+template <class S>
+concept EncodesFingerprinted = requires(const S& system, const typename S::State& state, std::string& bytes) {
+  { system.encodeFingerprinted(state, bytes) } -> std::same_as<Fingerprint>;
+};
+template <class S>
+concept DecodesInto = requires(const S& system, std::string_view view, typename S::State& state) {
+  { system.decodeInto(view, state) } -> std::same_as<void>;
+};
+
+template <class S>
+concept StepsInto = requires(const S& system, const typename S::State& state, const typename S::Action& action,
+                             PropertyMask& mask, typename S::State& successor) {
+  { system.nextInto(state, action, mask, successor) } -> std::same_as<void>;
+};
+
 constexpr PropertyMask propertyBit(std::size_t index) { return PropertyMask{1} << index; }
 
 }  // namespace kcspec::explorer

@@ -285,12 +285,12 @@ std::vector<Action> candidates(const Config& config, const ClusterState& s) {
       add({.kind = ActionKind::CancelReassignment, .tp = tp});
       add({.kind = ActionKind::ElectPreferredLeader, .tp = tp});
       add({.kind = ActionKind::ElectUncleanLeader, .tp = tp});
-      for (BrokerId leader = 0; leader < kMaxBrokers; ++leader) {
-        for (BrokerId replica = 0; replica < kMaxBrokers; ++replica) {
+      config.brokers.forEach([&](BrokerId leader) {
+        config.brokers.forEach([&](BrokerId replica) {
           add({.kind = ActionKind::ShrinkIsr, .broker = leader, .tp = tp, .replica = replica});
           add({.kind = ActionKind::ExpandIsr, .broker = leader, .tp = tp, .replica = replica});
-        }
-      }
+        });
+      });
     }
   }
   config.brokers.forEach([&](BrokerId b) {
@@ -360,10 +360,14 @@ std::vector<Action> enabledActions(const Config& config, const ClusterState& sta
 }
 
 ClusterState next(const Config& config, const ClusterState& state, const Action& action, StepObserver& observer) {
-  KCSPEC_ASSERT(isEnabled(config, state, action));
   ClusterState successor = state;
-  apply(config, successor, action, observer);
+  takeStep(config, successor, action, observer);
   return successor;
+}
+
+void takeStep(const Config& config, ClusterState& state, const Action& action, StepObserver& observer) {
+  KCSPEC_ASSERT(isEnabled(config, state, action));
+  apply(config, state, action, observer);
 }
 
 ClusterState next(const Config& config, const ClusterState& state, const Action& action) {

@@ -24,4 +24,7 @@ bool isEnabled(const Config& config, const ClusterState& state, const Action& ac
 ClusterState next(const Config& config, const ClusterState& state, const Action& action, StepObserver& observer);
 ClusterState next(const Config& config, const ClusterState& state, const Action& action);
 
+// next() in place: `state` becomes the successor (the explorer copies only what it must).
+void takeStep(const Config& config, ClusterState& state, const Action& action, StepObserver& observer);
+
 }  // namespace kcspec::spec

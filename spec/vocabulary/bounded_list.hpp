@@ -55,6 +55,11 @@ class BoundedList {
     items_.pop_back();
   }
   void clear() { items_.clear(); }
+  // Keeps the first n elements, or appends default ones up to n (existing storage is reused).
+  void resize(std::size_t n) {
+    KCSPEC_ASSERT(n <= N);
+    items_.resize(n);
+  }
   void erase_at(std::size_t i) {
     KCSPEC_ASSERT(i < items_.size());
     items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(i));

@@ -46,6 +46,12 @@ class CheckingSystem : public SpecSystem {
     const auto [it, inserted] = seen.emplace(fingerprint(state), out.substr(begin));
     if (!inserted && it->second != out.substr(begin)) failures.fetch_add(1);
   }
+  // The explorer encodes through this member (system.hpp's fast path).
+  Fingerprint encodeFingerprinted(const State& state, std::string& out) const {
+    const std::size_t begin = out.size();
+    encode(state, out);
+    return hashEncoding(std::string_view(out).substr(begin));
+  }
   mutable std::atomic<int> failures{0};
   mutable std::mutex mutex;
   mutable std::map<Fingerprint, std::string> seen;
@@ -126,10 +132,69 @@ TEST(StateCodec, FingerprintFollowsEquality) {
   spec::ClusterState spent = initial;
   spent.budget.crashes = 0;
   EXPECT_NE(system.fingerprint(spent), system.fingerprint(initial));
-  // A single field deep inside the world changes it.
+  // A single field deep inside the world changes it (broker 2, partition t-1 and replica 1 are
+  // slots of this configuration).
   spec::ClusterState changed = initial;
-  changed.world.brokers[2].controller.context.partitions[3].replica_states[5] = ReplicaState::OfflineReplica;
+  changed.world.brokers[2].controller.context.partitions[1].replica_states[1] = ReplicaState::OfflineReplica;
   EXPECT_NE(system.fingerprint(changed), system.fingerprint(initial));
+  // The full walk (fingerprintWorld) sees every slot, even those no state of this configuration uses.
+  spec::ClusterState outside = initial;
+  outside.world.brokers[5].controller.context.partitions[9].replica_states[6] = ReplicaState::OfflineReplica;
+  EXPECT_NE(fingerprintWorld(outside.world, outside.budget), fingerprintWorld(initial.world, initial.budget));
+}
+
+TEST(StateCodec, ShapeNamesTheConfigurationsSlots) {
+  const StateShape shape(everyPerturbationOnce());
+  EXPECT_EQ(std::vector<std::uint8_t>(shape.brokers().begin(), shape.brokers().end()), (std::vector<std::uint8_t>{1, 2}));
+  EXPECT_EQ(shape.topics().size(), 1u);
+  // t-0 from the assignment and t-1 from the one added partition.
+  EXPECT_EQ(std::vector<std::uint8_t>(shape.partitions().begin(), shape.partitions().end()), (std::vector<std::uint8_t>{0, 1}));
+  EXPECT_EQ(shape.partitionsOfATopic().size(), 2u);
+  const StateShape every;
+  EXPECT_EQ(every.brokers().size(), static_cast<std::size_t>(kMaxBrokers));
+  EXPECT_EQ(every.partitions().size(), static_cast<std::size_t>(kMaxPartitions));
+}
+
+// The explorer's fast paths give what the plain members give, on every transition of a small
+// exploration: nextInto (copying only the configuration's brokers into a reused state) and
+// decodeInto (filling a reused state) agree with next and decode, and encodeFingerprinted with
+// encode and fingerprint.
+class FastPathCheckingSystem : public SpecSystem {
+ public:
+  using SpecSystem::SpecSystem;
+  void nextInto(const State& state, const Action& action, PropertyMask& violated, State& successor) const {
+    PropertyMask plain_violated = violated;
+    const State plain = next(state, action, plain_violated);
+    SpecSystem::nextInto(state, action, violated, successor);
+    if (!(plain == successor) || plain_violated != violated) failures.fetch_add(1);
+    checked.fetch_add(1);
+  }
+  void decodeInto(std::string_view bytes, State& state) const {
+    SpecSystem::decodeInto(bytes, state);
+    if (!(decode(bytes) == state)) failures.fetch_add(1);
+  }
+  Fingerprint encodeFingerprinted(const State& state, std::string& out) const {
+    const std::size_t begin = out.size();
+    const Fingerprint fingerprint = SpecSystem::encodeFingerprinted(state, out);
+    std::string plain;
+    encode(state, plain);
+    if (plain != out.substr(begin) || fingerprint != this->fingerprint(state)) failures.fetch_add(1);
+    return fingerprint;
+  }
+  mutable std::atomic<int> failures{0};
+  mutable std::atomic<std::uint64_t> checked{0};
+};
+
+TEST(StateCodec, FastPathsAgreeWithThePlainMembers) {
+  const FastPathCheckingSystem system(everyPerturbationOnce());
+  ExploreOptions options;
+  options.threads = 2;
+  options.max_depth = 12;
+  options.stop_at_violation = false;
+  const auto result = explore(system, options);
+  EXPECT_GT(result.transitions, 1000u);
+  EXPECT_EQ(system.checked.load(), result.transitions);
+  EXPECT_EQ(system.failures.load(), 0);
 }
 
 TEST(StateCodec, EncodingIsCompact) {
@@ -140,27 +205,43 @@ TEST(StateCodec, EncodingIsCompact) {
   EXPECT_LT(bytes.size(), 1024u);  // a 50 kB value, mostly empty slots
 }
 
-TEST(VisitedSet, InsertFindAndGrow) {
+TEST(VisitedSet, InsertFindGrowAndKeepParents) {
   VisitedSet set(16);
+  // State i's parent is state i / 2 (state 0 has none); slots move when the table grows, and
+  // `slots` follows them through the map insert() reports.
+  std::vector<VisitedSet::Slot> slots;
+  std::size_t growths = 0;
+  const auto on_grow = [&](const std::vector<VisitedSet::Slot>& map) {
+    ++growths;
+    for (VisitedSet::Slot& slot : slots) slot = map[slot];
+  };
   for (std::uint32_t i = 0; i < 10000; ++i) {
     const Fingerprint fingerprint = hashBytes(std::to_string(i));
-    const auto inserted = set.insert(fingerprint, i);
+    const VisitedSet::Slot parent = i == 0 ? VisitedSet::kNoSlot : slots[i / 2];
+    const auto inserted = set.insert(fingerprint, parent, on_grow);
     EXPECT_TRUE(inserted.inserted);
-    EXPECT_EQ(inserted.index, i);
+    slots.push_back(inserted.slot);
   }
   EXPECT_EQ(set.size(), 10000u);
-  EXPECT_GE(set.capacity() * 3, set.size() * 4);
+  EXPECT_GT(growths, 10u);
+  // At most 7/8 full, and at least 7/9 once grown: 12-byte slots make 13.7 to 15.4 bytes a state.
+  EXPECT_GE(set.capacity() * 7, set.size() * 8);
+  EXPECT_LE(set.capacity() * 7, set.size() * 9 + 9 * 8);
+  EXPECT_LE(set.bytes(), 16 * set.size());
   for (std::uint32_t i = 0; i < 10000; ++i) {
     const Fingerprint fingerprint = hashBytes(std::to_string(i));
-    ASSERT_EQ(set.find(fingerprint), std::optional<VisitedSet::Index>(i));
-    const auto again = set.insert(fingerprint, 99999);
+    ASSERT_EQ(set.find(fingerprint), std::optional<VisitedSet::Slot>(slots[i]));
+    EXPECT_EQ(set.fingerprintAt(slots[i]), fingerprint);
+    EXPECT_EQ(set.parentAt(slots[i]), i == 0 ? VisitedSet::kNoSlot : slots[i / 2]);
+    const auto again = set.insert(fingerprint, VisitedSet::kNoSlot, on_grow);
     EXPECT_FALSE(again.inserted);
-    EXPECT_EQ(again.index, i);
+    EXPECT_EQ(again.slot, slots[i]);
   }
   EXPECT_FALSE(set.find(hashBytes("absent")).has_value());
   // Fingerprint 0 is stored (as 1).
-  EXPECT_TRUE(set.insert(0, 7).inserted);
-  EXPECT_EQ(set.find(0), std::optional<VisitedSet::Index>(7));
+  const auto zero = set.insert(0, VisitedSet::kNoSlot, on_grow);
+  EXPECT_TRUE(zero.inserted);
+  EXPECT_EQ(set.find(0), std::optional<VisitedSet::Slot>(zero.slot));
 }
 
 }  // namespace
