@@ -1,10 +1,14 @@
 // `kcspec explore`: every state of a configuration, breadth first, against the invariant catalog
-// (proofs/explorer/). Prints a progress line on a terminal, a summary, each violation's shortest
-// counterexample as numbered actions, and writes each counterexample as a scenario file.
+// (proofs/explorer/), on the spec (`--system spec`, the default), the reference implementation
+// (`--system impl`, optionally with `--mutant`s) or both in lockstep (`--system both`: their
+// observations must agree after every step). Prints a progress line on a terminal, a summary,
+// each violation's shortest counterexample as numbered actions with the observation diff at its
+// last step, and writes each counterexample as a scenario file and a sequence diagram (SVG).
 //
 // Exit status: 0 every property holds in the explored states (known Kafka deviations allowed,
-// also when the run stopped early at --max-depth or --max-memory: "complete" says so), 1 a
-// violation, 2 bad input, 130 interrupted (SIGINT) without a violation found so far.
+// also when the run stopped early at --max-depth, --max-memory or --max-seconds: "complete" says
+// so), 1 a violation, 2 bad input (also --mutant with --system spec), 130 interrupted (SIGINT) without a
+// violation found so far (the partial report is printed first).
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -16,31 +20,44 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <type_traits>
+#include <vector>
 
 #include "cli/command.hpp"
+#include "cli/docs_sequence_diagram.hpp"
 #include "cli/files.hpp"
+#include "impl/mutants.hpp"
+#include "proofs/explorer/both_system.hpp"
 #include "proofs/explorer/explorer.hpp"
+#include "proofs/explorer/impl_system.hpp"
 #include "proofs/explorer/known_deviations.hpp"
 #include "proofs/explorer/spec_system.hpp"
+#include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/config_text.hpp"
+#include "spec/vocabulary/observation_text.hpp"
 #include "spec/vocabulary/presets.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
 
 namespace kcspec::cli {
 namespace {
 
+using explorer::BothSystem;
 using explorer::ExploreResult;
+using explorer::ImplSystem;
 using explorer::PropertyKind;
 using explorer::SpecSystem;
 using explorer::Violation;
 
 struct ExploreOptions {
+  std::string system = "spec";
+  std::vector<std::string> mutants;
   std::string preset;
   std::string config_file;
   unsigned threads = 0;
   int max_depth = -1;
   std::uint64_t max_memory_mib = 0;
+  int max_seconds = 0;  // 0: no time limit
   bool json = false;
   std::string out = "kcspec-out";
   bool keep_going = false;
@@ -119,16 +136,49 @@ std::string safeFileName(std::string_view name) {
   return out.empty() || out[0] == '.' ? "_" + out : out;
 }
 
+// What a run explores: the system's name and mutants, for reports and file names.
+struct Subject {
+  std::string system;
+  impl::Mutants mutants;
+
+  std::string mutantNames() const {
+    std::string names;
+    for (const impl::MutantInfo& info : impl::kMutants) {
+      if (mutants.has(info.id)) names += (names.empty() ? "" : ",") + std::string(info.name);
+    }
+    return names;
+  }
+  // "spec", "impl, mutant M3", "both, mutants M3,M7"
+  std::string label() const {
+    if (mutants.none()) return system;
+    const std::string names = mutantNames();
+    return fmt::format("{}, mutant{} {}", system, names.find(',') == std::string::npos ? "" : "s", names);
+  }
+};
+
+// What is reported of a violation besides the explorer's result: the files written, and what
+// the path's last step changed (rebuilt by replaying the path).
+struct Reported {
+  std::string property;
+  std::string scenario;      // the scenario file
+  std::string diagram;       // the sequence diagram (SVG)
+  std::size_t drawn_steps = 0;  // the steps it draws: the longest prefix the spec enables
+  std::vector<Change> last_step;  // what the last step changed (before -> after)
+  std::string disagreement;       // --system both: how spec and impl differ at the end
+};
+
 // The counterexample as a scenario file (the path; a liveness violation's stuck recovery walk
 // follows as comments), with what it shows in comments after the header.
-std::string scenarioText(const Config& config, const Violation<SpecSystem>& v) {
+template <class S>
+std::string scenarioText(const Config& config, const Subject& subject, const Violation<S>& v) {
   Scenario scenario;
   scenario.config = config;
   scenario.steps = v.path;
   std::string text = printScenario(scenario);
   const std::size_t header_end = text.find('\n') + 1;
-  std::string about = fmt::format("# found by `kcspec explore`: {} {} ({}{}), violated in {} {}\n", v.property, v.name,
-                                  kindName(v.kind), v.known_deviation ? ", known Kafka deviation" : "",
+  std::string about = fmt::format("# found by `kcspec explore --system {}{}`: {} {} ({}{}), violated in {} {}\n",
+                                  subject.system, subject.mutants.none() ? "" : " --mutant " + subject.mutantNames(),
+                                  v.property, v.name, kindName(v.kind), v.known_deviation ? ", known Kafka deviation" : "",
                                   grouped(v.occurrences), occurrenceUnit(v.kind));
   about += fmt::format("# shortest counterexample: the {} steps below\n", v.path.size());
   text.insert(header_end, about);
@@ -139,70 +189,130 @@ std::string scenarioText(const Config& config, const Violation<SpecSystem>& v) {
   return text;
 }
 
-struct Written {
-  std::string property;
-  std::string path;
-};
-
-std::vector<Written> writeScenarios(const Config& config, const ExploreResult<SpecSystem>& result,
-                                    const std::string& out) {
-  std::vector<Written> written;
-  for (const Violation<SpecSystem>& v : result.violations) {
-    const std::filesystem::path path =
-        std::filesystem::path(out) / (safeFileName(config.name) + "-" + safeFileName(v.property) + ".scenario");
-    writeFileAtomically(path, scenarioText(config, v));
-    written.push_back({v.property, path.string()});
+// The longest prefix of `actions` the spec enables (a mutant's impl may take steps the spec
+// does not): the sequence diagram runs it through the spec.
+std::size_t specEnabledPrefix(const Config& config, const std::vector<Action>& actions) {
+  spec::ClusterState state = spec::initialState(config);
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    if (!spec::isEnabled(config, state, actions[i])) return i;
+    state = spec::next(config, state, actions[i]);
   }
-  return written;
+  return actions.size();
 }
 
-std::string scenarioPathOf(const std::vector<Written>& written, const std::string& property) {
-  for (const Written& w : written) {
-    if (w.property == property) return w.path;
+template <class S>
+Reported report(const S& system, const Config& config, const Subject& subject, const Violation<S>& v,
+                const std::string& out) {
+  Reported r;
+  r.property = v.property;
+  std::string base = safeFileName(config.name);
+  if (subject.system != "spec") base += "-" + subject.system;
+  if (!subject.mutants.none()) base += "-" + safeFileName(subject.mutantNames());
+  base += "-" + safeFileName(v.property);
+  const std::filesystem::path folder(out);
+  r.scenario = (folder / (base + ".scenario")).string();
+  writeFileAtomically(r.scenario, scenarioText(config, subject, v));
+
+  // The observation before and after the path's last step.
+  typename S::State state = system.initialStates().at(v.initial_state);
+  std::optional<typename S::State> before;
+  for (const Action& action : v.path) {
+    explorer::PropertyMask ignored = 0;
+    typename S::State after = system.next(state, action, ignored);
+    before = std::move(state);
+    state = std::move(after);
   }
-  return {};
+  if (before) r.last_step = diffObservations(config, system.observe(*before), system.observe(state));
+  if constexpr (std::is_same_v<S, BothSystem>) r.disagreement = system.disagreement(state);
+
+  r.drawn_steps = specEnabledPrefix(config, v.path);
+  SequenceDiagramOptions options;
+  options.title = fmt::format("{} {} on {} ({}): {} steps{}", v.property, v.name, config.name, subject.label(),
+                              v.path.size(),
+                              r.drawn_steps < v.path.size()
+                                  ? fmt::format(", the first {} drawn (the spec does not enable step {})", r.drawn_steps,
+                                                r.drawn_steps + 1)
+                                  : "");
+  const std::vector<Action> drawn(v.path.begin(), v.path.begin() + static_cast<std::ptrdiff_t>(r.drawn_steps));
+  r.diagram = (folder / (base + ".svg")).string();
+  writeFileAtomically(r.diagram, renderSequenceDiagramSvg(config, drawn, options));
+  return r;
 }
 
-void printText(const Config& config, const ExploreResult<SpecSystem>& result, const std::vector<Written>& written) {
-  fmt::print("explored {} with configuration {} on {} thread{}\n", result.system, config.name, result.threads,
+const Reported* reportOf(const std::vector<Reported>& reported, const std::string& property) {
+  for (const Reported& r : reported) {
+    if (r.property == property) return &r;
+  }
+  return nullptr;
+}
+
+template <class S>
+void printText(const Config& config, const Subject& subject, const ExploreResult<S>& result,
+               const std::vector<Reported>& reported) {
+  fmt::print("explored {} with configuration {} on {} thread{}\n", subject.label(), config.name, result.threads,
              result.threads == 1 ? "" : "s");
   const double rate = result.seconds > 0 ? static_cast<double>(result.states) / result.seconds : 0.0;
+  const double transition_rate = result.seconds > 0 ? static_cast<double>(result.transitions) / result.seconds : 0.0;
   fmt::print("  states       {}\n", grouped(result.states));
   fmt::print("  transitions  {}\n", grouped(result.transitions));
   fmt::print("  max depth    {}\n", result.max_depth);
-  fmt::print("  time         {:.2f} s ({} states/s)\n", result.seconds, grouped(static_cast<std::uint64_t>(rate)));
+  fmt::print("  time         {:.2f} s ({} states/s, {} transitions/s)\n", result.seconds,
+             grouped(static_cast<std::uint64_t>(rate)), grouped(static_cast<std::uint64_t>(transition_rate)));
   fmt::print("  memory       {}\n", mib(result.memory_bytes));
   fmt::print("  complete     {}\n", result.complete() ? "yes" : fmt::format("no ({})", explorer::stopReasonName(result.stop)));
   fmt::print("  liveness     {}\n", result.liveness_checked ? "checked" : "not checked (the exploration is incomplete or liveness is off)");
 
-  for (const Violation<SpecSystem>& v : result.violations) {
+  for (const Violation<S>& v : result.violations) {
     if (!v.known_deviation) continue;
+    const Reported* r = reportOf(reported, v.property);
     fmt::print("known Kafka deviation {} {} ({}): {} {}, shortest counterexample {} steps, {}\n", v.property, v.name,
-               kindName(v.kind), grouped(v.occurrences), occurrenceUnit(v.kind), v.path.size(),
-               scenarioPathOf(written, v.property));
+               kindName(v.kind), grouped(v.occurrences), occurrenceUnit(v.kind), v.path.size(), r ? r->scenario : "");
   }
   bool any = false;
-  for (const Violation<SpecSystem>& v : result.violations) {
+  for (const Violation<S>& v : result.violations) {
     if (v.known_deviation) continue;
     any = true;
+    const Reported* r = reportOf(reported, v.property);
     fmt::print("\nVIOLATION {} {} ({}): {} {}; shortest counterexample, {} steps:\n", v.property, v.name,
                kindName(v.kind), grouped(v.occurrences), occurrenceUnit(v.kind), v.path.size());
     for (std::size_t i = 0; i < v.path.size(); ++i) fmt::print("  {:>3}. {}\n", i + 1, printAction(config, v.path[i]));
+    if (r != nullptr && !v.path.empty()) {
+      fmt::print("  observation diff at step {} (before -> after):\n{}", v.path.size(),
+                 r->last_step.empty() ? "    (no change)\n" : renderChangesText(r->last_step, "    "));
+    }
+    if (r != nullptr && !r->disagreement.empty()) {
+      fmt::print("  spec and impl disagree after step {}:\n", v.path.size());
+      std::size_t begin = 0;
+      while (begin < r->disagreement.size()) {
+        const std::size_t end = r->disagreement.find('\n', begin);
+        fmt::print("    {}\n", r->disagreement.substr(begin, end - begin));
+        begin = end == std::string::npos ? r->disagreement.size() : end + 1;
+      }
+    }
     if (!v.recovery.empty()) {
       fmt::print("  from there, recovery actions alone never reach the goal; for example:\n");
       for (std::size_t i = 0; i < v.recovery.size(); ++i) {
         fmt::print("  {:>3}. {}\n", v.path.size() + i + 1, printAction(config, v.recovery[i]));
       }
     }
-    const std::string path = scenarioPathOf(written, v.property);
-    fmt::print("  scenario: {}\n  reproduce: kcspec replay {}\n", path, path);
+    if (r != nullptr) {
+      fmt::print("  scenario: {}\n  sequence diagram: {}\n  reproduce: kcspec replay {}{}\n", r->scenario, r->diagram,
+                 subject.system == "spec" ? "" : "--impl ", r->scenario);
+    }
   }
   if (!any) fmt::print("every property holds{}\n", result.complete() ? "" : " in the explored states");
 }
 
-std::string jsonReport(const Config& config, const ExploreResult<SpecSystem>& result, const std::vector<Written>& written) {
+template <class S>
+std::string jsonReport(const Config& config, const Subject& subject, const ExploreResult<S>& result,
+                       const std::vector<Reported>& reported) {
   nlohmann::ordered_json report;
   report["system"] = result.system;
+  nlohmann::ordered_json mutants = nlohmann::ordered_json::array();
+  for (const impl::MutantInfo& info : impl::kMutants) {
+    if (subject.mutants.has(info.id)) mutants.push_back(std::string(info.name));
+  }
+  report["mutants"] = mutants;
   report["config"] = config.name;
   report["threads"] = result.threads;
   report["states"] = result.states;
@@ -214,7 +324,8 @@ std::string jsonReport(const Config& config, const ExploreResult<SpecSystem>& re
   report["liveness_checked"] = result.liveness_checked;
   report["memory_bytes"] = result.memory_bytes;
   nlohmann::ordered_json violations = nlohmann::ordered_json::array();
-  for (const Violation<SpecSystem>& v : result.violations) {
+  for (const Violation<S>& v : result.violations) {
+    const Reported* r = reportOf(reported, v.property);
     nlohmann::ordered_json entry;
     entry["property"] = v.property;
     entry["name"] = v.name;
@@ -230,17 +341,18 @@ std::string jsonReport(const Config& config, const ExploreResult<SpecSystem>& re
       for (const Action& action : v.recovery) recovery.push_back(printAction(config, action));
       entry["recovery"] = recovery;
     }
-    entry["scenario"] = scenarioPathOf(written, v.property);
+    entry["last_step_changes"] = r ? changesJson(r->last_step) : nlohmann::ordered_json::array();
+    if (r != nullptr && !r->disagreement.empty()) entry["disagreement"] = r->disagreement;
+    entry["scenario"] = r ? r->scenario : "";
+    entry["sequence_diagram"] = r ? r->diagram : "";
     violations.push_back(entry);
   }
   report["violations"] = violations;
   return report.dump() + "\n";
 }
 
-int runExplore(const ExploreOptions& options) {
-  const Config config = loadConfig(options);
-  const SpecSystem system(config);
-
+template <class S>
+int runSystem(const S& system, const Config& config, const Subject& subject, const ExploreOptions& options) {
   const bool tty = isatty(STDERR_FILENO) != 0;
   struct Rate {
     std::uint64_t states = 0;
@@ -250,6 +362,7 @@ int runExplore(const ExploreOptions& options) {
   run.threads = options.threads;
   run.max_depth = options.max_depth;
   run.max_memory_bytes = options.max_memory_mib * 1024 * 1024;
+  run.max_time = std::chrono::seconds(options.max_seconds);
   run.is_known_deviation = [](std::string_view id) { return explorer::isKnownKafkaDeviation(id); };
   run.stop_at_violation = !options.keep_going;
   run.check_liveness = !options.no_liveness;
@@ -266,7 +379,7 @@ int runExplore(const ExploreOptions& options) {
     };
   }
 
-  ExploreResult<SpecSystem> result;
+  ExploreResult<S> result;
   {
     InterruptGuard guard;
     result = explorer::explore(system, run);
@@ -274,15 +387,36 @@ int runExplore(const ExploreOptions& options) {
   if (tty) fmt::print(stderr, "\r\033[K");
   if (result.stop == explorer::StopReason::Cancelled) fmt::print(stderr, "kcspec explore: interrupted; partial report\n");
 
-  const std::vector<Written> written = writeScenarios(config, result, options.out);
+  std::vector<Reported> reported;
+  for (const Violation<S>& v : result.violations) reported.push_back(report(system, config, subject, v, options.out));
   if (options.json) {
-    fmt::print("{}", jsonReport(config, result, written));
+    fmt::print("{}", jsonReport(config, subject, result, reported));
   } else {
-    printText(config, result, written);
+    printText(config, subject, result, reported);
   }
   if (!result.holds()) return 1;
   if (result.stop == explorer::StopReason::Cancelled) return 130;
   return 0;
+}
+
+int runExplore(const ExploreOptions& options) {
+  Subject subject{options.system, impl::Mutants{}};
+  for (const std::string& name : options.mutants) {
+    const std::optional<impl::Mutant> mutant = impl::mutantNamed(name);
+    if (!mutant) {
+      std::string names;
+      for (const impl::MutantInfo& info : impl::kMutants) names += (names.empty() ? "" : ", ") + std::string(info.name);
+      throw UserError("--mutant", fmt::format("no mutant called '{}' (there are: {})", name, names));
+    }
+    subject.mutants.enable(*mutant);
+  }
+  if (options.system == "spec" && !subject.mutants.none()) {
+    throw UserError("--mutant", "mutants belong to the reference implementation: use --system impl or --system both");
+  }
+  const Config config = loadConfig(options);
+  if (options.system == "impl") return runSystem(ImplSystem(config, subject.mutants), config, subject, options);
+  if (options.system == "both") return runSystem(BothSystem(config, subject.mutants), config, subject, options);
+  return runSystem(SpecSystem(config), config, subject, options);
 }
 
 }  // namespace
@@ -303,8 +437,18 @@ CommandRun addExploreCommand(CLI::App& app) {
   command->add_option("--max-memory", options->max_memory_mib,
                       "Stop with a partial report when the checker's memory would exceed N MiB")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30));
+  command->add_option("--max-seconds", options->max_seconds,
+                      "Stop with a partial report once the exploration has run N seconds")
+      ->check(CLI::Range(1, 100'000'000));
+  command->add_option("--system", options->system,
+                      "What to explore: spec (the executable spec, default), impl (the reference implementation) or "
+                      "both (spec and impl in lockstep; their observations must agree after every step)")
+      ->check(CLI::IsMember({"spec", "impl", "both"}));
+  command->add_option("--mutant", options->mutants,
+                      "With --system impl or both: re-introduce this mutant of the reference implementation (M1…M16, "
+                      "see `kcspec mutants`); repeatable");
   command->add_flag("--json", options->json, "Print one JSON object instead of the text report");
-  command->add_option("--out", options->out, "Where counterexample scenarios are written (default: kcspec-out)");
+  command->add_option("--out", options->out, "Where counterexample scenarios and sequence diagrams (SVG) are written (default: kcspec-out)");
   command->add_flag("--keep-going", options->keep_going,
                     "Explore everything even after a violation (default: stop after the level of the first)");
   command->add_flag("--no-liveness", options->no_liveness, "Skip the liveness check");

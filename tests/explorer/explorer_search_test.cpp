@@ -9,6 +9,7 @@
 #include "proofs/explorer/known_deviations.hpp"
 #include "proofs/explorer/spec_system.hpp"
 #include "spec/rules/step.hpp"
+#include "spec/vocabulary/presets.hpp"
 
 namespace kcspec::explorer {
 namespace {
@@ -203,6 +204,18 @@ TEST(ExplorerSearch, MemoryCapStopsWithAPartialReport) {
   const auto capped1 = run(system, 1, options);
   EXPECT_EQ(capped1.states, capped.states);
   EXPECT_EQ(capped1.transitions, capped.transitions);
+}
+
+TEST(ExplorerSearch, TimeLimitStopsWithAPartialReport) {
+  // The default preset has about 2 million states: no machine explores them in a millisecond.
+  ExploreOptions options;
+  options.max_time = std::chrono::milliseconds(1);
+  const auto limited = run(SpecSystem(*preset("default")), 2, options);
+  EXPECT_EQ(limited.stop, StopReason::TimeLimit);
+  EXPECT_FALSE(limited.complete());
+  EXPECT_FALSE(limited.liveness_checked);
+  EXPECT_GT(limited.states, 0u);
+  EXPECT_TRUE(limited.holds());  // a partial report: what was explored holds
 }
 
 TEST(ExplorerSearch, DepthLimit) {

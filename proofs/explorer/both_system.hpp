@@ -1,0 +1,87 @@
+// The spec and the reference implementation in lockstep as one explorer System (system.hpp):
+// every edge is taken by both, and after every step their observations (and remaining budgets)
+// must be equal, and in every state they must enable the same actions: exhaustive conformance.
+//
+// Properties: the invariant catalog, judged on the common view (the spec's state, which equals
+// the impl's wherever the two agree; where they disagree the impl's view is judged too), with the
+// spec's record of each step for the step properties; then two of its own:
+//   C1 SpecImplAgree                after every step, the impl's observation and budget equal the spec's
+//   C2 SpecImplEnableTheSameActions in every state, both enable the same actions in the same order
+// A state where they disagree is a dead end (no actions, every liveness goal counted as reached):
+// the explorer reports the shortest path to it, and BothSystem::disagreement describes it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "impl/cluster.hpp"
+#include "impl/mutants.hpp"
+#include "proofs/explorer/catalog_properties.hpp"
+#include "proofs/explorer/system.hpp"
+#include "spec/rules/cluster_state.hpp"
+#include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/config.hpp"
+#include "spec/vocabulary/observation.hpp"
+
+namespace kcspec::explorer {
+
+inline constexpr PropertyInfo kSpecImplAgree{"C1", "SpecImplAgree", PropertyKind::StepSafety};
+inline constexpr PropertyInfo kSpecImplEnableTheSameActions{"C2", "SpecImplEnableTheSameActions",
+                                                            PropertyKind::StateSafety};
+
+class BothSystem {
+ public:
+  struct State {
+    spec::ClusterState spec;
+    impl::ImplCluster cluster;
+    std::string path;  // the actions from the initial state (action_path.hpp)
+    // Set when the last step made the two disagree: the impl's view after it.
+    std::shared_ptr<const spec::ClusterState> impl_view;
+    bool impl_refused = false;  // the impl did not enable the last action (it was not applied)
+    bool agree() const { return impl_view == nullptr && !impl_refused; }
+  };
+  using Action = kcspec::Action;
+  using Observation = kcspec::Observation;
+
+  explicit BothSystem(Config config, impl::Mutants mutants = {});
+
+  const Config& config() const { return config_; }
+  impl::Mutants mutants() const { return mutants_; }
+
+  std::string_view name() const { return "both"; }
+  std::vector<State> initialStates() const;
+  void actions(const State& state, std::vector<Action>& out) const;
+  State next(const State& state, const Action& action, PropertyMask& violated) const;
+  Fingerprint fingerprint(const State& state) const;
+  void encode(const State& state, std::string& out) const { out.append(state.path); }
+  State decode(std::string_view bytes) const;
+  // The spec's observation (the impl's, where they disagree).
+  const Observation& observe(const State& state) const { return state.impl_view ? state.impl_view->world : state.spec.world; }
+  std::span<const PropertyInfo> properties() const { return catalog_.all(); }
+  PropertyMask violatedStateProperties(const State& state) const;
+  PropertyMask goalsReached(const State& state) const;
+  bool isRecovery(const Action& action) const;
+
+  PropertyMask bitOf(std::string_view id) const { return catalog_.bitOf(id); }
+
+  // What differs between spec and impl in `state` (empty when they agree): the observation
+  // diff (spec -> impl), the budget, and the actions only one of them enables.
+  std::string disagreement(const State& state) const;
+
+ private:
+  struct Node;
+  State fromNode(const Node& node, std::string_view path) const;
+
+  Config config_;
+  impl::Mutants mutants_;
+  CatalogProperties catalog_;
+  std::uint64_t id_;
+};
+
+static_assert(System<BothSystem>);
+
+}  // namespace kcspec::explorer

@@ -1,0 +1,144 @@
+#include "proofs/explorer/impl_system.hpp"
+
+#include <cstring>
+#include <utility>
+
+#include "proofs/conformance/log_line.hpp"
+#include "proofs/explorer/action_path.hpp"
+#include "proofs/explorer/spec_system.hpp"
+#include "proofs/explorer/state_codec.hpp"
+#include "spec/vocabulary/assert.hpp"
+
+namespace kcspec::explorer {
+namespace {
+
+// Keeps the messages of the state-change.log lines a step writes (every level: changes are
+// logged at TRACE or INFO, failures at ERROR).
+class LineSink final : public impl::LogSink {
+ public:
+  bool enabled(impl::LogLevel) const override { return true; }
+  void write(const impl::LogRecord& record) override { lines->push_back(record.message); }
+  std::vector<std::string>* lines = nullptr;
+};
+
+std::optional<TopicIndex> topicNamed(const Config& config, std::string_view name) {
+  for (std::size_t t = 0; t < config.topics.size(); ++t) {
+    if (config.topics[t].name == name) return static_cast<TopicIndex>(t);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Fingerprint combineFingerprints(Fingerprint first, Fingerprint second) {
+  char bytes[2 * sizeof(Fingerprint)];
+  std::memcpy(bytes, &first, sizeof first);
+  std::memcpy(bytes + sizeof first, &second, sizeof second);
+  return hashBytes(std::string_view(bytes, sizeof bytes));
+}
+
+Fingerprint hiddenZooKeeperFingerprint(const impl::ImplCluster& cluster) {
+  std::string bytes;
+  const auto append = [&bytes](const void* data, std::size_t size) { bytes.append(static_cast<const char*>(data), size); };
+  for (const auto& [path, node] : cluster.zookeeper().nodes()) {
+    const std::uint32_t path_size = static_cast<std::uint32_t>(path.size());
+    const std::uint32_t data_size = static_cast<std::uint32_t>(node.data.size());
+    append(&path_size, sizeof path_size);
+    bytes += path;
+    append(&data_size, sizeof data_size);
+    bytes += node.data;
+    append(&node.stat.version, sizeof node.stat.version);
+    append(&node.stat.czxid, sizeof node.stat.czxid);
+    append(&node.stat.ephemeral_owner, sizeof node.stat.ephemeral_owner);
+  }
+  const std::int64_t zxid = cluster.zookeeper().lastZxid();
+  append(&zxid, sizeof zxid);
+  return hashBytes(bytes);
+}
+
+spec::StepRecord implStepRecord(const Config& config, std::span<const std::string> lines,
+                                const spec::ClusterState& before, const spec::ClusterState& after) {
+  spec::StepRecord record;
+  conformance::ParsedLine parsed;
+  for (const std::string& line : lines) {
+    conformance::parseLine(line, parsed);
+    const bool partition = parsed.kind == conformance::RecordKind::PartitionChange ||
+                           parsed.kind == conformance::RecordKind::PartitionFailed;
+    const bool replica =
+        parsed.kind == conformance::RecordKind::ReplicaChange || parsed.kind == conformance::RecordKind::ReplicaFailed;
+    if (!partition && !replica) continue;
+    const std::optional<TopicIndex> topic = topicNamed(config, parsed.topic);
+    KCSPEC_ASSERT(topic.has_value());
+    spec::StateChangeRecord change;
+    change.controller = parsed.controller_id;
+    change.is_replica = replica;
+    change.tp = TopicPartition{*topic, parsed.partition};
+    change.replica = replica ? parsed.replica : kNoLeader;
+    change.from = parsed.from;
+    change.to = parsed.to;
+    change.valid = parsed.kind == conformance::RecordKind::PartitionChange ||
+                   parsed.kind == conformance::RecordKind::ReplicaChange;
+    record.state_changes.push_back(change);
+  }
+  for (std::size_t t = 0; t < after.world.zk.topics.size(); ++t) {
+    for (std::size_t p = 0; p < after.world.zk.topics[t].states.size(); ++p) {
+      const auto& now = after.world.zk.topics[t].states[p];
+      const auto& old = before.world.zk.topics[t].states[p];
+      if (now && now != old) record.accepted_writes.emplace_back(kNoLeader, now->controller_epoch);
+    }
+  }
+  return record;
+}
+
+void applyLogged(impl::ImplCluster& cluster, const Action& action, std::vector<std::string>& lines) {
+  thread_local LineSink sink;
+  thread_local impl::FakeClock clock;
+  sink.lines = &lines;
+  cluster.setLogTarget(impl::LogTarget{&sink, &clock});
+  cluster.apply(action);
+  cluster.setLogTarget(impl::LogTarget{});
+  sink.lines = nullptr;
+}
+
+ImplSystem::ImplSystem(Config config, impl::Mutants mutants)
+    : config_(std::move(config)), mutants_(mutants), id_(newSystemId()) {}
+
+std::vector<ImplSystem::State> ImplSystem::initialStates() const {
+  impl::ImplCluster cluster(config_, mutants_);
+  spec::ClusterState view{cluster.observe(), cluster.remaining()};
+  std::vector<State> states;
+  states.push_back(State{std::move(cluster), std::move(view), {}});
+  return states;
+}
+
+void ImplSystem::actions(const State& state, std::vector<Action>& out) const {
+  for (const Action& action : state.cluster.enabledActions()) out.push_back(action);
+}
+
+ImplSystem::State ImplSystem::next(const State& state, const Action& action, PropertyMask& violated) const {
+  thread_local std::vector<std::string> lines;
+  lines.clear();
+  State out{state.cluster, {}, state.path};
+  applyLogged(out.cluster, action, lines);
+  out.view = spec::ClusterState{out.cluster.observe(), out.cluster.remaining()};
+  encodeAction(action, out.path);
+  violated |= catalog_.violatedStep(config_, state.view, out.view, implStepRecord(config_, lines, state.view, out.view));
+  return out;
+}
+
+Fingerprint ImplSystem::fingerprint(const State& state) const {
+  return combineFingerprints(fingerprintWorld(state.view.world, state.view.budget),
+                             hiddenZooKeeperFingerprint(state.cluster));
+}
+
+ImplSystem::State ImplSystem::decode(std::string_view bytes) const {
+  thread_local PathReplayCache<impl::ImplCluster> cache;
+  const impl::ImplCluster& cluster = cache.replay(
+      id_, bytes, [this] { return impl::ImplCluster(config_, mutants_); },
+      [](impl::ImplCluster& c, const Action& action) { c.apply(action); });
+  return State{cluster, spec::ClusterState{cluster.observe(), cluster.remaining()}, std::string(bytes)};
+}
+
+bool ImplSystem::isRecovery(const Action& action) const { return isRecoveryAction(action); }
+
+}  // namespace kcspec::explorer

@@ -1,0 +1,91 @@
+// The reference implementation (impl/cluster.hpp ImplCluster) as an explorer System
+// (system.hpp), optionally with mutants (impl/mutants.hpp). Its properties are the invariant
+// catalog, judged on the impl's own view: its Observation and remaining budget, the same
+// spec::ClusterState value the catalog is written over.
+//
+// - Step properties need what the step did (spec::StepRecord). The impl reports it the way Kafka
+//   does: in its state-change.log. Each step's lines are parsed with the conformance
+//   checker's line parser (proofs/conformance/log_line.hpp): "Changed partition/state of
+//   replica … from X to Y" is a valid change, "failed to change state …" an invalid one. Accepted
+//   fenced writes (T4) are read from ZooKeeper: every partition-state znode the step wrote, with
+//   the controller epoch it carries.
+// - Fingerprint: the view (state_codec.hpp's fingerprintWorld) and every znode's path, data and
+//   stat (versions and creation zxids the Observation does not show), and the last zxid. The rest
+//   of the impl's state (controller modules, brokers) is what its Observation shows.
+// - Encoding: the path from the initial state (action_path.hpp), decoded by replay.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "impl/cluster.hpp"
+#include "impl/mutants.hpp"
+#include "proofs/explorer/catalog_properties.hpp"
+#include "proofs/explorer/system.hpp"
+#include "spec/rules/cluster_state.hpp"
+#include "spec/rules/invariants.hpp"
+#include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/config.hpp"
+#include "spec/vocabulary/observation.hpp"
+
+namespace kcspec::explorer {
+
+// One fingerprint of two (order matters).
+Fingerprint combineFingerprints(Fingerprint first, Fingerprint second);
+
+// The hash of the impl's ZooKeeper beyond what the Observation shows (every znode's path, data
+// and stat, the last zxid).
+Fingerprint hiddenZooKeeperFingerprint(const impl::ImplCluster& cluster);
+
+// What the step from `before` to `after` did, read from the state-change.log lines the impl
+// wrote during it (`lines`, the messages with their `[Controller id=… epoch=…] ` prefix) and from
+// the partition-state znodes it wrote.
+spec::StepRecord implStepRecord(const Config& config, std::span<const std::string> lines,
+                                const spec::ClusterState& before, const spec::ClusterState& after);
+
+// Applies `action` to `cluster` and collects the state-change.log lines it writes.
+void applyLogged(impl::ImplCluster& cluster, const Action& action, std::vector<std::string>& lines);
+
+class ImplSystem {
+ public:
+  struct State {
+    impl::ImplCluster cluster;
+    spec::ClusterState view;  // cluster.observe() and cluster.remaining()
+    std::string path;         // the actions from the initial state (action_path.hpp)
+  };
+  using Action = kcspec::Action;
+  using Observation = kcspec::Observation;
+
+  explicit ImplSystem(Config config, impl::Mutants mutants = {});
+
+  const Config& config() const { return config_; }
+  impl::Mutants mutants() const { return mutants_; }
+
+  std::string_view name() const { return "impl"; }
+  std::vector<State> initialStates() const;
+  void actions(const State& state, std::vector<Action>& out) const;
+  State next(const State& state, const Action& action, PropertyMask& violated) const;
+  Fingerprint fingerprint(const State& state) const;
+  void encode(const State& state, std::string& out) const { out.append(state.path); }
+  State decode(std::string_view bytes) const;
+  const Observation& observe(const State& state) const { return state.view.world; }
+  std::span<const PropertyInfo> properties() const { return catalog_.all(); }
+  PropertyMask violatedStateProperties(const State& state) const { return catalog_.violatedState(config_, state.view); }
+  PropertyMask goalsReached(const State& state) const { return catalog_.goalsReached(config_, state.view); }
+  bool isRecovery(const Action& action) const;
+
+  PropertyMask bitOf(std::string_view id) const { return catalog_.bitOf(id); }
+
+ private:
+  Config config_;
+  impl::Mutants mutants_;
+  CatalogProperties catalog_;
+  std::uint64_t id_;
+};
+
+static_assert(System<ImplSystem>);
+
+}  // namespace kcspec::explorer
