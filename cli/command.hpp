@@ -16,8 +16,13 @@ CommandRun addTablesCommand(CLI::App& app);
 CommandRun addDocsCommand(CLI::App& app);
 CommandRun addExploreCommand(CLI::App& app);
 CommandRun addCheckLogCommand(CLI::App& app);
+CommandRun addCheckTraceCommand(CLI::App& app);  // cli/check_trace_command.cpp
+CommandRun addTraceCommand(CLI::App& app);       // cli/trace_command.cpp
+CommandRun addItfCommand(CLI::App& app);         // cli/trace_command.cpp
 CommandRun addMutantsCommand(CLI::App& app);
 CommandRun addProveCommand(CLI::App& app);
+CommandRun addDriveCommand(CLI::App& app);  // cli/drive_command.cpp
+CommandRun addSutCommand(CLI::App& app);    // cli/sut_command.cpp
 CommandRun addCheckZkCommand(CLI::App& app);        // cli/check_zk_command.cpp
 CommandRun addRunControllerCommand(CLI::App& app);  // cli/run_controller_command.cpp
 

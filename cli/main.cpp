@@ -26,7 +26,12 @@ int main(int argc, char** argv) {
   add(addProveCommand(app));
   add(addReplayCommand(app));
   add(addCheckLogCommand(app));
+  add(addCheckTraceCommand(app));
+  add(addTraceCommand(app));
+  add(addItfCommand(app));
   add(addMutantsCommand(app));
+  add(addDriveCommand(app));
+  add(addSutCommand(app));
   add(addCheckZkCommand(app));
   add(addRunControllerCommand(app));
 

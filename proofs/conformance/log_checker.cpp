@@ -1,10 +1,12 @@
 #include "proofs/conformance/log_checker.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -116,15 +118,23 @@ struct LogChecker::Impl {
   UnparsedSink unparsed_sink;
   CheckReport report;
 
-  // Interned topics; the last one is cached, since consecutive lines mostly name one topic.
+  // Interned topics, and partitions by (topic id, partition). Lines name a few partitions over
+  // and over, so both lookups go through a small direct-mapped cache first (bounded: a fixed
+  // number of slots, each holding one name or one pointer into the node-based map).
   std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> topic_ids;
   std::vector<std::string> topic_names;
-  std::string last_topic;
-  std::uint32_t last_topic_id = 0;
-  bool has_last_topic = false;
+  struct TopicSlot {
+    std::string_view name;  // the key in topic_ids (node-based, never erased: the view stays valid)
+    std::uint32_t id = 0;
+    bool used = false;
+  };
+  std::array<TopicSlot, 64> topic_cache{};
   std::unordered_map<std::uint64_t, PartitionEntry> partitions;
-  std::uint64_t last_key = 0;
-  PartitionEntry* last_entry = nullptr;
+  struct PartitionSlot {
+    std::uint64_t key = 0;
+    PartitionEntry* entry = nullptr;  // nullptr: empty
+  };
+  std::array<PartitionSlot, 256> partition_cache{};
 
   // The controller generation: bumped on every change of controller (id, epoch), across files.
   std::uint32_t gen = 1;
@@ -138,6 +148,10 @@ struct LogChecker::Impl {
   // Per controller id: the last epoch it logged and where. A file may interleave controllers
   // (a merged log, or a zombie still logging after a failover); each one's epoch only grows.
   std::unordered_map<std::int32_t, std::pair<std::int32_t, std::uint64_t>> last_epoch_by_controller;
+  // The entry of the controller id seen last (consecutive lines mostly share one); node-based
+  // map, so the address is stable until the map is cleared.
+  std::int32_t cached_controller_id = -1;
+  std::pair<std::int32_t, std::uint64_t>* cached_controller_entry = nullptr;
 
   // The record being read: a failure waiting for its exception line, or one already reported.
   bool pending = false;
@@ -160,34 +174,39 @@ struct LogChecker::Impl {
     return report.files[w.file] + ":" + std::to_string(w.line);
   }
 
+  static std::size_t topicSlot(std::string_view topic) {
+    if (topic.empty()) return 0;
+    const auto at = [&](std::size_t i) { return static_cast<std::size_t>(static_cast<unsigned char>(topic[i])); };
+    return (topic.size() * 31 + at(0) * 7 + at(topic.size() / 2) * 3 + at(topic.size() - 1)) & 63;
+  }
+
   std::uint32_t topicId(std::string_view topic) {
-    if (has_last_topic && topic == last_topic) return last_topic_id;
+    TopicSlot& slot = topic_cache[topicSlot(topic)];
+    if (slot.used && topic == slot.name) return slot.id;
     auto it = topic_ids.find(topic);
-    std::uint32_t id = 0;
     if (it == topic_ids.end()) {
-      id = static_cast<std::uint32_t>(topic_names.size());
+      const auto id = static_cast<std::uint32_t>(topic_names.size());
       topic_names.emplace_back(topic);
-      topic_ids.emplace(std::string(topic), id);
-    } else {
-      id = it->second;
+      it = topic_ids.emplace(std::string(topic), id).first;
     }
-    last_topic.assign(topic);
-    last_topic_id = id;
-    has_last_topic = true;
-    return id;
+    slot.name = it->first;
+    slot.id = it->second;
+    slot.used = true;
+    return it->second;
   }
 
   PartitionEntry& partitionEntry(std::string_view topic, std::int32_t partition) {
     const std::uint32_t topic_id = topicId(topic);
     const std::uint64_t key = (std::uint64_t{topic_id} << 32) | static_cast<std::uint32_t>(partition);
-    if (last_entry != nullptr && last_key == key) return *last_entry;
+    PartitionSlot& slot = partition_cache[(key * 0x9E3779B97F4A7C15ULL) >> 56];
+    if (slot.entry != nullptr && slot.key == key) return *slot.entry;
     auto [it, inserted] = partitions.try_emplace(key);
     if (inserted) {
       it->second.topic = topic_id;
       it->second.partition = partition;
     }
-    last_key = key;
-    last_entry = &it->second;  // node-based map: the address is stable
+    slot.key = key;
+    slot.entry = &it->second;  // node-based map: the address is stable until finish()
     return it->second;
   }
 
@@ -239,8 +258,15 @@ struct LogChecker::Impl {
 
   void controllerSeen(const ParsedLine& p) {
     if (p.controller_epoch >= 0) {
-      auto [seen, first_time] = last_epoch_by_controller.try_emplace(p.controller_id, p.controller_epoch, line);
-      const auto [last_epoch, last_epoch_line] = seen->second;
+      bool first_time = false;
+      if (cached_controller_entry == nullptr || cached_controller_id != p.controller_id) {
+        auto [seen, inserted] = last_epoch_by_controller.try_emplace(p.controller_id, p.controller_epoch, line);
+        first_time = inserted;
+        cached_controller_id = p.controller_id;
+        cached_controller_entry = &seen->second;
+      }
+      std::pair<std::int32_t, std::uint64_t>& entry = *cached_controller_entry;
+      const auto [last_epoch, last_epoch_line] = entry;
       if (!first_time && p.controller_epoch < last_epoch) {
         addFinding(FindingKind::ControllerEpochBackwards,
                    "controller epoch " + std::to_string(p.controller_epoch) + " (controller " +
@@ -248,7 +274,7 @@ struct LogChecker::Impl {
                        " at line " + std::to_string(last_epoch_line),
                    nullptr);
       }
-      seen->second = {p.controller_epoch, line};
+      entry = {p.controller_epoch, line};
     }
     if (p.controller_id != controller_id || (p.controller_epoch >= 0 && p.controller_epoch != controller_epoch)) {
       ++gen;  // a new controller: what the old one had logged is no longer known
@@ -467,6 +493,7 @@ void LogChecker::beginFile(const std::string& name) {
   s.line = 0;
   s.trace_visible = false;
   s.last_epoch_by_controller.clear();
+  s.cached_controller_entry = nullptr;
 }
 
 void LogChecker::addLine(std::string_view line) {
@@ -538,7 +565,7 @@ CheckReport LogChecker::finish() {
   }
   s.report = CheckReport{};
   s.partitions.clear();
-  s.last_entry = nullptr;
+  s.partition_cache.fill(Impl::PartitionSlot{});
   return report;
 }
 
@@ -566,11 +593,85 @@ std::optional<std::string> cannotOpen(const std::string& path) {
   return reason;
 }
 
+namespace {
+
+enum class Mapped { Done, NotMappable, Failed };
+
+// Streams a regular file through `line` / `overlong` window by window: each window is mapped
+// from the start of the line that the previous one left unfinished, scanned for line ends with
+// memchr, and unmapped. A line longer than `cap` is reported once and skipped up to its '\n',
+// across windows. `begin` runs once the first window is mapped; NotMappable: it did not run and
+// nothing was read (the caller falls back to read(2)).
+template <class Begin, class Line, class Overlong>
+Mapped streamMapped(int fd, std::uint64_t file_size, std::size_t window_bytes, std::size_t cap, Begin&& begin,
+                    Line&& line, Overlong&& overlong) {
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  const std::uint64_t window = std::max<std::uint64_t>(window_bytes, 2 * cap + 2 * page);
+  std::uint64_t line_start = 0;  // file offset of the first byte not yet delivered
+  bool skipping = false;         // inside an overlong line: drop bytes up to its '\n'
+  bool first = true;
+  while (line_start < file_size) {
+    const std::uint64_t map_offset = line_start - line_start % page;
+    const std::uint64_t map_length = std::min(window, file_size - map_offset);
+    void* mapped = ::mmap(nullptr, map_length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, static_cast<off_t>(map_offset));
+    if (mapped == MAP_FAILED) return first ? Mapped::NotMappable : Mapped::Failed;
+    if (first) begin();
+    first = false;
+    ::madvise(mapped, map_length, MADV_SEQUENTIAL);
+    const char* const base = static_cast<const char*>(mapped);
+    const char* const end = base + map_length;
+    const char* s = base + (line_start - map_offset);
+    while (s < end) {
+      const auto* nl = static_cast<const char*>(std::memchr(s, '\n', static_cast<std::size_t>(end - s)));
+      if (nl == nullptr) break;
+      const auto length = static_cast<std::size_t>(nl - s);
+      if (skipping) skipping = false;
+      else if (length > cap) overlong();
+      else line(std::string_view(s, length));
+      s = nl + 1;
+    }
+    const auto rest = static_cast<std::size_t>(end - s);
+    const bool at_eof = map_offset + map_length == file_size;
+    if (skipping) {
+      s = end;  // still inside the overlong line
+    } else if (rest > cap) {
+      overlong();
+      skipping = true;
+      s = end;
+    } else if (at_eof && rest > 0) {
+      line(std::string_view(s, rest));  // the last line, without '\n'
+      s = end;
+    }
+    line_start = map_offset + static_cast<std::uint64_t>(s - base);
+    ::munmap(mapped, map_length);
+    if (at_eof) break;
+  }
+  return Mapped::Done;
+}
+
+}  // namespace
+
 std::optional<std::string> LogChecker::checkFile(const std::string& path) {
   if (auto reason = cannotOpen(path)) return "cannot open " + path + ": " + *reason;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return "cannot open " + path + ": " + std::strerror(errno);
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+
+  struct stat st {};
+  if (state_->options.map_window_bytes > 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    const Mapped mapped = streamMapped(
+        fd, static_cast<std::uint64_t>(st.st_size), state_->options.map_window_bytes, state_->options.max_line_bytes,
+        [this, &path] { beginFile(path); }, [this](std::string_view line) { addLine(line); },
+        [this] { addOverlongLine(); });
+    if (mapped != Mapped::NotMappable) {
+      const int map_errno = errno;
+      ::close(fd);
+      endFile();
+      if (mapped == Mapped::Failed) return "cannot read " + path + ": " + std::strerror(map_errno);
+      return std::nullopt;
+    }
+    // Not mappable: read it with read(2) below (nothing was delivered yet).
+  }
 
   // The buffer starts small enough to stay in cache between read() and parsing, and grows (up to
   // the line cap) only when one line does not fit.

@@ -70,6 +70,11 @@ struct CheckOptions {
   std::size_t max_line_bytes = std::size_t{1} << 20;  // longer lines: unparsed, skipped
   bool partition_summaries = true;  // fill CheckReport::partitions in finish()
   std::size_t read_buffer_bytes = std::size_t{256} << 10;  // grows when a line does not fit
+  // Regular files are mapped (mmap) this many bytes at a time and unmapped behind the reader, so
+  // no byte is copied and at most one window is mapped; 0 reads with read(2) into the buffer
+  // instead (also the fallback for what cannot be mapped: pipes, devices). At least
+  // 2 × max_line_bytes + 2 pages are mapped at a time, whatever this says.
+  std::size_t map_window_bytes = std::size_t{16} << 20;
 };
 
 // Called for each unparsed line: file name, line number, the line (possibly cut to a prefix).

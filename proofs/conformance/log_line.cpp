@@ -39,13 +39,34 @@ struct Cursor {
   char peek() const { return p < e ? *p : '\0'; }
   std::string_view rest() const { return {p, left()}; }
 
-  // A literal: its length is a constant, so the comparison compiles to a few loads, not a call.
+  // A literal: its length is a constant, so the comparison compiles to a few 8-byte loads and
+  // compares (overlapping at the end), not a call to memcmp.
   template <std::size_t N>
   bool lit(const char (&s)[N]) {
     constexpr std::size_t n = N - 1;
-    if (left() < n || std::memcmp(p, s, n) != 0) return false;
+    if (left() < n || !equalBytes<n>(p, s)) return false;
     p += n;
     return true;
+  }
+  template <std::size_t n>
+  static bool equalBytes(const char* a, const char* b) {
+    if constexpr (n < 8) {
+      return std::memcmp(a, b, n) == 0;  // short: the compiler expands it inline
+    } else {
+      std::size_t i = 0;
+      for (; i + 8 <= n; i += 8) {
+        if (load8(a + i) != load8(b + i)) return false;
+      }
+      if constexpr (n % 8 != 0) {
+        if (load8(a + n - 8) != load8(b + n - 8)) return false;
+      }
+      return true;
+    }
+  }
+  static std::uint64_t load8(const char* q) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, q, 8);
+    return v;
   }
   bool lit(std::string_view s) {
     if (left() < s.size() || std::memcmp(p, s.data(), s.size()) != 0) return false;
@@ -109,12 +130,33 @@ struct Cursor {
   }
 };
 
+// Whether the `n` (≥ 8) bytes at `a` and `b` are equal: 8-byte loads, the last one overlapping.
+bool equalLong(const char* a, const char* b, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    if (Cursor::load8(a + i) != Cursor::load8(b + i)) return false;
+  }
+  return i == n || Cursor::load8(a + n - 8) == Cursor::load8(b + n - 8);
+}
+
+// A state name as a whole word (the maximal run of letters at the cursor is exactly the name),
+// matched against the names directly rather than scanning the word first.
 template <class State>
 bool parseState(Cursor& c, std::uint8_t& index) {
-  const std::optional<State> state = stateFromName<State>(c.word());
-  if (!state) return false;
-  index = static_cast<std::uint8_t>(stateIndex(*state));
-  return true;
+  const char first = c.peek();
+  for (const State state : StateTraits<State>::all) {
+    const std::string_view name = stateName(state);
+    if (name[0] != first || c.left() < name.size()) continue;
+    if (!(name.size() >= 8 ? equalLong(c.p, name.data(), name.size()) : std::memcmp(c.p, name.data(), name.size()) == 0)) {
+      continue;
+    }
+    if (c.left() > name.size() && isAlpha(c.p[name.size()])) continue;  // a longer word
+    c.p += name.size();
+    index = static_cast<std::uint8_t>(stateIndex(state));
+    return true;
+  }
+  c.word();  // as the word-first reader left it
+  return false;
 }
 
 // " from <State> to <State>"
@@ -331,6 +373,56 @@ bool parseKeyValueRendering(Cursor& c, std::string_view name, Leadership& out, s
   return true;
 }
 
+// The generated 2.4+ C1 rendering in the exact member order Kafka writes it, read straight
+// through (the hot template of TRACE logs):
+//   LeaderAndIsrPartitionState(topicName='t', partitionIndex=0, controllerEpoch=1, leader=1,
+//   leaderEpoch=0, isr=[1, 2], partitionEpoch=0, …
+// then past `tail`. Gives exactly what parseKeyValueRendering gives for such a line; on any
+// other shape it returns false and leaves `c` and `out` as they were, for the general reader.
+bool parseLeaderAndIsrPartitionStateFast(Cursor& c, Leadership& out, std::string_view tail) {
+  Cursor q = c;
+  const std::size_t isr_size = out.isr.size();
+  const auto fallBack = [&] {
+    out.isr.resize(isr_size);
+    return false;
+  };
+  std::int64_t ignored = 0;
+  if (!q.lit("LeaderAndIsrPartitionState(topicName='")) return false;
+  const void* quote = std::memchr(q.p, '\'', q.left());
+  if (quote == nullptr) return false;
+  q.p = static_cast<const char*>(quote) + 1;
+  std::int64_t leader = 0;
+  std::int64_t leader_epoch = 0;
+  std::int64_t partition_epoch = 0;
+  if (!q.lit(", partitionIndex=") || !q.integer(ignored) || !q.lit(", controllerEpoch=") || !q.integer(ignored) ||
+      !q.lit(", leader=") || !q.integer(leader) || !q.lit(", leaderEpoch=") || !q.integer(leader_epoch) ||
+      !q.lit(", isr=[")) {
+    return false;
+  }
+  if (!q.lit("]")) {
+    while (true) {
+      std::int32_t id = 0;
+      if (!q.int32(id)) return fallBack();
+      out.isr.push_back(id);
+      if (q.lit("]")) break;
+      if (!q.lit(", ")) return fallBack();
+    }
+  }
+  if (!(q.lit(", partitionEpoch=") || q.lit(", zkVersion=")) || !q.integer(partition_epoch) ||
+      !(q.peek() == ')' || q.rest().starts_with(", "))) {  // where the general reader's value ends
+    return fallBack();
+  }
+  const std::size_t at = q.rest().find(tail);
+  if (at == std::string_view::npos) return fallBack();
+  q.p += at + 1;  // just past the rendering's ')'
+  out.leader = static_cast<std::int32_t>(leader);
+  out.leader_epoch = static_cast<std::int32_t>(leader_epoch);
+  out.partition_epoch = partition_epoch;
+  out.rendering = {c.p, static_cast<std::size_t>(q.p - c.p)};
+  c = q;
+  return true;
+}
+
 // `(Leader:1,ISR:1,2,LeaderRecoveryState:RECOVERED,LeaderEpoch:2,ZkVersion:3,ControllerEpoch:5)`
 // and its older forms (§7.6).
 bool parseLice(Cursor& c, Leadership& out) {
@@ -431,7 +523,8 @@ bool parseControllerBody(Cursor c, ParsedLine& out) {
     case 'S':
       if (c.lit("Sending become-leader LeaderAndIsr request ") ||
           c.lit("Sending become-follower LeaderAndIsr request ")) {  // C1
-        const bool parsed = parseKeyValueRendering(c, "LeaderAndIsrPartitionState", out.leadership, ") to broker ") ||
+        const bool parsed = parseLeaderAndIsrPartitionStateFast(c, out.leadership, ") to broker ") ||
+                            parseKeyValueRendering(c, "LeaderAndIsrPartitionState", out.leadership, ") to broker ") ||
                             parseKeyValueRendering(c, "PartitionState", out.leadership, ") to broker ");
         std::int32_t broker = 0;
         if (!parsed || !c.lit(" to broker ") || !c.int32(broker) || !c.lit(" for partition ") ||
@@ -692,7 +785,9 @@ void parseLine(std::string_view line, ParsedLine& out) {
         layout = true;
         continue;
       }
-      // `[thread-name] ` (no space inside) — unless it is a known record prefix.
+      // `[thread-name] ` (no space inside) — unless it is a known record prefix. The controller
+      // prefix, the most common by far, has a space inside: it is no thread name.
+      if (Cursor probe = c; probe.lit("[Controller ")) break;
       const char* q = c.p + 1;
       while (q < c.e && *q != ']' && *q != ' ') ++q;
       if (q < c.e && *q == ']' && q + 1 < c.e && q[1] == ' ' && !isOtherPrefix(c.rest())) {

@@ -19,7 +19,7 @@
 namespace kcspec::conformance {
 namespace {
 
-const std::filesystem::path kLogs = std::filesystem::path(__FILE__).parent_path() / "logs";
+const std::filesystem::path kLogs = std::filesystem::path(KCSPEC_SOURCE_DIR) / "tests" / "conformance" / "logs";
 
 struct Checked {
   CheckReport report;
@@ -351,9 +351,17 @@ TEST(CheckLog, SmallReadBuffersAndLongLinesGiveTheSameAnswer) {
         << kP2 << std::string(3 * 1024 * 1024, 'y') << '\n'  // over the 1 MiB cap: skipped
         << valid.substr(0, valid.size() - 1);  // the last line has no '\n'
   }
-  for (std::size_t buffer : {std::size_t{4096}, std::size_t{256} << 10, std::size_t{8} << 20}) {
-    SCOPED_TRACE(buffer);
-    LogChecker checker(CheckOptions{.read_buffer_bytes = buffer});
+  // read(2) with buffers of several sizes (map_window_bytes 0), and mmap windows: the smallest
+  // window (2 × the line cap + 2 pages: the over-cap line spans windows) and the default.
+  const std::vector<CheckOptions> ways = {
+      CheckOptions{.read_buffer_bytes = 4096, .map_window_bytes = 0},
+      CheckOptions{.read_buffer_bytes = std::size_t{256} << 10, .map_window_bytes = 0},
+      CheckOptions{.read_buffer_bytes = std::size_t{8} << 20, .map_window_bytes = 0},
+      CheckOptions{.map_window_bytes = 1},
+      CheckOptions{}};
+  for (std::size_t way = 0; way < ways.size(); ++way) {
+    SCOPED_TRACE(way);
+    LogChecker checker(ways[way]);
     std::vector<std::uint64_t> unparsed;
     checker.setUnparsedSink([&](std::string_view, std::uint64_t line, std::string_view) { unparsed.push_back(line); });
     ASSERT_FALSE(checker.checkFile(path).has_value());

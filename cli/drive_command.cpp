@@ -1,0 +1,266 @@
+// `kcspec drive [--mode random|exhaustive] … -- COMMAND…`: drives a system under test over the
+// driver protocol (docs/driver-protocol.md) with the spec's enabled actions and compares its
+// observations with the spec's (proofs/conformance/driver_engine.hpp). Exit 0: every observation
+// agreed; 1: a finding (mismatch, refusal, error, timeout, exit, malformed output), printed with
+// its history and written as a scenario file; 2: bad input (flags, configuration, a command
+// that cannot be started).
+#include <fmt/format.h>
+
+#include <chrono>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "cli/differential_check.hpp"
+#include "cli/files.hpp"
+#include "proofs/conformance/driver_engine.hpp"
+#include "proofs/conformance/driver_session.hpp"
+#include "spec/vocabulary/action_text.hpp"
+#include "spec/vocabulary/config_text.hpp"
+#include "spec/vocabulary/presets.hpp"
+#include "spec/vocabulary/scenario_text.hpp"
+
+namespace kcspec::cli {
+namespace {
+
+struct DriveCommandOptions {
+  std::string mode = "random";
+  std::uint64_t seed = 1;
+  std::optional<int> steps;  // default by mode
+  int histories = 100;
+  std::uint64_t max_states = 20'000;
+  int timeout_ms = 10'000;
+  std::size_t max_line_bytes = conformance::kDefaultMaxLineBytes;
+  std::string preset;
+  std::string config_file;
+  std::string out = "drive-counterexample.scenario";
+  bool uniform = false;
+  bool json = false;
+  bool quiet = false;
+  std::vector<std::string> command;
+};
+
+constexpr int kDefaultRandomSteps = 30;
+constexpr int kDefaultExhaustiveDepth = 12;
+
+// A spec preset or one of the differential checks' configurations (cli/differential_check.hpp).
+Config loadConfig(const DriveCommandOptions& o) {
+  if (!o.config_file.empty()) {
+    const std::optional<std::string> text = readFileIfExists(o.config_file);
+    if (!text) throw UserError(o.config_file, "no such file");
+    return parseConfig(*text, o.config_file);
+  }
+  const std::string name = o.preset.empty() ? "default" : o.preset;
+  if (std::optional<Config> config = preset(name)) return *config;
+  std::string names;
+  for (std::string_view n : kPresetNames) names += (names.empty() ? "" : ", ") + std::string(n);
+  for (const CheckConfig& c : checkConfigs()) {
+    if (c.name == name) return c.config;
+    names += ", " + std::string(c.name);
+  }
+  throw UserError("--preset", fmt::format("no configuration named '{}' (there are: {})", name, names));
+}
+
+std::string shellWord(const std::string& word) {
+  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+") ==
+                           std::string::npos) {
+    return word;
+  }
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string reproduceCommand(const DriveCommandOptions& o, int steps, const conformance::Finding& finding) {
+  std::string line = "kcspec drive";
+  if (o.mode == "exhaustive") {
+    line += fmt::format(" --mode exhaustive --steps {} --max-states {}", steps, o.max_states);
+  } else {
+    line += fmt::format(" --seed {} --steps {} --histories {}", o.seed, steps, finding.history_index + 1);
+    if (o.uniform) line += " --uniform";
+  }
+  line += fmt::format(" --timeout-ms {}", o.timeout_ms);
+  line += o.config_file.empty() ? " --preset " + shellWord(o.preset.empty() ? "default" : o.preset)
+                                : " --config " + shellWord(o.config_file);
+  line += " --";
+  for (const std::string& word : o.command) line += " " + shellWord(word);
+  return line;
+}
+
+// The scenario file: the configuration and the failing history, with the finding as comments.
+std::string scenarioText(const Config& config, const conformance::Finding& finding, const std::string& reproduce) {
+  Scenario scenario;
+  scenario.config = config;
+  scenario.steps = finding.history;
+  std::string text = printScenario(scenario);
+  const std::size_t header_end = text.find('\n') + 1;
+  std::string comments = fmt::format("# kcspec drive finding ({}): {}\n# reproduce: {}\n",
+                                     conformance::findingKindName(finding.failure.kind), finding.failure.message, reproduce);
+  return text.insert(header_end, comments);
+}
+
+int runDrive(const DriveCommandOptions& o) {
+  if (o.mode != "random" && o.mode != "exhaustive") {
+    throw UserError("--mode", fmt::format("expected random or exhaustive, got '{}'", o.mode));
+  }
+  if (o.command.empty()) throw UserError("drive", "no command: put the SUT's command line after --");
+  const Config config = loadConfig(o);
+  const bool exhaustive = o.mode == "exhaustive";
+  const int steps = o.steps.value_or(exhaustive ? kDefaultExhaustiveDepth : kDefaultRandomSteps);
+
+  conformance::SutOptions sut_options;
+  sut_options.command = o.command;
+  sut_options.timeout = std::chrono::milliseconds(o.timeout_ms);
+  sut_options.max_line_bytes = o.max_line_bytes;
+  std::unique_ptr<conformance::SutSession> sut;
+  try {
+    sut = std::make_unique<conformance::SutSession>(sut_options, config);
+  } catch (const std::runtime_error& e) {
+    throw UserError(o.command.front(), e.what());
+  }
+
+  conformance::DriveOptions options;
+  options.exhaustive = exhaustive;
+  options.seed = o.seed;
+  options.histories = o.histories;
+  options.max_steps = steps;
+  options.max_states = o.max_states;
+  if (!o.uniform) {
+    options.choose = [&config](const spec::ClusterState& state, const std::vector<Action>& enabled, std::uint64_t random) {
+      return static_cast<std::size_t>(&chooseAction(config, state, enabled, random) - enabled.data());
+    };
+  }
+  if (!o.quiet) {
+    options.progress = [exhaustive](const conformance::DriveProgress& p) {
+      if (exhaustive) {
+        fmt::print(stderr, "drive: depth {}, {} states, {} transitions checked, {} SUT steps\n", p.depth, p.states,
+                   p.transitions, p.sut_steps);
+      } else {
+        fmt::print(stderr, "drive: {} histories, {} SUT steps\n", p.histories, p.sut_steps);
+      }
+    };
+  }
+
+  const conformance::DriveReport report = conformance::drive(config, *sut, options);
+  sut->quit();
+
+  std::string scenario_path;
+  std::string reproduce;
+  if (report.finding) {
+    reproduce = reproduceCommand(o, steps, *report.finding);
+    if (!o.out.empty()) {
+      writeFileAtomically(o.out, scenarioText(config, *report.finding, reproduce));
+      scenario_path = o.out;
+    }
+  }
+
+  if (o.json) {
+    nlohmann::ordered_json out;
+    out["mode"] = o.mode;
+    out["config"] = config.name;
+    out["seed"] = o.seed;
+    out["steps"] = steps;
+    out["histories"] = report.totals.histories;
+    out["states"] = report.totals.states;
+    out["transitions"] = report.totals.transitions;
+    out["sut_steps"] = report.totals.sut_steps;
+    out["complete"] = report.complete;
+    out["verdict"] = report.finding ? "finding" : "conform";
+    if (report.finding) {
+      const conformance::Finding& f = *report.finding;
+      nlohmann::ordered_json finding;
+      finding["kind"] = conformance::findingKindName(f.failure.kind);
+      finding["message"] = f.failure.message;
+      finding["detail"] = f.failure.detail;
+      nlohmann::ordered_json history = nlohmann::ordered_json::array();
+      for (const Action& a : f.history) history.push_back(printAction(config, a));
+      finding["history"] = std::move(history);
+      if (!exhaustive) {
+        finding["history_index"] = f.history_index;
+        finding["history_seed"] = f.history_seed;
+        finding["unshrunk_length"] = f.unshrunk_length;
+        finding["reproduces_alone"] = f.reproduces_alone;
+      }
+      finding["scenario"] = scenario_path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(scenario_path);
+      finding["reproduce"] = reproduce;
+      out["finding"] = std::move(finding);
+    }
+    fmt::print("{}\n", out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+    return report.finding ? 1 : 0;
+  }
+
+  if (exhaustive) {
+    fmt::print("drive: exhaustive, configuration {}, depth {}: {} states, {} transitions checked, {} SUT steps{}\n",
+               config.name, steps, report.totals.states, report.totals.transitions, report.totals.sut_steps,
+               report.finding ? "" : report.complete ? " (complete)" : " (bounded: depth or --max-states reached)");
+  } else {
+    fmt::print("drive: random, configuration {}, seed {}: {} histories of at most {} steps, {} SUT steps\n", config.name,
+               o.seed, report.totals.histories, steps, report.totals.sut_steps);
+  }
+  if (!report.finding) {
+    fmt::print("conform: the SUT's observation equals the spec's after init and after every step\n");
+    return 0;
+  }
+  const conformance::Finding& f = *report.finding;
+  fmt::print("FINDING ({}): {}\n", conformance::findingKindName(f.failure.kind), f.failure.message);
+  if (!f.failure.detail.empty()) {
+    std::string detail = f.failure.detail;
+    if (detail.back() != '\n') detail += '\n';
+    fmt::print("{}", detail);
+  }
+  if (exhaustive) {
+    fmt::print("history ({} step{}, a shortest):\n", f.history.size(), f.history.size() == 1 ? "" : "s");
+  } else {
+    if (f.reproduces_alone) {
+      fmt::print("history ({} step{}, shrunk from {} in {} replays; history {} of seed {}):\n", f.history.size(),
+                 f.history.size() == 1 ? "" : "s", f.unshrunk_length, f.shrink_replays, f.history_index, o.seed);
+    } else {
+      fmt::print("history ({} step{}, history {} of seed {}; NOT shrunk: it does not fail in a fresh SUT process, only "
+                 "after the histories before it — rerun the reproduce command):\n",
+                 f.history.size(), f.history.size() == 1 ? "" : "s", f.history_index, o.seed);
+    }
+  }
+  if (f.history.empty()) fmt::print("  (none: at init)\n");
+  for (std::size_t i = 0; i < f.history.size(); ++i) fmt::print("  {:>3}. {}\n", i + 1, printAction(config, f.history[i]));
+  if (!scenario_path.empty()) fmt::print("scenario: {} (kcspec replay {})\n", scenario_path, shellWord(scenario_path));
+  fmt::print("reproduce: {}\n", reproduce);
+  return 1;
+}
+
+}  // namespace
+
+CommandRun addDriveCommand(CLI::App& app) {
+  auto o = std::make_shared<DriveCommandOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "drive", "Drive a system under test over stdio (docs/driver-protocol.md) and compare it with the spec; exit 1 on a finding");
+  cmd->add_option("--mode", o->mode, "random (default): random histories, shrunk on failure; exhaustive: breadth first");
+  cmd->add_option("--seed", o->seed, "random mode: the seed (default 1)")
+      ->check(CLI::NonNegativeNumber);  // "-1" would otherwise wrap around to 2^64-1
+  cmd->add_option("--steps", o->steps,
+                  fmt::format("random: actions per history at most (default {}); exhaustive: depth (default {})",
+                              kDefaultRandomSteps, kDefaultExhaustiveDepth))
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--histories", o->histories, "random mode: how many histories (default 100)")->check(CLI::PositiveNumber);
+  cmd->add_option("--max-states", o->max_states, "exhaustive mode: distinct states at most (default 20000)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--timeout-ms", o->timeout_ms, "per reply of the SUT, in milliseconds (default 10000)")
+      ->check(CLI::Range(1, 3'600'000));
+  cmd->add_option("--max-line-bytes", o->max_line_bytes, "longest reply line accepted (default 8 MiB)")
+      ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30));
+  auto* preset_option = cmd->add_option(
+      "--preset", o->preset, "a preset (default, every-perturbation, medium, large) or check configuration (deletion, unclean, no-delete, reassignment)");
+  auto* config_option = cmd->add_option("--config", o->config_file, "a configuration file (config_text.hpp's format)");
+  preset_option->excludes(config_option);
+  config_option->excludes(preset_option);
+  cmd->add_option("--out", o->out, "where to write the failing history as a scenario (default drive-counterexample.scenario; '' for none)");
+  cmd->add_flag("--uniform", o->uniform, "random mode: choose actions uniformly (default: weighted toward controller corners)");
+  cmd->add_flag("--json", o->json, "print the report as JSON");
+  cmd->add_flag("--quiet", o->quiet, "no progress lines on stderr");
+  cmd->add_option("command", o->command, "the SUT's command line, after --")->required();
+  return [o] { return runDrive(*o); };
+}
+
+}  // namespace kcspec::cli

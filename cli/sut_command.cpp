@@ -1,0 +1,162 @@
+// `kcspec sut [--mutant NAME]…`: the reference controller (impl/, optionally with mutants) as a
+// system under test speaking the driver protocol (docs/driver-protocol.md) on stdin/stdout:
+// `kcspec drive -- kcspec sut` must pass, `kcspec drive -- kcspec sut --mutant M3` must fail.
+// Every request gets exactly one reply; bad requests get error replies, never an exit. It exits 0
+// after quit or at the end of its input.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "cli/files.hpp"
+#include "impl/cluster.hpp"
+#include "impl/mutants.hpp"
+#include "proofs/conformance/driver_protocol.hpp"
+#include "spec/vocabulary/action_text.hpp"
+#include "spec/vocabulary/config_text.hpp"
+
+namespace kcspec::cli {
+namespace {
+
+using conformance::ErrorCode;
+using conformance::Reply;
+using conformance::ReplyType;
+
+struct SutOptions {
+  std::vector<std::string> mutants;
+};
+
+// Reads one line of at most `max_bytes` (without the newline) from stdin; a longer line is read
+// to its end and reported as too long. nullopt at the end of input.
+struct InputLine {
+  std::string text;
+  bool too_long = false;
+};
+std::optional<InputLine> readLine(std::size_t max_bytes) {
+  InputLine line;
+  int c;
+  bool any = false;
+  while ((c = std::getchar()) != EOF) {
+    any = true;
+    if (c == '\n') return line;
+    if (line.text.size() < max_bytes) {
+      line.text.push_back(static_cast<char>(c));
+    } else {
+      line.too_long = true;
+    }
+  }
+  if (!any) return std::nullopt;
+  return line;  // the last line had no newline
+}
+
+void send(const Reply& reply) {
+  const std::string line = conformance::encodeReply(reply);
+  std::fwrite(line.data(), 1, line.size(), stdout);
+  std::fputc('\n', stdout);
+  std::fflush(stdout);
+}
+
+Reply errorReply(std::int64_t id, ErrorCode code, std::string message) {
+  Reply reply;
+  reply.type = ReplyType::Error;
+  reply.id = id;
+  reply.code = code;
+  reply.message = std::move(message);
+  return reply;
+}
+
+Reply observationReply(ReplyType type, std::int64_t id, const impl::ImplCluster& cluster) {
+  Reply reply;
+  reply.type = type;
+  reply.id = id;
+  reply.observation = cluster.observe();
+  return reply;
+}
+
+int runSut(impl::Mutants mutants) {
+  std::unique_ptr<Config> config;  // stable address: the cluster refers to it
+  std::optional<impl::ImplCluster> cluster;
+  while (std::optional<InputLine> line = readLine(conformance::kDefaultMaxLineBytes)) {
+    if (line->too_long) {
+      send(errorReply(0, ErrorCode::BadMessage,
+                      fmt::format("line longer than {} bytes", conformance::kDefaultMaxLineBytes)));
+      continue;
+    }
+    if (line->text.empty()) continue;
+    const conformance::ParsedRequest parsed = conformance::parseRequest(line->text);
+    if (const auto* error = std::get_if<conformance::RequestError>(&parsed)) {
+      send(errorReply(error->id, error->code, error->message));
+      continue;
+    }
+    const conformance::Request& request = std::get<conformance::Request>(parsed);
+    if (const auto* init = std::get_if<conformance::InitRequest>(&request)) {
+      try {
+        auto parsed_config = std::make_unique<Config>(parseConfig(init->config_text, "init.config"));
+        cluster.reset();
+        config = std::move(parsed_config);
+        cluster.emplace(*config, mutants);
+      } catch (const TextError& e) {
+        send(errorReply(init->id, ErrorCode::BadConfig, e.what()));
+        continue;
+      }
+      send(observationReply(ReplyType::InitOk, init->id, *cluster));
+    } else if (const auto* step = std::get_if<conformance::StepRequest>(&request)) {
+      if (!cluster) {
+        send(errorReply(step->id, ErrorCode::NotInitialized, "step before init"));
+        continue;
+      }
+      Action action;
+      try {
+        action = parseAction(*config, step->action_text, "step.action", 1);
+      } catch (const TextError& e) {
+        send(errorReply(step->id, ErrorCode::BadAction, e.what()));
+        continue;
+      }
+      if (!cluster->isEnabled(action)) {
+        send(errorReply(step->id, ErrorCode::NotEnabled, fmt::format("{} is not enabled", step->action_text)));
+        continue;
+      }
+      cluster->apply(action);
+      send(observationReply(ReplyType::StepOk, step->id, *cluster));
+    } else if (const auto* reset = std::get_if<conformance::ResetRequest>(&request)) {
+      if (!cluster) {
+        send(errorReply(reset->id, ErrorCode::NotInitialized, "reset before init"));
+        continue;
+      }
+      cluster.emplace(*config, mutants);
+      send(observationReply(ReplyType::ResetOk, reset->id, *cluster));
+    } else {
+      const auto& quit = std::get<conformance::QuitRequest>(request);
+      Reply reply;
+      reply.type = ReplyType::QuitOk;
+      reply.id = quit.id;
+      send(reply);
+      return 0;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+CommandRun addSutCommand(CLI::App& app) {
+  auto options = std::make_shared<SutOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "sut", "Serve the reference controller as a system under test on stdin/stdout (docs/driver-protocol.md)");
+  cmd->add_option("--mutant", options->mutants, "re-introduce this mutant (see `kcspec mutants`), repeatable");
+  return [options] {
+    impl::Mutants mutants;
+    for (const std::string& name : options->mutants) {
+      const std::optional<impl::Mutant> mutant = impl::mutantNamed(name);
+      if (!mutant) throw UserError("--mutant", fmt::format("no mutant called {}", name));
+      mutants.enable(*mutant);
+    }
+    return runSut(mutants);
+  };
+}
+
+}  // namespace kcspec::cli

@@ -1,0 +1,112 @@
+// The live driver's stdio protocol (docs/driver-protocol.md), version 1: one JSON object per
+// line in each direction. The driver (`kcspec drive`) sends requests, the system under test
+// (`kcspec sut`, or any program) answers each with exactly one reply carrying the same id.
+//
+//   driver → SUT                                         SUT → driver
+//   {"type":"init","id":1,"protocol":1,"config":"…"}     {"type":"init_ok","id":1,"protocol":1,"observation":{…}}
+//   {"type":"step","id":2,"action":"create-topic t"}     {"type":"step_ok","id":2,"observation":{…}}
+//   {"type":"reset","id":3}                              {"type":"reset_ok","id":3,"observation":{…}}
+//   {"type":"quit","id":4}                               {"type":"quit_ok","id":4}, then it exits
+//   any request                                          {"type":"error","id":N,"code":"…","message":"…"}
+//
+// `config` is the configuration's text (spec/vocabulary/config_text.hpp), `action` an action's
+// text (action_text.hpp), `observation` spec/vocabulary/observation_json.hpp's form. init_ok may
+// list the action kinds the SUT implements ("actions":["create-topic",…]); the driver then
+// chooses only among those.
+//
+// Both parsers here are pure functions of one line: they never throw, never read beyond the
+// line, and bound everything they accept (the hardening fuzz targets call them directly).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/observation.hpp"
+
+namespace kcspec::conformance {
+
+inline constexpr int kDriverProtocolVersion = 1;
+// A line longer than this (in bytes, without the newline) is malformed in either direction.
+inline constexpr std::size_t kDefaultMaxLineBytes = 8u << 20;
+// Nesting deeper than this is malformed (a compact observation nests 8 levels).
+inline constexpr int kMaxJsonDepth = 32;
+
+// The error codes of an "error" reply.
+enum class ErrorCode : std::uint8_t {
+  NotEnabled,           // "not_enabled": the action is not enabled in the SUT's current state
+  BadAction,            // "bad_action": the action text does not parse for this configuration
+  BadConfig,            // "bad_config": the configuration text does not parse
+  BadMessage,           // "bad_message": not JSON, not an object, unknown type, a member missing or mistyped
+  UnsupportedProtocol,  // "unsupported_protocol": init asked for a version the SUT does not speak
+  NotInitialized,       // "not_initialized": step or reset before a successful init
+  Unsupported,          // "unsupported": the SUT does not implement this action kind
+  Internal,             // "internal": anything else that went wrong in the SUT
+};
+inline constexpr std::string_view kErrorCodeNames[] = {"not_enabled", "bad_action", "bad_config", "bad_message",
+                                                       "unsupported_protocol", "not_initialized", "unsupported",
+                                                       "internal"};
+constexpr std::string_view errorCodeName(ErrorCode code) { return kErrorCodeNames[static_cast<int>(code)]; }
+std::optional<ErrorCode> errorCodeNamed(std::string_view name);
+
+// ----------------------------------------------------------------------- driver → SUT
+
+struct InitRequest {
+  std::int64_t id = 0;
+  int protocol = kDriverProtocolVersion;
+  std::string config_text;
+};
+struct StepRequest {
+  std::int64_t id = 0;
+  std::string action_text;
+};
+struct ResetRequest {
+  std::int64_t id = 0;
+};
+struct QuitRequest {
+  std::int64_t id = 0;
+};
+using Request = std::variant<InitRequest, StepRequest, ResetRequest, QuitRequest>;
+
+std::string encodeRequest(const Request& request);  // one line, without the newline
+
+// A request line the SUT could not accept: the reply it owes (id is 0 when the line had none).
+struct RequestError {
+  std::int64_t id = 0;
+  ErrorCode code = ErrorCode::BadMessage;
+  std::string message;
+};
+using ParsedRequest = std::variant<Request, RequestError>;
+
+ParsedRequest parseRequest(std::string_view line, std::size_t max_line_bytes = kDefaultMaxLineBytes);
+
+// ----------------------------------------------------------------------- SUT → driver
+
+enum class ReplyType : std::uint8_t { InitOk, StepOk, ResetOk, QuitOk, Error };
+inline constexpr std::string_view kReplyTypeNames[] = {"init_ok", "step_ok", "reset_ok", "quit_ok", "error"};
+
+struct Reply {
+  ReplyType type = ReplyType::StepOk;
+  std::int64_t id = 0;
+  std::optional<Observation> observation;          // init_ok, step_ok, reset_ok
+  int protocol = kDriverProtocolVersion;           // init_ok
+  std::optional<std::vector<ActionKind>> actions;  // init_ok: the action kinds implemented, when listed
+  ErrorCode code = ErrorCode::Internal;            // error
+  std::string message;                             // error
+};
+
+std::string encodeReply(const Reply& reply);  // one line, without the newline
+
+// A reply line the driver could not accept: what is wrong with it (a finding against the SUT).
+struct ReplyError {
+  std::string message;  // e.g. "not JSON: …", "/observation/brokers/9: expected a broker id …"
+};
+using ParsedReply = std::variant<Reply, ReplyError>;
+
+ParsedReply parseReply(std::string_view line, std::size_t max_line_bytes = kDefaultMaxLineBytes);
+
+}  // namespace kcspec::conformance

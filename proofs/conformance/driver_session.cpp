@@ -1,0 +1,153 @@
+// SutSession: the driver protocol's requests over a ChildProcess, one reply per request.
+#include "proofs/conformance/driver_session.hpp"
+
+#include <fmt/format.h>
+
+#include "spec/vocabulary/action_text.hpp"
+#include "spec/vocabulary/config_text.hpp"
+
+namespace kcspec::conformance {
+namespace {
+
+std::string shortened(std::string_view line) {
+  constexpr std::size_t kShown = 300;
+  if (line.size() <= kShown) return std::string(line);
+  return fmt::format("{}… ({} bytes)", line.substr(0, kShown), line.size());
+}
+
+// Control and non-ASCII bytes as \xNN, so a garbage line prints as one readable line.
+std::string printable(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte >= 0x7f) {
+      out += fmt::format("\\x{:02x}", byte);
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+SutSession::SutSession(SutOptions options, const Config& config)
+    : options_(std::move(options)), config_(config), config_text_(printConfig(config)) {
+  // Start once here so that a command that cannot run is a usage error, not a finding.
+  child_ = std::make_unique<ChildProcess>(options_.command, options_.max_line_bytes);
+  ++starts_;
+}
+
+SutSession::~SutSession() {
+  if (child_) child_->kill();
+}
+
+SutFailure SutSession::fail(FindingKind kind, std::string message, std::string detail) {
+  // The process is no longer trusted: the next begin() starts a fresh one.
+  if (child_) {
+    child_->kill();
+    const std::string tail = child_->stderrTail();
+    if (!tail.empty()) detail += (detail.empty() ? "" : "\n") + std::string("SUT stderr (last lines):\n") + tail;
+    if (kind == FindingKind::Exited) message += fmt::format(" (the SUT {})", child_->exitDescription());
+  }
+  child_.reset();
+  initialized_ = false;
+  return SutFailure{kind, std::move(message), std::move(detail)};
+}
+
+SutResult SutSession::exchange(const Request& request, ReplyType expected, const std::string& what) {
+  ++requests_;
+  const std::string line = encodeRequest(request);
+  const std::int64_t id = std::visit([](const auto& r) { return r.id; }, request);
+  if (!child_->writeLine(line, options_.timeout)) {
+    if (!child_->running()) return fail(FindingKind::Exited, fmt::format("the SUT exited before reading {}", what));
+    return fail(FindingKind::Timeout, fmt::format("the SUT did not read {} within {} ms", what, options_.timeout.count()));
+  }
+  const LineResult got = child_->readLine(options_.timeout);
+  switch (got.status) {
+    case LineStatus::Timeout:
+      return fail(FindingKind::Timeout, fmt::format("no reply to {} within {} ms", what, options_.timeout.count()));
+    case LineStatus::Closed:
+      child_->finish(std::chrono::milliseconds(1000));
+      return fail(FindingKind::Exited, fmt::format("the SUT closed its output instead of answering {}", what),
+                  got.line.empty() ? "" : "unterminated output: " + printable(shortened(got.line)));
+    case LineStatus::TooLong:
+      return fail(FindingKind::Malformed,
+                  fmt::format("the reply to {} is longer than {} bytes", what, options_.max_line_bytes),
+                  "it starts: " + printable(got.line));
+    case LineStatus::Line:
+      break;
+  }
+  ParsedReply parsed = parseReply(got.line, options_.max_line_bytes);
+  if (const auto* error = std::get_if<ReplyError>(&parsed)) {
+    return fail(FindingKind::Malformed, fmt::format("malformed reply to {}: {}", what, error->message),
+                "the line: " + printable(shortened(got.line)));
+  }
+  Reply& reply = std::get<Reply>(parsed);
+  if (reply.id != id) {
+    return fail(FindingKind::Protocol, fmt::format("the reply to {} carries id {}, expected {}", what, reply.id, id),
+                "the line: " + printable(shortened(got.line)));
+  }
+  if (reply.type == ReplyType::Error) {
+    const FindingKind kind = reply.code == ErrorCode::NotEnabled ? FindingKind::NotEnabled : FindingKind::ErrorReply;
+    SutFailure failure{kind, fmt::format("the SUT answered {} with error {}: {}", what, errorCodeName(reply.code), reply.message), ""};
+    // An error reply leaves the process usable, but its state is not the spec's any more.
+    return failure;
+  }
+  if (reply.type != expected) {
+    return fail(FindingKind::Protocol,
+                fmt::format("the SUT answered {} with {}, expected {}", what, kReplyTypeNames[static_cast<int>(reply.type)],
+                            kReplyTypeNames[static_cast<int>(expected)]),
+                "the line: " + printable(shortened(got.line)));
+  }
+  if (reply.type == ReplyType::InitOk) implemented_ = reply.actions;
+  if (!reply.observation) return Observation{};  // quit_ok
+  return std::move(*reply.observation);
+}
+
+SutResult SutSession::start() {
+  if (!child_) {
+    try {
+      child_ = std::make_unique<ChildProcess>(options_.command, options_.max_line_bytes);
+    } catch (const std::exception& e) {
+      return SutFailure{FindingKind::Exited, fmt::format("the SUT could not be restarted: {}", e.what()), ""};
+    }
+    ++starts_;
+  }
+  SutResult result = exchange(InitRequest{next_id_++, kDriverProtocolVersion, config_text_}, ReplyType::InitOk, "init");
+  initialized_ = std::holds_alternative<Observation>(result);
+  return result;
+}
+
+SutResult SutSession::begin(bool fresh) {
+  if (fresh && child_) {
+    child_->kill();
+    child_.reset();
+    initialized_ = false;
+  }
+  if (!child_ || !initialized_) return start();
+  SutResult result = exchange(ResetRequest{next_id_++}, ReplyType::ResetOk, "reset");
+  if (const auto* failure = std::get_if<SutFailure>(&result); failure && failure->kind == FindingKind::ErrorReply) {
+    initialized_ = false;
+  }
+  return result;
+}
+
+SutResult SutSession::step(const Action& action) {
+  const std::string text = printAction(config_, action);
+  if (!child_) return SutFailure{FindingKind::Exited, "the SUT is not running", ""};
+  return exchange(StepRequest{next_id_++, text}, ReplyType::StepOk, fmt::format("step \"{}\"", text));
+}
+
+void SutSession::quit() {
+  if (!child_) return;
+  ++requests_;
+  if (child_->writeLine(encodeRequest(QuitRequest{next_id_++}), options_.timeout)) {
+    (void)child_->readLine(std::min(options_.timeout, std::chrono::milliseconds(2000)));
+  }
+  child_->finish(std::min(options_.timeout, std::chrono::milliseconds(2000)));
+  child_.reset();
+  initialized_ = false;
+}
+
+}  // namespace kcspec::conformance

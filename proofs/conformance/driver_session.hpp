@@ -1,0 +1,84 @@
+// One system under test behind the driver protocol: starts the command, initializes it with the
+// configuration, steps it one action at a time and resets it, turning every way it can go wrong
+// (a timeout, an exit, a malformed or out-of-order line, an error reply) into a SutFailure. A
+// session whose process failed is restarted by the next begin().
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "proofs/conformance/driver_child.hpp"
+#include "proofs/conformance/driver_protocol.hpp"
+#include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/config.hpp"
+#include "spec/vocabulary/observation.hpp"
+
+namespace kcspec::conformance {
+
+enum class FindingKind : std::uint8_t {
+  Mismatch,    // "mismatch": the SUT's observation differs from the spec's
+  NotEnabled,  // "not-enabled": the SUT refused an action the spec enables
+  ErrorReply,  // "error-reply": the SUT answered with another error code
+  Timeout,     // "timeout": no reply within the timeout
+  Exited,      // "exited": the SUT closed its output or exited
+  Malformed,   // "malformed": a reply line that is not a valid protocol message
+  Protocol,    // "protocol": a valid message that is not the reply owed (wrong type or id)
+};
+inline constexpr std::string_view kFindingKindNames[] = {"mismatch", "not-enabled", "error-reply", "timeout",
+                                                         "exited",   "malformed",   "protocol"};
+constexpr std::string_view findingKindName(FindingKind kind) { return kFindingKindNames[static_cast<int>(kind)]; }
+
+struct SutFailure {
+  FindingKind kind = FindingKind::Protocol;
+  std::string message;  // one line
+  std::string detail;   // more lines (the SUT's stderr tail, the offending line), may be empty
+};
+
+struct SutOptions {
+  std::vector<std::string> command;
+  std::chrono::milliseconds timeout{10'000};     // per reply (and per request written)
+  std::size_t max_line_bytes = kDefaultMaxLineBytes;
+};
+
+using SutResult = std::variant<Observation, SutFailure>;
+
+class SutSession {
+ public:
+  // Throws std::runtime_error when the command cannot be started at all (a usage error).
+  SutSession(SutOptions options, const Config& config);
+  ~SutSession();
+
+  // The SUT in its initial state: `reset` if it is running and initialized, else (or when
+  // `fresh`) a new process and `init`. The observation it reports.
+  SutResult begin(bool fresh = false);
+  SutResult step(const Action& action);
+  // Sends quit and lets the process go (killing it after the timeout).
+  void quit();
+
+  // The action kinds the SUT said it implements (init_ok "actions"), nullopt: all.
+  const std::optional<std::vector<ActionKind>>& implementedActions() const { return implemented_; }
+  std::uint64_t starts() const { return starts_; }
+  std::uint64_t requests() const { return requests_; }
+
+ private:
+  SutResult start();
+  SutResult exchange(const Request& request, ReplyType expected, const std::string& what);
+  SutFailure fail(FindingKind kind, std::string message, std::string detail = {});
+
+  SutOptions options_;
+  const Config& config_;
+  std::string config_text_;
+  std::unique_ptr<ChildProcess> child_;
+  bool initialized_ = false;
+  std::int64_t next_id_ = 1;
+  std::optional<std::vector<ActionKind>> implemented_;
+  std::uint64_t starts_ = 0;
+  std::uint64_t requests_ = 0;
+};
+
+}  // namespace kcspec::conformance

@@ -1,0 +1,54 @@
+// `kcspec check-trace`: replays a recorded trace (spec/vocabulary/trace_text.hpp,
+// docs/trace-format.md) through the spec and reports the first line where the trace and the spec
+// part: an action the spec does not enable there, or an observed member whose value differs from
+// the spec's. Members a trace leaves out are not checked.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kcspec::conformance {
+
+// Where a partial observation differs from a full one (observation_json.hpp with
+// include_defaults): the JSON pointer of the member, relative to the observation.
+struct ObservationMismatch {
+  std::string pointer;             // e.g. "/zookeeper/topics/0/states/0/leader"
+  nlohmann::ordered_json expected; // the spec's value there (null when the spec has no such member)
+  nlohmann::ordered_json actual;   // the trace's value
+};
+
+// The first member of `partial` (in its own order, depth first) whose value is not the one in
+// `full`. Objects in `partial` are partial (each member given is compared); an object against an
+// array addresses elements by decimal index ({"2":…}); arrays are compared by length and then
+// element by element; everything else by value.
+std::optional<ObservationMismatch> firstMismatch(const nlohmann::ordered_json& full,
+                                                 const nlohmann::ordered_json& partial);
+
+struct TraceDivergence {
+  int line = 0;                    // 1-based line of the trace file
+  std::string action;              // the step's action text ("" for the header's observation)
+  std::string pointer;             // "/action" (not enabled) or "/observation/…"
+  nlohmann::ordered_json expected; // the spec's value; for "/action": the enabled actions' texts
+  nlohmann::ordered_json actual;   // the trace's value
+};
+
+struct TraceVerdict {
+  std::string config_name;
+  int steps = 0;                   // steps replayed (up to and including a diverging one)
+  int observations_checked = 0;    // partial observations that matched
+  std::optional<TraceDivergence> divergence;
+};
+
+// Replays `text` (the whole trace file). Bad input — a malformed line, a wrong or missing header,
+// an action that does not parse, a configuration that does not parse, an unknown preset — throws
+// TextError "file:line: message".
+TraceVerdict checkTrace(std::string_view text, std::string_view file);
+
+// "<file>:<line>: <pointer>: spec has <expected>, trace has <actual> (step N: <action>)" and the
+// not-enabled wording for "/action".
+std::string divergenceText(const TraceDivergence& divergence, std::string_view file);
+
+}  // namespace kcspec::conformance

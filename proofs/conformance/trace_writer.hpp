@@ -1,0 +1,41 @@
+// Writing a kcspec history (a configuration and actions, e.g. a scenario file or an explorer
+// counterexample) as a trace (docs/trace-format.md) or as ITF, the Informal Trace Format of
+// Apalache and Quint (https://apalache-mc.org/docs/adr/015adr-trace.html).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/config.hpp"
+
+namespace kcspec::conformance {
+
+struct TraceWriteOptions {
+  // JSON pointers into the observation (observation_json.hpp), e.g. "/zookeeper/topics/0/states";
+  // only these members are written (a pointer into an array takes the whole array). Empty: all.
+  std::vector<std::string> fields;
+  bool compact = false;        // leave out default members (they are then not checked)
+  bool observations = true;    // false: actions only
+};
+
+// The trace: a header with the configuration's text (and the initial observation), then one line
+// per action with the spec's observation after it. Throws std::invalid_argument naming the first
+// action (1-based) that is not enabled, or a field pointer that names no member.
+std::string writeTrace(const Config& config, const std::vector<Action>& actions, const TraceWriteOptions& options);
+
+// ITF: {"#meta":{…},"vars":["action","zookeeper","brokers"],"states":[{"#meta":{"index":i},…}, …]},
+// state 0 the initial state (action "init"), state i the state after action i. The encoding of
+// the observation (docs/trace-format.md "ITF export"): integers as {"#bigint":"…"}, id-keyed
+// objects as {"#map":[[key,value],…]} without their absent entries, sets as {"#set":[…]},
+// optional record members as Quint options ({"tag":"Some","value":…} / {"tag":"None",…}).
+// Throws std::invalid_argument like writeTrace.
+nlohmann::ordered_json writeItf(const Config& config, const std::vector<Action>& actions, std::string_view source);
+
+// An ITF value for an observation's JSON (include_defaults form); exposed for tests.
+nlohmann::ordered_json itfObservationValue(const nlohmann::ordered_json& observation_member, std::string_view name);
+
+}  // namespace kcspec::conformance

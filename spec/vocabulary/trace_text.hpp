@@ -1,0 +1,60 @@
+// The kcspec trace format (docs/trace-format.md): newline-delimited JSON, one object per line.
+//
+//   {"kcspec-trace":1,"config":"<configuration text>"}       the header, the first non-blank line
+//   {"kcspec-trace":1,"preset":"default"}                    … or a preset by name
+//   {"action":"crash 1","observation":{…}}                   one line per step
+//
+// The header may also carry "observation" (checked against the initial state). A step's
+// "action" is action_text.hpp's text form; its "observation" is a PARTIAL observation in
+// observation_json.hpp's form: only the members it gives are checked. Either line may carry
+// "meta" (any JSON value, ignored). Blank lines are ignored; any other member is an error.
+//
+// parseTraceLine is a pure function from one line to what it holds or what is wrong with it,
+// so that it can be fuzzed; checking the line against the spec is proofs/conformance's work.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace kcspec {
+
+inline constexpr int kTraceFormatVersion = 1;
+inline constexpr std::string_view kTraceVersionKey = "kcspec-trace";
+inline constexpr std::size_t kMaxTraceLineBytes = std::size_t{16} << 20;
+
+struct TraceHeader {
+  int version = kTraceFormatVersion;
+  std::optional<std::string> config_text;  // exactly one of config_text and preset
+  std::optional<std::string> preset;
+  std::optional<nlohmann::ordered_json> observation;  // partial, of the initial state
+};
+
+struct TraceStep {
+  std::string action;                                 // action_text.hpp's form, not yet parsed
+  std::optional<nlohmann::ordered_json> observation;  // partial, of the state after the action
+};
+
+struct TraceBlank {};
+
+// What is wrong with the line (no file or line number: the caller adds `file:line: `).
+struct TraceLineError {
+  std::string message;
+};
+
+using TraceLine = std::variant<TraceBlank, TraceHeader, TraceStep, TraceLineError>;
+
+// One line (without its '\n'; a trailing '\r' is allowed). A line holding "kcspec-trace" is a
+// header, any other object a step. The observation is checked against observation_json.hpp's
+// schema (unknown members, wrong types, ids out of range are errors naming the JSON pointer).
+// Never throws.
+TraceLine parseTraceLine(std::string_view line);
+
+// The lines a trace writer prints (no '\n').
+std::string printTraceHeader(const TraceHeader& header);
+std::string printTraceStep(const TraceStep& step);
+
+}  // namespace kcspec
