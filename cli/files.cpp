@@ -1,6 +1,8 @@
 #include "cli/files.hpp"
 
+#include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
@@ -23,19 +25,46 @@ std::optional<std::string> readFileIfExists(const std::filesystem::path& path) {
   return contents.str();
 }
 
+namespace {
+
+// Writes all of `contents` to `fd`; the errno of the first failure, or 0.
+int writeAll(int fd, const std::string& contents) {
+  std::size_t written = 0;
+  while (written < contents.size()) {
+    const ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n < 0 ? errno : EIO;
+    written += static_cast<std::size_t>(n);
+  }
+  return 0;
+}
+
+}  // namespace
+
 void writeFileAtomically(const std::filesystem::path& path, const std::string& contents) {
   std::error_code error;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), error);
   if (error) throw UserError(path.parent_path().string(), "cannot create folder: " + error.message());
-  const std::filesystem::path temporary = path.string() + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << contents;
-    out.close();
-    if (!out) throw UserError(temporary.string(), "cannot write file");
+  // A name no other writer uses at the same time: this process, and a count within it.
+  static std::atomic<std::uint64_t> count{0};
+  const std::filesystem::path temporary =
+      path.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(count.fetch_add(1));
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw UserError(path.string(), std::string("cannot write file: ") + std::strerror(errno));
+  // The contents reach the disk before the rename makes them visible under `path`; on any failure
+  // the temporary file goes and `path` keeps what it held.
+  int failure = writeAll(fd, contents);
+  if (failure == 0 && ::fsync(fd) != 0) failure = errno;
+  if (::close(fd) != 0 && failure == 0) failure = errno;
+  if (failure != 0) {
+    ::unlink(temporary.c_str());
+    throw UserError(path.string(), std::string("cannot write file: ") + std::strerror(failure));
   }
   std::filesystem::rename(temporary, path, error);
-  if (error) throw UserError(path.string(), "cannot replace file: " + error.message());
+  if (error) {
+    ::unlink(temporary.c_str());
+    throw UserError(path.string(), "cannot replace file: " + error.message());
+  }
 }
 
 std::string runFilter(const std::string& program, const std::vector<std::string>& args,

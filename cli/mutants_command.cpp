@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -73,12 +72,11 @@ MutantResult huntMutant(const MutantsOptions& o, impl::Mutants mutants) {
 
 std::string writeCounterexample(const std::string& folder, std::string_view mutant, const Config& config,
                                 const Counterexample& counterexample) {
-  std::filesystem::create_directories(folder);
   const std::string path = (std::filesystem::path(folder) / fmt::format("mutant-{}.scenario", mutant)).string();
   Scenario scenario;
   scenario.config = config;
   scenario.steps = counterexample.steps;
-  std::ofstream(path) << printScenario(scenario);
+  writeFileAtomically(path, printScenario(scenario));  // creates the folder; UserError when it cannot
   return path;
 }
 
@@ -141,7 +139,8 @@ CommandRun addMutantsCommand(CLI::App& app) {
   cmd->add_flag("--json", options->json, "print [{name, description, killed, by, counterexample_length, config}, …]");
   cmd->add_option("--budget", options->budget, "random histories per configuration and mutant (default 100)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--seed", options->seed, "the seed of the histories (default 1)");
+  cmd->add_option("--seed", options->seed, "the seed of the histories (default 1)")
+      ->check(CLI::NonNegativeNumber);  // "-1" would otherwise wrap around to 2^64-1
   cmd->add_option("--max-steps", options->max_steps, "actions per history at most (default 100)")->check(CLI::PositiveNumber);
   cmd->add_option("--mutant", options->only, "only these mutants (e.g. M3), repeatable");
   cmd->add_option("--out", options->out, "write each shortest counterexample as mutant-<name>.scenario into this folder");

@@ -1,0 +1,101 @@
+// Runs the kcspec executable as a user would, for the tests of tests/cli: arguments in, exit
+// status and both output streams out. Output goes through files (no pipe can fill up), and a run
+// that does not end within `hang_limit_ms` is killed and reported as hung (a guard against a test
+// that never ends, not a measurement: nothing asserts on time).
+#pragma once
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace kcspec::cli_test {
+
+struct RunResult {
+  bool hung = false;        // killed after hang_limit_ms
+  bool signalled = false;   // ended by a signal (a crash: abort, segfault, sanitizer)
+  int signal = 0;
+  int status = -1;          // the exit status when it exited
+  std::string out;
+  std::string err;
+
+  std::string describe() const {
+    std::ostringstream text;
+    if (hung) text << "hung (killed)";
+    else if (signalled) text << "killed by signal " << signal;
+    else text << "exit status " << status;
+    text << "\n--- stdout (first 2000 bytes) ---\n" << out.substr(0, 2000) << "\n--- stderr (first 2000 bytes) ---\n"
+         << err.substr(0, 2000);
+    return text.str();
+  }
+};
+
+inline std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Runs `KCSPEC_EXE args...` with `work_dir` (created if missing) as its working directory and
+// `stdin_file` as its standard input; its output files run.stdout and run.stderr stay there.
+inline RunResult runKcspec(const std::vector<std::string>& args, const std::filesystem::path& work_dir,
+                           int hang_limit_ms = 300000, const std::filesystem::path& stdin_file = "/dev/null") {
+  std::filesystem::create_directories(work_dir);
+  const std::filesystem::path out_file = work_dir / "run.stdout", err_file = work_dir / "run.stderr";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, stdin_file.c_str(), O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addchdir_np(&actions, work_dir.c_str());
+  std::vector<std::string> argv_strings{KCSPEC_EXE};
+  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& arg : argv_strings) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int spawned = ::posix_spawn(&pid, KCSPEC_EXE, &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  RunResult result;
+  if (spawned != 0) {
+    result.err = "cannot run " + std::string(KCSPEC_EXE);
+    return result;
+  }
+  int wait_status = 0;
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(hang_limit_ms);
+  for (;;) {
+    const pid_t done = ::waitpid(pid, &wait_status, WNOHANG);
+    if (done == pid) break;
+    if (std::chrono::steady_clock::now() > give_up) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &wait_status, 0);
+      result.hung = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (!result.hung) {
+    if (WIFSIGNALED(wait_status)) {
+      result.signalled = true;
+      result.signal = WTERMSIG(wait_status);
+    } else {
+      result.status = WEXITSTATUS(wait_status);
+    }
+  }
+  result.out = slurp(out_file);
+  result.err = slurp(err_file);
+  return result;
+}
+
+}  // namespace kcspec::cli_test
