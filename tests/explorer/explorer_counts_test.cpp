@@ -15,27 +15,13 @@
 #include "proofs/explorer/explorer.hpp"
 #include "proofs/explorer/known_deviations.hpp"
 #include "proofs/explorer/spec_system.hpp"
+#include "tiny_configs.hpp"
 
 namespace kcspec::explorer {
 namespace {
 
-Config oneBroker() {
-  Config config;
-  config.name = "one-broker";
-  config.brokers = BrokerSet{0};
-  config.brokers_alive_at_start = BrokerSet{0};
-  return config;
-}
-
-Config oneBrokerOneTopic() {
-  Config config = oneBroker();
-  TopicConfig topic;
-  topic.name = "t";
-  topic.assignment = {BrokerList{0}};
-  topic.exists_at_start = true;
-  config.topics.push_back(topic);
-  return config;
-}
+using testing::oneBroker;
+using testing::oneBrokerOneTopic;
 
 ExploreResult<SpecSystem> run(const Config& config, unsigned threads = 2) {
   ExploreOptions options;

@@ -25,29 +25,13 @@
 #include "proofs/explorer/spec_system.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
+#include "tiny_configs.hpp"
 
 namespace kcspec::explorer {
 namespace {
 
-// Broker 0 only, alive at start; every bound 0 unless said otherwise.
-Config oneBroker() {
-  Config config;
-  config.name = "one-broker";
-  config.brokers = BrokerSet{0};
-  config.brokers_alive_at_start = BrokerSet{0};
-  return config;
-}
-
-// Plus topic t, partition 0 on broker 0, in ZooKeeper at start (no partition state yet).
-Config oneBrokerOneTopic() {
-  Config config = oneBroker();
-  TopicConfig topic;
-  topic.name = "t";
-  topic.assignment = {BrokerList{0}};
-  topic.exists_at_start = true;
-  config.topics.push_back(topic);
-  return config;
-}
+using testing::oneBroker;
+using testing::oneBrokerOneTopic;
 
 Config withCrash(Config config) {
   config.bounds.crashes = 1;
