@@ -475,10 +475,79 @@ StateShape::StateShape(const Config& config) {
   }
 }
 
+// The copy walks the same fields as the codec, restricted the same way: the id-indexed arrays
+// only at the shape's slots (a broker's per-partition arrays are 16 slots, of which a
+// configuration uses a few). Each function names its struct's field count, like the walk.
+namespace {
+
+template <class A>
+void copySlots(const A& from, A& to, std::span<const std::uint8_t> slots) {
+  for (const std::uint8_t slot : slots) to[slot] = from[slot];
+}
+
+void copyTopic(const TopicZnodes& from, TopicZnodes& to, const StateShape& shape) {
+  static_assert(kWalkedFields<TopicZnodes> == 4, "copy every field of TopicZnodes");
+  to.exists = from.exists;
+  to.partitions = from.partitions;
+  copySlots(from.states, to.states, shape.partitionsOfATopic());
+  to.unclean_leader_election_enable = from.unclean_leader_election_enable;
+}
+
+void copyZooKeeper(const ZooKeeperData& from, ZooKeeperData& to, const StateShape& shape) {
+  static_assert(kWalkedFields<ZooKeeperData> == 7, "copy every field of ZooKeeperData");
+  copySlots(from.brokers, to.brokers, shape.brokers());
+  for (const std::uint8_t t : shape.topics()) copyTopic(from.topics[t], to.topics[t], shape);
+  to.controller = from.controller;
+  to.controller_epoch = from.controller_epoch;
+  to.controller_epoch_zk_version = from.controller_epoch_zk_version;
+  to.delete_topics = from.delete_topics;
+  to.last_zxid = from.last_zxid;
+}
+
+void copyContext(const ControllerContextData& from, ControllerContextData& to, const StateShape& shape) {
+  static_assert(kWalkedFields<ControllerContextData> == 11, "copy every field of ControllerContextData");
+  to.epoch = from.epoch;
+  to.epoch_zk_version = from.epoch_zk_version;
+  copySlots(from.live_broker_epochs, to.live_broker_epochs, shape.brokers());
+  to.shutting_down_broker_ids = from.shutting_down_broker_ids;
+  to.all_topics = from.all_topics;
+  copySlots(from.partitions, to.partitions, shape.partitions());
+  to.partitions_being_reassigned = from.partitions_being_reassigned;
+  to.topics_to_be_deleted = from.topics_to_be_deleted;
+  to.topics_with_deletion_started = from.topics_with_deletion_started;
+  to.topics_ineligible_for_deletion = from.topics_ineligible_for_deletion;
+  to.offline_partition_count = from.offline_partition_count;
+}
+
+void copyController(const ControllerData& from, ControllerData& to, const StateShape& shape) {
+  static_assert(kWalkedFields<ControllerData> == 6, "copy every field of ControllerData");
+  to.active = from.active;
+  to.session_lost = from.session_lost;
+  to.psm_batch_unflushed = from.psm_batch_unflushed;
+  to.rsm_batch_unflushed = from.rsm_batch_unflushed;
+  copyContext(from.context, to.context, shape);
+  to.events = from.events;
+}
+
+void copyBroker(const BrokerData& from, BrokerData& to, const StateShape& shape) {
+  static_assert(kWalkedFields<BrokerData> == 9, "copy every field of BrokerData");
+  to.alive = from.alive;
+  to.broker_epoch = from.broker_epoch;
+  to.known_controller_epoch = from.known_controller_epoch;
+  to.inbox = from.inbox;
+  copySlots(from.metadata_cache, to.metadata_cache, shape.partitions());
+  to.metadata_live_brokers = from.metadata_live_brokers;
+  copySlots(from.replicas, to.replicas, shape.partitions());
+  to.outbox = from.outbox;
+  copyController(from.controller, to.controller, shape);
+}
+
+}  // namespace
+
 void copyWorld(const Observation& from, Observation& to, const StateShape& shape) {
   static_assert(kWalkedFields<Observation> == 2, "copy every field of Observation");
-  to.zk = from.zk;
-  for (const std::uint8_t b : shape.brokers()) to.brokers[b] = from.brokers[b];
+  copyZooKeeper(from.zk, to.zk, shape);
+  for (const std::uint8_t b : shape.brokers()) copyBroker(from.brokers[b], to.brokers[b], shape);
 }
 
 std::uint64_t fingerprintWorld(const Observation& world) {

@@ -113,7 +113,8 @@ void encodeWorld(const Observation& world, const Bounds& budget, const StateShap
 void decodeWorld(std::string_view bytes, const StateShape& shape, Observation& world, Bounds& budget);
 
 // to = from, for a `to` whose slots outside the shape hold their defaults (a state of the same
-// configuration): copies only the shape's brokers (a third of the world for three brokers).
+// configuration): copies only the shape's slots — its brokers, topics and partitions (for three
+// brokers and three partitions, about a tenth of the world).
 void copyWorld(const Observation& from, Observation& to, const StateShape& shape);
 
 // xxHash64 of an encoding (seed 0): the fingerprint of the state it encodes.
