@@ -9,6 +9,7 @@
 # `kcspec check-log --json LOG` (and OTHER_KCSPEC's, e.g. an older build, when given). Prints
 # each run's wall, user and system seconds, then the minimum of each per command and lines/s.
 # Output goes to files, not /dev/null: GNU grep stops at the first match when it sees /dev/null.
+# CHECK_LOG_FLAGS (e.g. "--threads 1") is added to this build's check-log command line.
 set -euo pipefail
 build=${1:?usage: check_log_vs_grep.sh BUILD_DIR [LOG] [RUNS] [OTHER_KCSPEC]}
 log=${2:-/tmp/kcspec-big.log}
@@ -22,7 +23,7 @@ bytes=$(stat -c %s "$log")
 echo "file: $log, $bytes bytes, $lines lines"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-declare -A cmds=([grep]="grep -c . $log" [check-log]="$build/kcspec check-log --json $log")
+declare -A cmds=([grep]="grep -c . $log" [check-log]="$build/kcspec check-log --json ${CHECK_LOG_FLAGS:-} $log")
 order=(grep check-log)
 if [[ -n $other ]]; then
   cmds[other]="$other check-log --json $log"

@@ -1,4 +1,4 @@
-// `kcspec check-log FILE... [--json] [--verbose]`: conformance of real Kafka state-change.log /
+// `kcspec check-log FILE... [--json] [--verbose] [--threads N]`: conformance of real Kafka state-change.log /
 // controller.log files with Kafka 3.8's rules (docs/conformance.md). The engine lives in
 // proofs/conformance/log_checker.hpp; this file parses arguments and prints.
 //
@@ -8,11 +8,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli/command.hpp"
@@ -24,6 +26,7 @@ struct CheckLogOptions {
   std::vector<std::string> files;
   bool json = false;
   bool verbose = false;
+  unsigned threads = 0;  // 0: the hardware's cores
 };
 
 // Log text made safe for a terminal: control and non-ASCII bytes as \xNN.
@@ -52,7 +55,8 @@ int runCheckLog(const CheckLogOptions& options) {
   }
   if (bad_input) return 2;
 
-  conformance::LogChecker checker(conformance::CheckOptions{.partition_summaries = !options.json});
+  const unsigned threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  conformance::LogChecker checker(conformance::CheckOptions{.partition_summaries = !options.json, .threads = threads});
   if (options.verbose) {
     std::FILE* sink = options.json ? stderr : stdout;  // --json keeps stdout one JSON object
     checker.setUnparsedSink([sink](std::string_view file, std::uint64_t line, std::string_view text) {
@@ -133,6 +137,11 @@ CommandRun addCheckLogCommand(CLI::App& app) {
   command->add_flag("--json", options->json,
                     "Print one JSON object: {\"files\",\"lines\",\"parsed\",\"unparsed\",\"findings\":[...]}");
   command->add_flag("--verbose", options->verbose, "List unparsed lines (on stderr with --json)");
+  command
+      ->add_option("--threads", options->threads,
+                   "Threads parsing a file's lines while one checks them in file order (default: the hardware's "
+                   "cores; 1: one thread). The report is the same for any N; pipes are read on one thread")
+      ->check(CLI::Range(1u, 1024u));
   return [options] { return runCheckLog(*options); };
 }
 

@@ -1,7 +1,6 @@
 #include "proofs/conformance/log_checker.hpp"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,10 +8,14 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <deque>
 #include <string>
 #include <unordered_map>
 
 #include "proofs/conformance/log_line.hpp"
+#include "proofs/conformance/log_parallel.hpp"
+#include "proofs/conformance/log_partition_index.hpp"
+#include "proofs/conformance/log_windows.hpp"
 #include "spec/vocabulary/states.hpp"
 #include "spec/vocabulary/valid_previous_states.hpp"
 
@@ -78,8 +81,11 @@ struct Where {
   std::uint64_t line = 0;
 };
 
+constexpr std::uint32_t kNoReplica = UINT32_MAX;
+
 struct ReplicaEntry {
   std::int32_t id = 0;
+  std::uint32_t next = kNoReplica;     // the partition's next replica in the pool
   std::uint8_t possible = 0;           // states it may be in now (bit per ReplicaState)
   std::uint8_t last_state = kNone;     // last logged state
   std::uint32_t gen = 0;               // controller generation `possible` belongs to; 0: never
@@ -87,7 +93,8 @@ struct ReplicaEntry {
 };
 
 struct PartitionEntry {
-  std::uint32_t topic = 0;
+  std::string topic_name;
+  std::array<std::uint64_t, 3> topic_prefix{};  // ParsedLine::topic_prefix: compared on every lookup
   std::int32_t partition = 0;
   std::uint8_t possible = 0;
   std::uint8_t last_state = kNone;
@@ -103,12 +110,8 @@ struct PartitionEntry {
   std::uint64_t replica_changes = 0;
   std::uint64_t failures = 0;
   std::uint64_t findings = 0;
-  std::vector<ReplicaEntry> replicas;
-};
-
-struct StringHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  std::uint32_t first_replica = kNoReplica;  // in LogChecker::Impl::replica_pool
+  std::uint32_t replica_count = 0;
 };
 
 }  // namespace
@@ -118,23 +121,11 @@ struct LogChecker::Impl {
   UnparsedSink unparsed_sink;
   CheckReport report;
 
-  // Interned topics, and partitions by (topic id, partition). Lines name a few partitions over
-  // and over, so both lookups go through a small direct-mapped cache first (bounded: a fixed
-  // number of slots, each holding one name or one pointer into the node-based map).
-  std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> topic_ids;
-  std::vector<std::string> topic_names;
-  struct TopicSlot {
-    std::string_view name;  // the key in topic_ids (node-based, never erased: the view stays valid)
-    std::uint32_t id = 0;
-    bool used = false;
-  };
-  std::array<TopicSlot, 64> topic_cache{};
-  std::unordered_map<std::uint64_t, PartitionEntry> partitions;
-  struct PartitionSlot {
-    std::uint64_t key = 0;
-    PartitionEntry* entry = nullptr;  // nullptr: empty
-  };
-  std::array<PartitionSlot, 256> partition_cache{};
+  // Partitions in a deque (stable addresses, allocated in blocks), found by (topic, partition)
+  // through an open-addressing index; their replicas in one pool, linked partition by partition.
+  std::deque<PartitionEntry> partitions;
+  PartitionIndex partition_index;
+  std::deque<ReplicaEntry> replica_pool;
 
   // The controller generation: bumped on every change of controller (id, epoch), across files.
   std::uint32_t gen = 1;
@@ -174,52 +165,51 @@ struct LogChecker::Impl {
     return report.files[w.file] + ":" + std::to_string(w.line);
   }
 
-  static std::size_t topicSlot(std::string_view topic) {
-    if (topic.empty()) return 0;
-    const auto at = [&](std::size_t i) { return static_cast<std::size_t>(static_cast<unsigned char>(topic[i])); };
-    return (topic.size() * 31 + at(0) * 7 + at(topic.size() / 2) * 3 + at(topic.size() - 1)) & 63;
+  // `hash` and `prefix` are ParsedLine::partition_hash and topic_prefix: a topic of up to 24
+  // bytes is matched without reading its text.
+  PartitionEntry& partitionEntry(std::string_view topic, std::int32_t partition, std::uint64_t hash,
+                                 const std::array<std::uint64_t, 3>& prefix) {
+    const std::uint32_t found = partition_index.find(hash, [&](std::uint32_t number) {
+      const PartitionEntry& e = partitions[number];
+      return e.partition == partition && e.topic_name.size() == topic.size() && e.topic_prefix == prefix &&
+             (topic.size() <= sizeof(prefix) || e.topic_name == topic);
+    });
+    if (found != PartitionIndex::kAbsent) return partitions[found];
+    partition_index.insert(hash);
+    PartitionEntry& entry = partitions.emplace_back();
+    entry.topic_name = topic;
+    entry.topic_prefix = prefix;
+    entry.partition = partition;
+    return entry;
   }
 
-  std::uint32_t topicId(std::string_view topic) {
-    TopicSlot& slot = topic_cache[topicSlot(topic)];
-    if (slot.used && topic == slot.name) return slot.id;
-    auto it = topic_ids.find(topic);
-    if (it == topic_ids.end()) {
-      const auto id = static_cast<std::uint32_t>(topic_names.size());
-      topic_names.emplace_back(topic);
-      it = topic_ids.emplace(std::string(topic), id).first;
-    }
-    slot.name = it->first;
-    slot.id = it->second;
-    slot.used = true;
-    return it->second;
+  // Cache hints for the line `distance` lines ahead (log_parallel's chunks give the lines in
+  // advance): its index slot 16 lines ahead, its entry 8 lines ahead.
+  // (Inlined early on purpose: GCC takes a function that only prefetches for a const one and
+  // drops the calls.)
+  [[gnu::always_inline]] void prefetchFar(const ParsedLine& p) const {
+    if (!p.topic.empty()) partition_index.prefetch(p.partition_hash);
+  }
+  [[gnu::always_inline]] void prefetchNear(const ParsedLine& p) const {
+    if (p.topic.empty()) return;
+    const std::uint32_t number = partition_index.likely(p.partition_hash);
+    if (number != PartitionIndex::kAbsent) __builtin_prefetch(&partitions[number]);
   }
 
-  PartitionEntry& partitionEntry(std::string_view topic, std::int32_t partition) {
-    const std::uint32_t topic_id = topicId(topic);
-    const std::uint64_t key = (std::uint64_t{topic_id} << 32) | static_cast<std::uint32_t>(partition);
-    PartitionSlot& slot = partition_cache[(key * 0x9E3779B97F4A7C15ULL) >> 56];
-    if (slot.entry != nullptr && slot.key == key) return *slot.entry;
-    auto [it, inserted] = partitions.try_emplace(key);
-    if (inserted) {
-      it->second.topic = topic_id;
-      it->second.partition = partition;
-    }
-    slot.key = key;
-    slot.entry = &it->second;  // node-based map: the address is stable until finish()
-    return it->second;
-  }
-
-  static ReplicaEntry& replicaEntry(PartitionEntry& entry, std::int32_t id) {
-    for (ReplicaEntry& r : entry.replicas) {
+  ReplicaEntry& replicaEntry(PartitionEntry& entry, std::int32_t id) {
+    std::uint32_t* link = &entry.first_replica;
+    while (*link != kNoReplica) {
+      ReplicaEntry& r = replica_pool[*link];
       if (r.id == id) return r;
+      link = &r.next;
     }
-    entry.replicas.push_back(ReplicaEntry{.id = id});
-    return entry.replicas.back();
+    *link = static_cast<std::uint32_t>(replica_pool.size());
+    ++entry.replica_count;
+    return replica_pool.emplace_back(ReplicaEntry{.id = id});
   }
 
   std::string tpName(const PartitionEntry& entry) const {
-    return topic_names[entry.topic] + "-" + std::to_string(entry.partition);
+    return entry.topic_name + "-" + std::to_string(entry.partition);
   }
 
   // "partition t-0", or "replica 2 of partition t-0"; built only for a finding's message.
@@ -428,7 +418,7 @@ struct LogChecker::Impl {
     closeRecord();
     if (p.level == LogLevel::Trace || p.trace_only) trace_visible = true;
     if (p.controller_prefix || p.controller_id >= 0) controllerSeen(p);
-    PartitionEntry* entry = p.topic.empty() ? nullptr : &partitionEntry(p.topic, p.partition);
+    PartitionEntry* entry = p.topic.empty() ? nullptr : &partitionEntry(p.topic, p.partition, p.partition_hash, p.topic_prefix);
     switch (p.kind) {
       case RecordKind::PartitionChange:
         partitionChange(p, *entry, false);
@@ -497,26 +487,47 @@ void LogChecker::beginFile(const std::string& name) {
 }
 
 void LogChecker::addLine(std::string_view line) {
+  parseLine(line, state_->parsed);
+  addParsedLine(line, state_->parsed);
+}
+
+void LogChecker::addParsedLine(std::string_view line, const ParsedLine& parsed) {
   Impl& s = *state_;
   ++s.line;
   ++s.report.lines;
-  parseLine(line, s.parsed);
-  switch (s.parsed.shape) {
+  switch (parsed.shape) {
     case LineShape::Blank:
       ++s.report.blank;
       break;
     case LineShape::Head:
       ++s.report.parsed;
-      s.head(s.parsed);
+      s.head(parsed);
       break;
     case LineShape::Continuation:
       ++s.report.parsed;
-      s.continuation(s.parsed.message);
+      s.continuation(parsed.message);
       break;
     case LineShape::Unparsed:
       s.unparsed(line);
       break;
   }
+}
+
+void LogChecker::addChunk(const ParsedChunk& chunk, std::size_t cap) {
+  const std::size_t n = chunk.lines.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i + 32 < n) {  // the parsed lines come from another core's cache
+      const char* ahead = reinterpret_cast<const char*>(&chunk.parsed[i + 32]);
+      for (std::size_t byte = 0; byte < sizeof(ParsedLine); byte += 64) __builtin_prefetch(ahead + byte);
+    }
+    if (i + 16 < n) state_->prefetchFar(chunk.parsed[i + 16]);
+    if (i + 8 < n) state_->prefetchNear(chunk.parsed[i + 8]);
+    if (chunk.lines[i].data() == nullptr) addOverlongLine();
+    else addParsedLine(chunk.lines[i], chunk.parsed[i]);
+  }
+  forEachLine(chunk.rest_begin, chunk.rest_end, cap, [this](std::string_view line) { addLine(line); },
+              [this] { addOverlongLine(); });
+  if (chunk.trailing_overlong) addOverlongLine();
 }
 
 void LogChecker::addOverlongLine() {
@@ -536,36 +547,31 @@ CheckReport LogChecker::finish() {
     return a.file != b.file ? a.file < b.file : a.line < b.line;
   });
   if (s.options.partition_summaries) {
-    // Topics ranked by name once, so partitions sort by two integers.
-    std::vector<std::uint32_t> by_name(s.topic_names.size());
-    for (std::uint32_t id = 0; id < by_name.size(); ++id) by_name[id] = id;
-    std::sort(by_name.begin(), by_name.end(),
-              [&s](std::uint32_t a, std::uint32_t b) { return s.topic_names[a] < s.topic_names[b]; });
-    std::vector<std::uint32_t> rank(by_name.size());
-    for (std::uint32_t r = 0; r < by_name.size(); ++r) rank[by_name[r]] = r;
     std::vector<const PartitionEntry*> entries;
     entries.reserve(s.partitions.size());
-    for (const auto& [key, entry] : s.partitions) entries.push_back(&entry);
-    std::sort(entries.begin(), entries.end(), [&rank](const PartitionEntry* a, const PartitionEntry* b) {
-      return rank[a->topic] != rank[b->topic] ? rank[a->topic] < rank[b->topic] : a->partition < b->partition;
+    for (const PartitionEntry& entry : s.partitions) entries.push_back(&entry);
+    std::sort(entries.begin(), entries.end(), [](const PartitionEntry* a, const PartitionEntry* b) {
+      const int by_topic = a->topic_name.compare(b->topic_name);
+      return by_topic != 0 ? by_topic < 0 : a->partition < b->partition;
     });
     report.partitions.reserve(entries.size());
     for (const PartitionEntry* entry : entries) {
       PartitionSummary summary;
-      summary.topic = s.topic_names[entry->topic];
+      summary.topic = entry->topic_name;
       summary.partition = entry->partition;
       summary.partition_changes = entry->partition_changes;
       summary.replica_changes = entry->replica_changes;
       summary.failures = entry->failures;
       summary.findings = entry->findings;
-      summary.replicas = entry->replicas.size();
+      summary.replicas = entry->replica_count;
       if (entry->last_state != kNone) summary.last_state = std::string(nameOf<PartitionState>(entry->last_state));
       report.partitions.push_back(std::move(summary));
     }
   }
   s.report = CheckReport{};
   s.partitions.clear();
-  s.partition_cache.fill(Impl::PartitionSlot{});
+  s.partition_index.clear();
+  s.replica_pool.clear();
   return report;
 }
 
@@ -593,64 +599,6 @@ std::optional<std::string> cannotOpen(const std::string& path) {
   return reason;
 }
 
-namespace {
-
-enum class Mapped { Done, NotMappable, Failed };
-
-// Streams a regular file through `line` / `overlong` window by window: each window is mapped
-// from the start of the line that the previous one left unfinished, scanned for line ends with
-// memchr, and unmapped. A line longer than `cap` is reported once and skipped up to its '\n',
-// across windows. `begin` runs once the first window is mapped; NotMappable: it did not run and
-// nothing was read (the caller falls back to read(2)).
-template <class Begin, class Line, class Overlong>
-Mapped streamMapped(int fd, std::uint64_t file_size, std::size_t window_bytes, std::size_t cap, Begin&& begin,
-                    Line&& line, Overlong&& overlong) {
-  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-  const std::uint64_t window = std::max<std::uint64_t>(window_bytes, 2 * cap + 2 * page);
-  std::uint64_t line_start = 0;  // file offset of the first byte not yet delivered
-  bool skipping = false;         // inside an overlong line: drop bytes up to its '\n'
-  bool first = true;
-  while (line_start < file_size) {
-    const std::uint64_t map_offset = line_start - line_start % page;
-    const std::uint64_t map_length = std::min(window, file_size - map_offset);
-    void* mapped = ::mmap(nullptr, map_length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, static_cast<off_t>(map_offset));
-    if (mapped == MAP_FAILED) return first ? Mapped::NotMappable : Mapped::Failed;
-    if (first) begin();
-    first = false;
-    ::madvise(mapped, map_length, MADV_SEQUENTIAL);
-    const char* const base = static_cast<const char*>(mapped);
-    const char* const end = base + map_length;
-    const char* s = base + (line_start - map_offset);
-    while (s < end) {
-      const auto* nl = static_cast<const char*>(std::memchr(s, '\n', static_cast<std::size_t>(end - s)));
-      if (nl == nullptr) break;
-      const auto length = static_cast<std::size_t>(nl - s);
-      if (skipping) skipping = false;
-      else if (length > cap) overlong();
-      else line(std::string_view(s, length));
-      s = nl + 1;
-    }
-    const auto rest = static_cast<std::size_t>(end - s);
-    const bool at_eof = map_offset + map_length == file_size;
-    if (skipping) {
-      s = end;  // still inside the overlong line
-    } else if (rest > cap) {
-      overlong();
-      skipping = true;
-      s = end;
-    } else if (at_eof && rest > 0) {
-      line(std::string_view(s, rest));  // the last line, without '\n'
-      s = end;
-    }
-    line_start = map_offset + static_cast<std::uint64_t>(s - base);
-    ::munmap(mapped, map_length);
-    if (at_eof) break;
-  }
-  return Mapped::Done;
-}
-
-}  // namespace
-
 std::optional<std::string> LogChecker::checkFile(const std::string& path) {
   if (auto reason = cannotOpen(path)) return "cannot open " + path + ": " + *reason;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -659,15 +607,36 @@ std::optional<std::string> LogChecker::checkFile(const std::string& path) {
 
   struct stat st {};
   if (state_->options.map_window_bytes > 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-    const Mapped mapped = streamMapped(
-        fd, static_cast<std::uint64_t>(st.st_size), state_->options.map_window_bytes, state_->options.max_line_bytes,
-        [this, &path] { beginFile(path); }, [this](std::string_view line) { addLine(line); },
-        [this] { addOverlongLine(); });
-    if (mapped != Mapped::NotMappable) {
+    const std::size_t cap = state_->options.max_line_bytes;
+    const bool parallel = state_->options.threads > 1;
+    // On one thread the kernel fills each window's page tables in one pass when mapping it; with
+    // parsing threads, the pages are faulted in by the threads that parse them, not by the
+    // checking thread, which maps the windows.
+    WindowReader reader(fd, static_cast<std::uint64_t>(st.st_size), state_->options.map_window_bytes, cap,
+                        /*populate=*/!parallel);
+    MappedWindow window;
+    WindowReader::Next next = reader.next(window);
+    if (next != WindowReader::Next::NotMappable) {
+      beginFile(path);
+      if (parallel) {
+        next = parseInParallel(reader, window,
+                               ParallelParseOptions{.threads = state_->options.threads,
+                                                    .chunk_bytes = state_->options.parse_chunk_bytes,
+                                                    .max_line_bytes = cap},
+                               [this, cap](const ParsedChunk& chunk) { addChunk(chunk, cap); });
+      } else {
+        while (next == WindowReader::Next::Window) {
+          forEachLine(window.begin, window.end, cap, [this](std::string_view line) { addLine(line); },
+                      [this] { addOverlongLine(); });
+          if (window.trailing_overlong) addOverlongLine();
+          WindowReader::unmap(window);
+          next = reader.next(window);
+        }
+      }
       const int map_errno = errno;
       ::close(fd);
       endFile();
-      if (mapped == Mapped::Failed) return "cannot read " + path + ": " + std::strerror(map_errno);
+      if (next == WindowReader::Next::Failed) return "cannot read " + path + ": " + std::strerror(map_errno);
       return std::nullopt;
     }
     // Not mappable: read it with read(2) below (nothing was delivered yet).

@@ -7,8 +7,9 @@
 // line's controller prefix): a new controller rebuilds its state from ZooKeeper without logging it.
 //
 // Memory is constant per partition and per replica (plus one entry per finding); lines are never
-// held beyond the one being read, and lines longer than `max_line_bytes` are counted as unparsed
-// and skipped without being stored.
+// held beyond the one being read (with `threads` > 1: beyond the bounded number of chunks being
+// parsed ahead, log_parallel.hpp), and lines longer than `max_line_bytes` are counted as
+// unparsed and skipped without being stored.
 #pragma once
 
 #include <array>
@@ -21,6 +22,9 @@
 #include <vector>
 
 namespace kcspec::conformance {
+
+struct ParsedLine;
+struct ParsedChunk;
 
 enum class FindingKind : std::uint8_t {
   InvalidTransition,        // a logged successful change that the valid-previous table forbids
@@ -75,6 +79,12 @@ struct CheckOptions {
   // instead (also the fallback for what cannot be mapped: pipes, devices). At least
   // 2 × max_line_bytes + 2 pages are mapped at a time, whatever this says.
   std::size_t map_window_bytes = std::size_t{16} << 20;
+  // Threads for a mapped file (log_parallel.hpp): the lines are parsed on up to this many threads,
+  // in chunks of about `parse_chunk_bytes`, while the calling thread checks them in file order
+  // (and parses too when it would otherwise wait). 1: parse and check on the calling thread
+  // alone. The report is the same for every value; read(2) input (pipes, devices) always uses 1.
+  std::size_t threads = 1;
+  std::size_t parse_chunk_bytes = std::size_t{512} << 10;
 };
 
 // Called for each unparsed line: file name, line number, the line (possibly cut to a prefix).
@@ -99,12 +109,16 @@ class LogChecker {
   // Line-level interface, used by both of the above.
   void beginFile(const std::string& name);
   void addLine(std::string_view line);   // one physical line, without '\n'
+  // The same for a line already parsed (`parsed` is parseLine(line)'s result), in file order.
+  void addParsedLine(std::string_view line, const ParsedLine& parsed);
   void addOverlongLine();                // a line longer than max_line_bytes, already skipped
   void endFile();
 
   CheckReport finish();
 
  private:
+  void addChunk(const ParsedChunk& chunk, std::size_t cap);
+
   struct Impl;
   std::unique_ptr<Impl> state_;
 };

@@ -1,9 +1,11 @@
 #include "proofs/conformance/log_line.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <limits>
 
+#include "proofs/conformance/log_partition_index.hpp"
 #include "spec/vocabulary/states.hpp"
 
 namespace kcspec::conformance {
@@ -26,6 +28,22 @@ constexpr bool isTopicChar(char c) { return kTopicChars[static_cast<unsigned cha
 
 bool startsWith(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && std::memcmp(s.data(), prefix.data(), prefix.size()) == 0;
+}
+
+// The first `ch` in [p, e), or nullptr: the first 32 bytes a word at a time (a log4j timestamp
+// closes within them), then memchr.
+const char* findByte(const char* p, const char* e, char ch) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+  const std::uint64_t pattern = kOnes * static_cast<unsigned char>(ch);
+  for (int word = 0; word < 4 && e - p >= 8; ++word, p += 8) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, p, 8);
+    v ^= pattern;  // a zero byte where `ch` is
+    const std::uint64_t zero = (v - kOnes) & ~v & kHighs;
+    if (zero != 0) return p + __builtin_ctzll(zero) / 8;  // little-endian: the lowest set byte is the first
+  }
+  return static_cast<const char*>(std::memchr(p, ch, static_cast<std::size_t>(e - p)));
 }
 
 // A forward-only scanner over one message.
@@ -139,21 +157,41 @@ bool equalLong(const char* a, const char* b, std::size_t n) {
   return i == n || Cursor::load8(a + n - 8) == Cursor::load8(b + n - 8);
 }
 
+// The states whose names start with each capital letter (state indexes, kNoState after the
+// last), so a name is compared only with the one or two that can match.
+constexpr std::uint8_t kNoState = 0xFF;
+template <class State>
+constexpr auto kStatesByInitial = [] {
+  std::array<std::array<std::uint8_t, StateTraits<State>::count + 1>, 26> table{};
+  for (auto& row : table) row.fill(kNoState);
+  for (const State state : StateTraits<State>::all) {
+    auto& row = table[static_cast<std::size_t>(stateName(state)[0] - 'A')];
+    std::size_t at = 0;
+    while (row[at] != kNoState) ++at;
+    row[at] = static_cast<std::uint8_t>(stateIndex(state));
+  }
+  return table;
+}();
+
 // A state name as a whole word (the maximal run of letters at the cursor is exactly the name),
 // matched against the names directly rather than scanning the word first.
 template <class State>
 bool parseState(Cursor& c, std::uint8_t& index) {
   const char first = c.peek();
-  for (const State state : StateTraits<State>::all) {
-    const std::string_view name = stateName(state);
-    if (name[0] != first || c.left() < name.size()) continue;
-    if (!(name.size() >= 8 ? equalLong(c.p, name.data(), name.size()) : std::memcmp(c.p, name.data(), name.size()) == 0)) {
-      continue;
+  if (first >= 'A' && first <= 'Z') {
+    for (const std::uint8_t candidate : kStatesByInitial<State>[static_cast<std::size_t>(first - 'A')]) {
+      if (candidate == kNoState) break;
+      const std::string_view name = StateTraits<State>::names[candidate];
+      if (c.left() < name.size()) continue;
+      if (!(name.size() >= 8 ? equalLong(c.p, name.data(), name.size())
+                             : std::memcmp(c.p, name.data(), name.size()) == 0)) {
+        continue;
+      }
+      if (c.left() > name.size() && isAlpha(c.p[name.size()])) continue;  // a longer word
+      c.p += name.size();
+      index = candidate;
+      return true;
     }
-    if (c.left() > name.size() && isAlpha(c.p[name.size()])) continue;  // a longer word
-    c.p += name.size();
-    index = static_cast<std::uint8_t>(stateIndex(state));
-    return true;
   }
   c.word();  // as the word-first reader left it
   return false;
@@ -373,6 +411,19 @@ bool parseKeyValueRendering(Cursor& c, std::string_view name, Leadership& out, s
   return true;
 }
 
+// The first `tail` in the rest of `q` (the same as rest().find(tail)), by memchr for its first
+// byte and a compare, without string_view::find's generic search and memcmp call.
+const char* findTail(const Cursor& q, std::string_view tail) {
+  if (tail.empty()) return q.p;
+  const char* p = q.p;
+  while (true) {
+    p = static_cast<const char*>(std::memchr(p, tail[0], static_cast<std::size_t>(q.e - p)));
+    if (p == nullptr || static_cast<std::size_t>(q.e - p) < tail.size()) return nullptr;
+    if (tail.size() >= 8 ? equalLong(p, tail.data(), tail.size()) : std::memcmp(p, tail.data(), tail.size()) == 0) return p;
+    ++p;
+  }
+}
+
 // The generated 2.4+ C1 rendering in the exact member order Kafka writes it, read straight
 // through (the hot template of TRACE logs):
 //   LeaderAndIsrPartitionState(topicName='t', partitionIndex=0, controllerEpoch=1, leader=1,
@@ -409,12 +460,58 @@ bool parseLeaderAndIsrPartitionStateFast(Cursor& c, Leadership& out, std::string
     }
   }
   if (!(q.lit(", partitionEpoch=") || q.lit(", zkVersion=")) || !q.integer(partition_epoch) ||
-      !(q.peek() == ')' || q.rest().starts_with(", "))) {  // where the general reader's value ends
+      !(q.peek() == ')' || (q.left() >= 2 && q.p[0] == ',' && q.p[1] == ' '))) {  // where the general reader's value ends
     return fallBack();
   }
-  const std::size_t at = q.rest().find(tail);
-  if (at == std::string_view::npos) return fallBack();
-  q.p += at + 1;  // just past the rendering's ')'
+  const char* close = findTail(q, tail);
+  if (close == nullptr) return fallBack();
+  q.p = close + 1;  // just past the rendering's ')'
+  out.leader = static_cast<std::int32_t>(leader);
+  out.leader_epoch = static_cast<std::int32_t>(leader_epoch);
+  out.partition_epoch = partition_epoch;
+  out.rendering = {c.p, static_cast<std::size_t>(q.p - c.p)};
+  c = q;
+  return true;
+}
+
+// The 3.2+ LeaderAndIsr rendering of P2/P3 lines in the exact member order Kafka writes it, read
+// straight through:
+//   LeaderAndIsr(leader=1, leaderEpoch=0, isrWithBrokerEpoch=List(BrokerState(brokerId=1,
+//   brokerEpoch=-1), …), leaderRecoveryState=RECOVERED, partitionEpoch=0)
+// or with `isr=List(1, 2)` (3.2–3.4). Gives exactly what parseKeyValueRendering gives for such a
+// rendering; on any other shape it returns false and leaves `c` and `out` as they were.
+bool parseLeaderAndIsrFast(Cursor& c, Leadership& out) {
+  Cursor q = c;
+  const std::size_t isr_size = out.isr.size();
+  const auto fallBack = [&] {
+    out.isr.resize(isr_size);
+    return false;
+  };
+  std::int64_t leader = 0;
+  std::int64_t leader_epoch = 0;
+  std::int64_t partition_epoch = 0;
+  if (!q.lit("LeaderAndIsr(leader=") || !q.integer(leader) || !q.lit(", leaderEpoch=") || !q.integer(leader_epoch)) {
+    return false;
+  }
+  if (q.lit(", isrWithBrokerEpoch=")) {
+    if (!parseBrokerStates(q, out.isr)) return false;
+  } else if (q.lit(", isr=List(")) {
+    if (!q.lit(")")) {
+      while (true) {
+        std::int32_t id = 0;
+        if (!q.int32(id)) return fallBack();
+        out.isr.push_back(id);
+        if (q.lit(")")) break;
+        if (!q.lit(", ")) return fallBack();
+      }
+    }
+  } else {
+    return false;
+  }
+  if (!q.lit(", leaderRecoveryState=") || q.word().empty() || !q.lit(", partitionEpoch=") || !q.integer(partition_epoch) ||
+      !q.lit(")")) {
+    return fallBack();
+  }
   out.leader = static_cast<std::int32_t>(leader);
   out.leader_epoch = static_cast<std::int32_t>(leader_epoch);
   out.partition_epoch = partition_epoch;
@@ -473,7 +570,10 @@ bool parseControllerBody(Cursor c, ParsedLine& out) {
         if (!parseFromTo<PartitionState>(c, out)) return false;
         out.kind = RecordKind::PartitionChange;
         if (c.lit(" with state ")) {  // P2, P3
-          if (state_form || !parseKeyValueRendering(c, "LeaderAndIsr", out.leadership)) return false;
+          if (state_form || !(parseLeaderAndIsrFast(c, out.leadership) ||
+                              parseKeyValueRendering(c, "LeaderAndIsr", out.leadership))) {
+            return false;
+          }
           out.has_leadership = true;
         } else if (c.lit(" with leader ")) {  // 1.0.x
           std::int32_t leader = 0;
@@ -667,19 +767,21 @@ Anchor parseAnchor(Cursor& c, ParsedLine& out) {
 }
 
 LogLevel levelOf(std::string_view word) {
+  // Fixed-length compares (inlined), not string_view's == (a call to memcmp on every line).
+  const auto is = [&word]<std::size_t N>(const char (&name)[N]) { return std::memcmp(word.data(), name, N - 1) == 0; };
   switch (word.size()) {
     case 4:
-      if (word == "INFO") return LogLevel::Info;
-      if (word == "WARN") return LogLevel::Warn;
+      if (is("INFO")) return LogLevel::Info;
+      if (is("WARN")) return LogLevel::Warn;
       break;
     case 5:
-      if (word == "TRACE") return LogLevel::Trace;
-      if (word == "DEBUG") return LogLevel::Debug;
-      if (word == "ERROR") return LogLevel::Error;
-      if (word == "FATAL") return LogLevel::Fatal;
+      if (is("TRACE")) return LogLevel::Trace;
+      if (is("DEBUG")) return LogLevel::Debug;
+      if (is("ERROR")) return LogLevel::Error;
+      if (is("FATAL")) return LogLevel::Fatal;
       break;
     case 7:
-      if (word == "WARNING") return LogLevel::Warn;
+      if (is("WARNING")) return LogLevel::Warn;
       break;
     default:
       break;
@@ -688,7 +790,8 @@ LogLevel levelOf(std::string_view word) {
 }
 
 // Skips ANSI colour sequences (ESC [ … letter).
-void skipAnsi(Cursor& c) {
+inline void skipAnsi(Cursor& c) {
+  if (c.done() || *c.p != '\x1b') return;  // the usual case, inline
   while (c.left() >= 2 && c.p[0] == '\x1b' && c.p[1] == '[') {
     const char* q = c.p + 2;
     while (q < c.e && !isAlpha(*q)) ++q;
@@ -737,6 +840,64 @@ bool isContinuation(std::string_view s, bool after_whitespace) {
   return s[i] == ':' && (i + 1 == s.size() || s[i + 1] == ' ');
 }
 
+// `out = ParsedLine{}`, keeping the ISR vector's storage: member by member, which compiles to a
+// few stores rather than a `rep stos` over the whole struct.
+void reset(ParsedLine& out) {
+  out.shape = LineShape::Unparsed;
+  out.level = LogLevel::Unknown;
+  out.kind = RecordKind::Other;
+  out.controller_prefix = false;
+  out.controller_id = -1;
+  out.controller_epoch = -1;
+  out.trace_only = false;
+  out.topic = {};
+  out.partition = -1;
+  out.partition_hash = 0;
+  out.topic_prefix = {};
+  out.replica = -1;
+  out.from = 0;
+  out.to = 0;
+  out.has_leadership = false;
+  out.leadership.leader = -1;
+  out.leadership.leader_epoch = -1;
+  out.leadership.partition_epoch = -1;
+  out.leadership.isr.clear();
+  out.leadership.rendering = {};
+  out.message = {};
+}
+
+// The checker's lookup key (ParsedLine::partition_hash, topic_prefix). The topic lies in a line
+// ending at `line_end`: when 24 bytes from its start are inside the line, three word loads.
+void keyTopic(ParsedLine& out, const char* line_end) {
+  const std::string_view topic = out.topic;
+  if (topic.empty()) return;
+  const std::size_t n = topic.size();
+  if (n <= 24 && line_end - topic.data() >= 24) {
+    // Three scalars, not an array: written word by word and read back as a whole, an array on
+    // the stack costs a store-forwarding stall.
+    const auto keep = [n](std::size_t from) {  // the bytes of the word at `from` inside the topic
+      const std::size_t valid = n > from ? n - from : 0;
+      return valid >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * valid)) - 1;
+    };
+    std::uint64_t w0 = 0;
+    std::uint64_t w1 = 0;
+    std::uint64_t w2 = 0;
+    std::memcpy(&w0, topic.data(), 8);
+    std::memcpy(&w1, topic.data() + 8, 8);
+    std::memcpy(&w2, topic.data() + 16, 8);
+    w0 &= keep(0);
+    w1 &= keep(8);
+    w2 &= keep(16);
+    out.topic_prefix[0] = w0;
+    out.topic_prefix[1] = w1;
+    out.topic_prefix[2] = w2;
+    out.partition_hash = PartitionIndex::hashWords(w0, w1, w2, n, out.partition);
+    return;
+  }
+  out.partition_hash = PartitionIndex::hash(topic, out.partition);
+  std::memcpy(out.topic_prefix.data(), topic.data(), std::min(n, sizeof(out.topic_prefix)));
+}
+
 }  // namespace
 
 std::string_view exceptionText(std::string_view continuation) {
@@ -748,10 +909,7 @@ std::string_view exceptionText(std::string_view continuation) {
 }
 
 void parseLine(std::string_view line, ParsedLine& out) {
-  std::vector<std::int32_t> isr = std::move(out.leadership.isr);
-  isr.clear();
-  out = ParsedLine{};
-  out.leadership.isr = std::move(isr);
+  reset(out);
 
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   Cursor c(line);
@@ -779,7 +937,7 @@ void parseLine(std::string_view line, ParsedLine& out) {
     const char ch = c.peek();
     if (ch == '[') {
       if (c.left() > 1 && isDigit(c.p[1])) {
-        const char* close = static_cast<const char*>(std::memchr(c.p, ']', c.left()));
+        const char* close = findByte(c.p, c.e, ']');
         if (close == nullptr) break;
         c.p = close + 1;
         layout = true;
@@ -832,9 +990,11 @@ void parseLine(std::string_view line, ParsedLine& out) {
   switch (parseAnchor(body, out)) {
     case Anchor::Controller:
       out.shape = parseControllerBody(body, out) ? LineShape::Head : LineShape::Unparsed;
+      keyTopic(out, c.e);
       return;
     case Anchor::Old:
       out.shape = parseOldControllerBody(body, out) ? LineShape::Head : LineShape::Unparsed;
+      keyTopic(out, c.e);
       return;
     case Anchor::Other:
       out.shape = LineShape::Head;

@@ -16,6 +16,7 @@
 // `logger:line - ` of custom layouts. The ` (state.change.logger)` suffix is ignored.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -62,6 +63,11 @@ struct ParsedLine {
 
   std::string_view topic;          // empty: the record names no partition
   std::int32_t partition = -1;
+  // When topic is not empty: PartitionIndex::hash(topic, partition), and the topic's first
+  // bytes, zero-padded (an exact key for topics of up to 24 bytes, so the checker thread compares
+  // these instead of reading the line again).
+  std::uint64_t partition_hash = 0;
+  std::array<std::uint64_t, 3> topic_prefix{};
   std::int32_t replica = -1;       // ReplicaChange / ReplicaFailed
   std::uint8_t from = 0;           // state indexes (PartitionState or ReplicaState, by kind)
   std::uint8_t to = 0;
