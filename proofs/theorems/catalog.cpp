@@ -218,14 +218,14 @@ Catalog buildCatalog() {
     catalog.scopes.push_back(Scope{std::string(name), std::string(summary), std::string(name), ""});
   };
   presetScope("every-perturbation", "the preset `every-perturbation` (spec/vocabulary/presets.cpp)");
-  presetScope("medium", "the preset `medium` (spec/vocabulary/presets.cpp)");
-  presetScope("large", "the preset `large` (spec/vocabulary/presets.cpp)");
+  presetScope("stress-4", "the preset `stress-4` (spec/vocabulary/presets.cpp)");
+  presetScope("stress-5", "the preset `stress-5` (spec/vocabulary/presets.cpp)");
   const RandomBudget spec_budget{1000, 100, 1};
   const RandomBudget agreement_budget{200, 100, 1};
-  for (std::string_view scope : {"every-perturbation", "medium", "large"}) {
+  for (std::string_view scope : {"every-perturbation", "stress-4", "stress-5"}) {
     addRandomSafetyTheorems(catalog, scope, spec_budget);
   }
-  for (std::string_view scope : {"every-perturbation", "medium", "large"}) {
+  for (std::string_view scope : {"every-perturbation", "stress-4", "stress-5"}) {
     addAgreementTheorem(catalog, scope, agreement_budget);
   }
   return catalog;

@@ -1,7 +1,8 @@
 // The embedded configurations: `default` (explored exhaustively in under a minute, DESIGN.md),
-// `crash-deletion` (the first slice's default), `every-perturbation` (every kind once: far too
-// large to complete), and `medium` and `large` for random histories (not sized yet). Each is
-// written in the configuration's text form and parsed, so it is valid by construction.
+// `medium` and `large` (about ten minutes and an hour), `every-perturbation` (every kind once: far
+// too large to complete), `crash-deletion` (the first slice's default), and `stress-4` and
+// `stress-5` for random histories. Each is written in the configuration's text form and parsed,
+// so it is valid by construction.
 #pragma once
 
 #include <array>
@@ -12,9 +13,8 @@
 
 namespace kcspec {
 
-// (`crash-deletion` is served by preset() but not listed: the list's order seeds the random
-// histories of `kcspec mutants`.)
-inline constexpr std::array<std::string_view, 4> kPresetNames = {"default", "every-perturbation", "medium", "large"};
+inline constexpr std::array<std::string_view, 7> kPresetNames = {
+    "default", "medium", "large", "every-perturbation", "crash-deletion", "stress-4", "stress-5"};
 
 // The preset called `name`, or nullopt when there is none.
 std::optional<Config> preset(std::string_view name);

@@ -47,14 +47,14 @@ void walk(const Config& config, Mutants mutants, unsigned seed, int steps) {
 }
 
 TEST(ImplRandomWalk, PresetsWithoutMutants) {
-  for (const char* name : {"default", "medium", "large"}) {
+  for (const char* name : {"default", "stress-4", "stress-5"}) {
     const Config config = *preset(name);
     for (unsigned seed = 0; seed < 40; ++seed) walk(config, Mutants{}, seed, 120);
   }
 }
 
 TEST(ImplRandomWalk, PresetsWithEveryMutant) {
-  const Config config = *preset("medium");
+  const Config config = *preset("stress-4");
   for (const MutantInfo& info : kMutants) {
     for (unsigned seed = 0; seed < 15; ++seed) walk(config, Mutants::of({info.id}), seed, 120);
   }

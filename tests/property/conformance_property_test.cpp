@@ -191,8 +191,8 @@ class ConformanceProperty : public ::testing::Test {
 
 KCSPEC_CONFORMANCE_PROPERTY(DefaultPreset, "default")
 KCSPEC_CONFORMANCE_PROPERTY(EveryPerturbationPreset, "every-perturbation")
-KCSPEC_CONFORMANCE_PROPERTY(MediumPreset, "medium")
-KCSPEC_CONFORMANCE_PROPERTY(LargePreset, "large")
+KCSPEC_CONFORMANCE_PROPERTY(Stress4Preset, "stress-4")
+KCSPEC_CONFORMANCE_PROPERTY(Stress5Preset, "stress-5")
 KCSPEC_CONFORMANCE_PROPERTY(Deletion, "deletion")
 KCSPEC_CONFORMANCE_PROPERTY(Unclean, "unclean")
 KCSPEC_CONFORMANCE_PROPERTY(DeletionDisabled, "no-delete")
