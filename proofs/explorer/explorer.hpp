@@ -42,6 +42,7 @@
 #include <thread>
 #include <vector>
 
+#include "proofs/explorer/frontier.hpp"
 #include "proofs/explorer/system.hpp"
 #include "proofs/explorer/visited_set.hpp"
 
@@ -194,26 +195,6 @@ class Explorer {
  private:
   // ------------------------------------------------------------------ bookkeeping
 
-  struct Frontier {
-    std::string bytes;
-    std::vector<std::uint64_t> ends;  // state i's encoding is bytes[ends[i-1], ends[i])
-    std::vector<Slot> slots;          // state i's slot
-    std::size_t size() const { return ends.size(); }
-    std::string_view at(std::size_t i) const {
-      const std::uint64_t begin = i == 0 ? 0 : ends[i - 1];
-      return std::string_view(bytes).substr(begin, ends[i] - begin);
-    }
-    void push(std::string_view encoding, Slot slot) {
-      bytes.append(encoding);
-      ends.push_back(bytes.size());
-      slots.push_back(slot);
-    }
-    void remap(const std::vector<Slot>& map) {
-      for (Slot& slot : slots) slot = map[slot];
-    }
-    std::size_t memory() const { return bytes.size() + ends.size() * (sizeof(std::uint64_t) + sizeof(Slot)); }
-  };
-
   struct Successor {
     Fingerprint fingerprint = 0;
     PropertyMask step_violations = 0;
@@ -321,7 +302,7 @@ class Explorer {
     }
     if (options_.max_memory_bytes != 0) {
       std::uint64_t after = memory() - visited_.bytes() + visited_.bytesAfterInsert() + livenessBytesPerState() +
-                            encoding.size() + sizeof(std::uint64_t) + sizeof(Slot);
+                            next_frontier_.bytesToPush(encoding.size());
       if (check_liveness_ && visited_.bytesAfterInsert() != visited_.bytes()) after += visited_.capacity() / 8 * sizeof(Index);
       if (after > options_.max_memory_bytes) return false;
     }
@@ -525,7 +506,7 @@ class Explorer {
         return false;
       }
       for (const Expanded& expanded : chunk.states) {
-        Slot index = frontier_.slots[merge_position_];
+        Slot index = frontier_.slotAt(merge_position_);
         for (PropertyMask bits = expanded.state_violations; bits != 0; bits &= bits - 1) {
           record(static_cast<std::size_t>(std::countr_zero(bits)), index, kNone);
         }
@@ -546,7 +527,7 @@ class Explorer {
               stop_ = StopReason::MemoryLimit;
               return false;
             }
-            index = frontier_.slots[merge_position_];  // moved if the table grew
+            index = frontier_.slotAt(merge_position_);  // moved if the table grew
           }
           if (successor.recovery && target != index) recovery_edges_.push_back(bfs_of_slot_[target]);
         }
