@@ -552,14 +552,15 @@ class Explorer {
     for (Index target : recovery_edges_) ++reverse_begin[target + 1];
     for (std::size_t i = 0; i < n; ++i) reverse_begin[i + 1] += reverse_begin[i];
     std::vector<Index> predecessors(recovery_edges_.size());
-    {
-      std::vector<std::uint64_t> fill(reverse_begin.begin(), reverse_begin.end() - 1);
-      for (std::size_t source = 0; source < n; ++source) {
-        for (std::uint64_t e = edge_begin_[source]; e < edge_begin_[source + 1]; ++e) {
-          predecessors[fill[recovery_edges_[e]]++] = static_cast<Index>(source);
-        }
+    // reverse_begin[t] serves as t's fill cursor, ending at t + 1's begin; shifting it one place
+    // right restores the begins (no second n-sized array).
+    for (std::size_t source = 0; source < n; ++source) {
+      for (std::uint64_t e = edge_begin_[source]; e < edge_begin_[source + 1]; ++e) {
+        predecessors[reverse_begin[recovery_edges_[e]]++] = static_cast<Index>(source);
       }
     }
+    for (std::size_t t = n; t > 0; --t) reverse_begin[t] = reverse_begin[t - 1];
+    reverse_begin[0] = 0;
     // reach[i]: the goals recovery can reach from i. Monotone fixpoint: each state is pushed at
     // most once per goal bit it gains.
     std::vector<std::uint32_t>& reach = goals_;
