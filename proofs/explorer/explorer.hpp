@@ -42,6 +42,7 @@
 #include <thread>
 #include <vector>
 
+#include "proofs/explorer/chunked_vector.hpp"
 #include "proofs/explorer/frontier.hpp"
 #include "proofs/explorer/system.hpp"
 #include "proofs/explorer/visited_set.hpp"
@@ -549,7 +550,7 @@ class Explorer {
     edge_begin_.push_back(recovery_edges_.size());
     // Reverse adjacency (predecessors over recovery edges), counting sort by target.
     std::vector<std::uint64_t> reverse_begin(n + 1, 0);
-    for (Index target : recovery_edges_) ++reverse_begin[target + 1];
+    for (std::size_t e = 0; e < recovery_edges_.size(); ++e) ++reverse_begin[recovery_edges_[e] + 1];
     for (std::size_t i = 0; i < n; ++i) reverse_begin[i + 1] += reverse_begin[i];
     std::vector<Index> predecessors(recovery_edges_.size());
     // reverse_begin[t] serves as t's fill cursor, ending at t + 1's begin; shifting it one place
@@ -563,7 +564,7 @@ class Explorer {
     reverse_begin[0] = 0;
     // reach[i]: the goals recovery can reach from i. Monotone fixpoint: each state is pushed at
     // most once per goal bit it gains.
-    std::vector<std::uint32_t>& reach = goals_;
+    ChunkedVector<std::uint32_t>& reach = goals_;
     std::vector<Index> work;
     for (std::size_t i = 0; i < n; ++i) {
       if (reach[i] != 0) work.push_back(static_cast<Index>(i));
@@ -720,9 +721,9 @@ class Explorer {
   VisitedSet visited_;                      // fingerprints and parent links, per slot
   std::vector<std::uint64_t> level_begin_;  // how many states precede each depth
   std::vector<Index> bfs_of_slot_;          // per slot (liveness): the state's BFS index
-  std::vector<std::uint32_t> goals_;        // per BFS index (liveness): compact goal bits
-  std::vector<std::uint64_t> edge_begin_;   // per BFS index (liveness): its recovery edges' start
-  std::vector<Index> recovery_edges_;       // BFS indexes
+  ChunkedVector<std::uint32_t> goals_;       // per BFS index (liveness): compact goal bits
+  ChunkedVector<std::uint64_t> edge_begin_;  // per BFS index (liveness): its recovery edges' start
+  ChunkedVector<Index> recovery_edges_;      // BFS indexes
   Frontier frontier_;
   Frontier next_frontier_;
   std::uint64_t transitions_ = 0;
