@@ -121,7 +121,7 @@ TraceLine parseTraceLine(std::string_view line) {
   Json object;
   try {
     object = Json::parse(line);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // parse_error, and out_of_range for a number past double's range (1e999)
     return TraceLineError{fmt::format("malformed JSON: {}", e.what())};
   }
   if (!object.is_object()) return TraceLineError{fmt::format("a trace line is a JSON object, not {}", typeName(object))};
