@@ -1,6 +1,8 @@
-// Fuzz target: action lines (spec/vocabulary/action_text.hpp), the first 16 of an input, against
-// every preset's configuration. Any line either throws TextError or parses to an action that
-// prints and parses back to the same action.
+// Fuzz target: one action line (spec/vocabulary/action_text.hpp) — the input up to its first
+// '\n' — against every preset's configuration. The line either throws TextError or parses to an
+// action that prints and parses back to the same action. parseAction reads one line and keeps
+// nothing between lines, so an input is one line (scripts/fuzz: -max_len=256; the seed files
+// from tests/ are cut into one file per step line, and CTest replays them line by line).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -13,19 +15,18 @@ namespace kcspec::fuzz {
 
 std::vector<std::pair<std::string, std::string>> builtinSeeds() {
   // One line per action kind, as the format's documentation spells them (names of preset `large`).
-  return {{"actions.txt",
-           "create-topic t\ndelete-topic t\nadd-partitions u\nenable-unclean t\nreassign t-0 2,3\n"
-           "cancel-reassignment t-0\nelect-preferred t-0\nelect-unclean t-0\ncrash 1\nstart 2\n"
-           "controlled-shutdown 3\nshrink-isr t-0 leader 1 remove 2\nexpand-isr t-0 leader 1 add 2\n"
-           "process-event 1\nlose-controller-session 1\nnotice-session-expiry 2\nelect-controller 3\n"
-           "deliver-request 1\ndeliver-stop-replica-response 2 error\nauto-rebalance-timer 1\n"}};
+  const std::vector<std::string> lines = {
+      "create-topic t", "delete-topic t", "add-partitions u", "enable-unclean t", "reassign t-0 2,3",
+      "cancel-reassignment t-0", "elect-preferred t-0", "elect-unclean t-0", "crash 1", "start 2",
+      "controlled-shutdown 3", "shrink-isr t-0 leader 1 remove 2", "expand-isr t-0 leader 1 add 2",
+      "process-event 1", "lose-controller-session 1", "notice-session-expiry 2", "elect-controller 3",
+      "deliver-request 1", "deliver-stop-replica-response 2 error", "auto-rebalance-timer 1"};
+  std::vector<std::pair<std::string, std::string>> seeds;
+  for (std::size_t i = 0; i < lines.size(); ++i) seeds.emplace_back("action-" + std::to_string(i) + ".txt", lines[i]);
+  return seeds;
 }
 
 }  // namespace kcspec::fuzz
-
-namespace {
-constexpr int kMaxLines = 16;  // lines of one input that are parsed
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace kcspec;
@@ -34,28 +35,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (std::string_view name : kPresetNames) all.push_back(*preset(name));
     return all;
   }();
-  // The first lines of the input, one action each, as scenario files give them.
   const std::string_view text = fuzz::asText(data, size);
-  std::size_t start = 0;
-  for (int number = 1; number <= kMaxLines && start <= text.size(); ++number) {
-    const std::size_t end = std::min(text.find('\n', start), text.size());
-    const std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    for (const Config& config : configs) {
-      Action action;
-      try {
-        action = parseAction(config, line, "fuzz.actions", number);
-      } catch (const TextError&) {
-        continue;
+  const std::string_view line = text.substr(0, std::min(text.find('\n'), text.size()));
+  for (const Config& config : configs) {
+    Action action;
+    try {
+      action = parseAction(config, line, "fuzz.actions", 1);
+    } catch (const TextError&) {
+      continue;
+    }
+    const std::string printed = printAction(config, action);
+    try {
+      if (!(parseAction(config, printed, "printed.actions", 1) == action)) {
+        fuzz::fail("an action does not parse back to itself", line, printed);
       }
-      const std::string printed = printAction(config, action);
-      try {
-        if (!(parseAction(config, printed, "printed.actions", 1) == action)) {
-          fuzz::fail("an action does not parse back to itself", line, printed);
-        }
-      } catch (const TextError& e) {
-        fuzz::fail(std::string("a printed action does not parse: ") + e.what(), line, printed);
-      }
+    } catch (const TextError& e) {
+      fuzz::fail(std::string("a printed action does not parse: ") + e.what(), line, printed);
     }
   }
   return 0;

@@ -2,7 +2,9 @@
 // replay of it (proofs/conformance/trace_checker.hpp). Every line parses to what it holds or to
 // an error without throwing; a parsed header or step prints and parses back to the same text;
 // the whole input is checked as a trace, which either throws TextError or gives a verdict whose
-// divergence names a line of the input.
+// divergence names a line of the input. scripts/fuzz bounds an input to 512 bytes (-max_len=512):
+// a header and up to about 15 steps, fewer with observations (each observed step builds the spec's
+// full observation); longer traces cost time per execution without new kinds of line.
 #include <algorithm>
 #include <string>
 #include <variant>
