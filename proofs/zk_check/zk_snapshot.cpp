@@ -53,13 +53,25 @@ class Reader {
   ZkSnapshot& out_;
 };
 
+// An optional integer field: `fallback` when absent; a field of another type (which nlohmann's
+// value() would throw on) is reported as malformed and reads as `fallback` too.
+int intField(Reader& reader, const std::string& path, const json& object, const char* key, int fallback) {
+  const auto it = object.find(key);
+  if (it == object.end()) return fallback;
+  if (!it->is_number_integer()) {
+    reader.malformed(path, fmt::format("\"{}\" is not an integer", key));
+    return fallback;
+  }
+  return it->get<int>();
+}
+
 void readTopic(Reader& reader, const std::string& name, TopicSnapshot& topic, const SnapshotLimits& limits) {
   const std::string path = "/brokers/topics/" + name;
   const impl::zk::Znode* node = reader.get(path);
   if (node != nullptr) {
     topic.znode = true;
     if (const auto parsed = reader.parse(path, node->data)) {
-      topic.version = parsed->value("version", 0);
+      topic.version = intField(reader, path, *parsed, "version", 0);
       if (parsed->contains("topic_id") && (*parsed)["topic_id"].is_string()) topic.topic_id = (*parsed)["topic_id"].get<std::string>();
       const json partitions = parsed->value("partitions", json());
       if (!partitions.is_object()) {
@@ -129,7 +141,7 @@ void readTopic(Reader& reader, const std::string& name, TopicSnapshot& topic, co
     s.isr = *isr;
     s.controller_epoch = j["controller_epoch"].get<int>();
     s.partition_epoch = state->stat.version;
-    s.recovering = j.value("leader_recovery_state", 0) == 1;
+    s.recovering = intField(reader, state_path, j, "leader_recovery_state", 0) == 1;
     partition.state = s;
   }
 }
@@ -216,8 +228,12 @@ ZkSnapshot readSnapshot(const impl::zk::RealZkStore& zk, const SnapshotLimits& l
     if (const impl::zk::Znode* node = reader.get(path)) {
       if (const auto parsed = reader.parse(path, node->data)) {
         const json config = parsed->value("config", json::object());
+        const auto unclean = config.is_object() ? config.find("unclean.leader.election.enable") : config.end();
+        if (unclean != config.end() && !unclean->is_string()) {
+          reader.malformed(path, "\"unclean.leader.election.enable\" is not a string");
+        }
         topic.unclean_leader_election_enable =
-            config.is_object() && config.value("unclean.leader.election.enable", std::string("false")) == "true";
+            unclean != config.end() && unclean->is_string() && unclean->get<std::string>() == "true";
       }
     }
   }

@@ -164,6 +164,32 @@ TEST(CheckZk, EachPlantedViolationIsReportedExactly) {
   EXPECT_EQ(kindsAt(legacy.connect), Kinds{"reassignment-pending"});
 }
 
+// Fields of the wrong JSON type (which nlohmann's value() throws on) are malformed znodes, never
+// an exception out of readSnapshot.
+TEST(CheckZk, MistypedFieldsAreMalformedZnodes) {
+  KCSPEC_REQUIRE_ZK(server);
+  const std::vector<std::pair<std::string, std::string>> plants = {
+      {"/brokers/topics/t/partitions/0/state",
+       "{\"controller_epoch\":1,\"leader\":1,\"version\":1,\"leader_epoch\":0,\"isr\":[1,2,3],"
+       "\"leader_recovery_state\":\"recovering\"}"},
+      {"/brokers/topics/t", "{\"version\":\"two\",\"partitions\":{\"0\":[1,2,3]}}"},
+      {"/config/topics/t", "{\"version\":1,\"config\":{\"unclean.leader.election.enable\":true}}"},
+  };
+  for (const auto& [path, data] : plants) {
+    const Populated zk = populate(server, "tests/cli/appendix_b1.scenario");
+    if (zk.store->find(path) != nullptr) {
+      zk.store->setData(path, data, -1);
+    } else {
+      zk.store->create(path, data);
+    }
+    zkcheck::ZkSnapshot snapshot;
+    ASSERT_NO_THROW(snapshot = snapshotOf(zk.connect)) << path;
+    ASSERT_EQ(snapshot.malformed.size(), 1u) << path;
+    EXPECT_EQ(snapshot.malformed[0].path, path);
+    EXPECT_EQ(kindsAt(zk.connect), Kinds{"malformed-znode"}) << path;
+  }
+}
+
 // ------------------------------------------------------------------ the command line
 
 struct CommandResult {
