@@ -154,11 +154,10 @@ bool isKnownKafkaDeviation(std::string_view property_id) {
 const std::vector<CheckConfig>& checkConfigs() {
   static const std::vector<CheckConfig> configs = [] {
     std::vector<CheckConfig> out;
-    // The presets with the most variety for random histories; their order (with the configurations
-    // below) seeds `kcspec mutants`' histories, so it stays fixed.
-    for (std::string_view name : {"default", "every-perturbation", "stress-4", "stress-5"}) {
-      out.push_back({name, *preset(name)});
-    }
+    // `default`, then the random-history presets; this order (with the configurations below)
+    // seeds `kcspec mutants`' histories, so it stays fixed.
+    out.push_back({"default", *preset("default")});
+    for (std::string_view name : kRandomHistoryPresetNames) out.push_back({name, *preset(name)});
     out.push_back({"deletion", parseConfig(kDeletion, "config deletion")});
     out.push_back({"unclean", parseConfig(kUnclean, "config unclean")});
     out.push_back({"no-delete", parseConfig(kNoDelete, "config no-delete")});

@@ -4,6 +4,7 @@
 #include <array>
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "proofs/compile_time/theorems.hpp"
 #include "proofs/explorer/known_deviations.hpp"
@@ -214,18 +215,16 @@ Catalog buildCatalog() {
   }
 
   // Random histories reach the larger presets, which no exhaustive run here covers.
-  const auto presetScope = [&](std::string_view name, std::string_view summary) {
-    catalog.scopes.push_back(Scope{std::string(name), std::string(summary), std::string(name), ""});
-  };
-  presetScope("every-perturbation", "the preset `every-perturbation` (spec/vocabulary/presets.cpp)");
-  presetScope("stress-4", "the preset `stress-4` (spec/vocabulary/presets.cpp)");
-  presetScope("stress-5", "the preset `stress-5` (spec/vocabulary/presets.cpp)");
+  for (std::string_view name : kRandomHistoryPresetNames) {
+    catalog.scopes.push_back(Scope{std::string(name), "the preset `" + std::string(name) + "` (spec/vocabulary/presets.cpp)",
+                                   std::string(name), ""});
+  }
   const RandomBudget spec_budget{1000, 100, 1};
   const RandomBudget agreement_budget{200, 100, 1};
-  for (std::string_view scope : {"every-perturbation", "stress-4", "stress-5"}) {
+  for (std::string_view scope : kRandomHistoryPresetNames) {
     addRandomSafetyTheorems(catalog, scope, spec_budget);
   }
-  for (std::string_view scope : {"every-perturbation", "stress-4", "stress-5"}) {
+  for (std::string_view scope : kRandomHistoryPresetNames) {
     addAgreementTheorem(catalog, scope, agreement_budget);
   }
   return catalog;

@@ -16,6 +16,10 @@ namespace kcspec {
 inline constexpr std::array<std::string_view, 7> kPresetNames = {
     "default", "medium", "large", "every-perturbation", "crash-deletion", "stress-4", "stress-5"};
 
+// The presets too large to explore that random histories (`kcspec mutants`, `kcspec prove`, the
+// property tests) draw their variety from; the order is part of the histories' seeds.
+inline constexpr std::array<std::string_view, 3> kRandomHistoryPresetNames = {"every-perturbation", "stress-4", "stress-5"};
+
 // The preset called `name`, or nullopt when there is none.
 std::optional<Config> preset(std::string_view name);
 
