@@ -60,6 +60,16 @@ ImplCluster::ImplCluster(const Config& config, Mutants mutants, LogTarget log, z
   zk_.takeWatchEvents();  // nobody watches yet
 }
 
+void ImplCluster::assignSameConfiguration(const ImplCluster& other) {
+  KCSPEC_ASSERT(config_->brokers == other.config_->brokers);
+  config_ = other.config_;
+  mutants_ = other.mutants_;
+  log_ = other.log_;
+  remaining_ = other.remaining_;
+  zk_ = other.zk_;
+  config_->brokers.forEach([&](BrokerId b) { brokers_[static_cast<std::size_t>(b)] = other.broker(b); });
+}
+
 // ------------------------------------------------------------------ queries
 
 std::optional<BrokerId> ImplCluster::activeController() const {
@@ -90,14 +100,14 @@ bool ImplCluster::uncleanFlag(TopicIndex topic) const {
 
 bool ImplCluster::partitionExistsInZk(TopicPartition tp) const {
   const zk::Znode* node = zk_.find(zk::paths::topic(config_->topics[static_cast<std::size_t>(tp.topic)].name));
-  return node != nullptr && zk::payload::decodeTopicAssignment(node->data).contains(tp.partition);
+  return node != nullptr && zk::payload::topicAssignmentOf(node->data).contains(tp.partition);
 }
 
 std::optional<int> ImplCluster::nextAddedPartition(TopicIndex topic) const {
   const TopicConfig& cfg = config_->topics[static_cast<std::size_t>(topic)];
   const zk::Znode* node = zk_.find(zk::paths::topic(cfg.name));
   if (node == nullptr) return std::nullopt;
-  const int count = static_cast<int>(zk::payload::decodeTopicAssignment(node->data).size());
+  const int count = static_cast<int>(zk::payload::topicAssignmentOf(node->data).size());
   const int next = count - static_cast<int>(cfg.assignment.size());
   if (next < 0 || next >= static_cast<int>(cfg.added_partitions.size()) || count >= kMaxPartitionsPerTopic) {
     return std::nullopt;
@@ -203,12 +213,14 @@ std::vector<Action> ImplCluster::enabledActions() const {
       for (ActionKind kind : {ActionKind::CancelReassignment, ActionKind::ElectPreferredLeader, ActionKind::ElectUncleanLeader}) {
         candidates.push_back(Action{.kind = kind, .tp = tp});
       }
-      for (BrokerId leader = 0; leader < kMaxBrokers; ++leader) {
-        for (BrokerId replica = 0; replica < kMaxBrokers; ++replica) {
+      // Leader and replica among the configured brokers: no other broker is ever started, so
+      // none leads, follows or is in an ISR.
+      config_->brokers.forEach([&](BrokerId leader) {
+        config_->brokers.forEach([&](BrokerId replica) {
           candidates.push_back(Action{.kind = ActionKind::ShrinkIsr, .broker = leader, .tp = tp, .replica = replica});
           candidates.push_back(Action{.kind = ActionKind::ExpandIsr, .broker = leader, .tp = tp, .replica = replica});
-        }
-      }
+        });
+      });
     }
   }
   config_->brokers.forEach([&](BrokerId b) {
@@ -406,7 +418,7 @@ Observation ImplCluster::observe() const {
     TopicZnodes& topic = zk.topics[static_cast<std::size_t>(t)];
     if (const zk::Znode* node = zk_.find(zk::paths::topic(name))) {
       topic.exists = true;
-      for (const auto& [p, assignment] : zk::payload::decodeTopicAssignment(node->data)) {
+      for (const auto& [p, assignment] : zk::payload::topicAssignmentOf(node->data)) {
         (void)p;
         topic.partitions.push_back(assignment);
       }
@@ -429,7 +441,7 @@ Observation ImplCluster::observe() const {
     zk.controller_epoch_zk_version = node->stat.version;
   }
   zk.last_zxid = zk_.lastZxid();
-  for (std::size_t b = 0; b < brokers_.size(); ++b) out.brokers[b] = brokers_[b].toObservation();
+  config_->brokers.forEach([&](BrokerId b) { out.brokers[static_cast<std::size_t>(b)] = broker(b).toObservation(); });
   return out;
 }
 

@@ -30,10 +30,17 @@ class ImplCluster {
   // there, and copies of this cluster share that server.
   ImplCluster(const Config& config, zk::RealZkStore& real_zookeeper, Mutants mutants = {}, LogTarget log = {});
 
+  // *this = other, for a cluster of the same configuration (same brokers): copies only the
+  // configured brokers — the others are never started, so they hold their initial value in
+  // every cluster of a configuration (the explorer copies a cluster per transition).
+  void assignSameConfiguration(const ImplCluster& other);
+
   bool isEnabled(const Action& action) const;
   std::vector<Action> enabledActions() const;
   // Takes an enabled action (an action that is not enabled is a caller bug: it stops the program).
   void apply(const Action& action);
+  // The world as the spec's vocabulary sees it; brokers outside the configuration (never
+  // started) keep their default observation.
   Observation observe() const;
 
   const Bounds& remaining() const { return remaining_; }  // the perturbation budget left

@@ -4,17 +4,34 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include <initializer_list>
+#include <string>
+#include <unordered_map>
 
 namespace kcspec::impl::zk {
 
 namespace paths {
-std::string brokerId(BrokerId id) { return fmt::format("{}/{}", kBrokerIds, id); }
-std::string topic(std::string_view t) { return fmt::format("{}/{}", kTopics, t); }
-std::string topicPartitions(std::string_view t) { return topic(t) + "/partitions"; }
-std::string topicPartition(std::string_view t, int p) { return fmt::format("{}/{}", topicPartitions(t), p); }
-std::string topicPartitionState(std::string_view t, int p) { return topicPartition(t, p) + "/state"; }
-std::string deleteTopic(std::string_view t) { return fmt::format("{}/{}", kDeleteTopics, t); }
-std::string topicConfig(std::string_view t) { return fmt::format("{}/{}", kConfigTopics, t); }
+namespace {
+// Joins path pieces with one allocation (paths are built on every ZooKeeper read).
+std::string join(std::initializer_list<std::string_view> pieces) {
+  std::size_t size = 0;
+  for (std::string_view piece : pieces) size += piece.size();
+  std::string out;
+  out.reserve(size);
+  for (std::string_view piece : pieces) out += piece;
+  return out;
+}
+}  // namespace
+
+std::string brokerId(BrokerId id) { return join({kBrokerIds, "/", std::to_string(id)}); }
+std::string topic(std::string_view t) { return join({kTopics, "/", t}); }
+std::string topicPartitions(std::string_view t) { return join({kTopics, "/", t, "/partitions"}); }
+std::string topicPartition(std::string_view t, int p) { return join({kTopics, "/", t, "/partitions/", std::to_string(p)}); }
+std::string topicPartitionState(std::string_view t, int p) {
+  return join({kTopics, "/", t, "/partitions/", std::to_string(p), "/state"});
+}
+std::string deleteTopic(std::string_view t) { return join({kDeleteTopics, "/", t}); }
+std::string topicConfig(std::string_view t) { return join({kConfigTopics, "/", t}); }
 }  // namespace paths
 
 namespace payload {
@@ -32,9 +49,82 @@ BrokerList idsFrom(const nlohmann::json& json) {
   return out;
 }
 
+// Decoded payloads by their exact text, per thread. Decoding is a pure function of the text, and
+// a run of the controller reads the same few payloads again and again (the explorer replays
+// millions of steps over a handful of distinct znode values), so parsing each distinct text once
+// per thread is the same answer for a fraction of the work. Bounded: emptied when full.
+template <class Value>
+class DecodeMemo {
+ public:
+  static constexpr std::size_t kMaxEntries = 4096;
+
+  template <class Decode>
+  const Value& get(std::string_view text, Decode&& decode) {
+    if (const auto found = entries_.find(text); found != entries_.end()) return found->second;
+    if (entries_.size() >= kMaxEntries) entries_.clear();
+    return entries_.emplace(std::string(text), decode(text)).first->second;
+  }
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+  };
+  std::unordered_map<std::string, Value, Hash, std::equal_to<>> entries_;
+};
+
+TopicAssignment parseTopicAssignment(std::string_view json) {
+  const nlohmann::json parsed = nlohmann::json::parse(json);
+  TopicAssignment out;
+  for (const auto& [key, replicas] : parsed["partitions"].items()) {
+    ReplicaAssignment a(idsFrom(replicas));
+    if (parsed.contains("adding_replicas") && parsed["adding_replicas"].contains(key)) {
+      a.adding_replicas = idsFrom(parsed["adding_replicas"][key]);
+    }
+    if (parsed.contains("removing_replicas") && parsed["removing_replicas"].contains(key)) {
+      a.removing_replicas = idsFrom(parsed["removing_replicas"][key]);
+    }
+    out.emplace(std::stoi(key), a);
+  }
+  return out;
+}
+
+// The partition state without its partition epoch (the znode version, set by the caller).
+LeaderIsrAndControllerEpoch parsePartitionState(std::string_view json) {
+  const nlohmann::json parsed = nlohmann::json::parse(json);
+  LeaderAndIsr lai;
+  lai.leader = parsed["leader"].get<BrokerId>();
+  lai.leader_epoch = parsed["leader_epoch"].get<std::int32_t>();
+  lai.isr = idsFrom(parsed["isr"]);
+  lai.recovery_state = parsed.value("leader_recovery_state", 0) == 1 ? LeaderRecoveryState::RECOVERING
+                                                                      : LeaderRecoveryState::RECOVERED;
+  return LeaderIsrAndControllerEpoch{lai, parsed["controller_epoch"].get<std::int32_t>()};
+}
+
+std::optional<BrokerId> parseController(std::string_view json) {
+  const nlohmann::json parsed = nlohmann::json::parse(json, nullptr, false);
+  if (parsed.is_discarded() || !parsed.contains("brokerid")) return std::nullopt;
+  return parsed["brokerid"].get<BrokerId>();
+}
+
+bool parseUncleanLeaderElectionEnable(std::string_view json) {
+  const nlohmann::json parsed = nlohmann::json::parse(json, nullptr, false);
+  if (parsed.is_discarded() || !parsed.contains("config")) return false;
+  return parsed["config"].value("unclean.leader.election.enable", "false") == "true";
+}
+
 }  // namespace
 
+static std::string buildBrokerRegistration(BrokerId id);
+
 std::string brokerRegistration(BrokerId id) {
+  // A pure function of the id, asked for on every broker start: built once per id and thread.
+  thread_local std::map<BrokerId, std::string> built;
+  if (const auto found = built.find(id); found != built.end()) return found->second;
+  return built.emplace(id, buildBrokerRegistration(id)).first->second;
+}
+
+static std::string buildBrokerRegistration(BrokerId id) {
   const std::string host = fmt::format("broker-{}", id);
   nlohmann::json json = {{"version", 5},
                          {"host", host},
@@ -54,9 +144,8 @@ std::string controller(BrokerId id, std::int64_t timestamp_ms) {
 }
 
 std::optional<BrokerId> decodeController(std::string_view json) {
-  const nlohmann::json parsed = nlohmann::json::parse(json, nullptr, false);
-  if (parsed.is_discarded() || !parsed.contains("brokerid")) return std::nullopt;
-  return parsed["brokerid"].get<BrokerId>();
+  thread_local DecodeMemo<std::optional<BrokerId>> memo;
+  return memo.get(json, parseController);
 }
 
 std::string controllerEpoch(std::int32_t epoch) { return std::to_string(epoch); }
@@ -77,20 +166,11 @@ std::string topicAssignment(const TopicAssignment& assignment) {
       .dump();
 }
 
-TopicAssignment decodeTopicAssignment(std::string_view json) {
-  const nlohmann::json parsed = nlohmann::json::parse(json);
-  TopicAssignment out;
-  for (const auto& [key, replicas] : parsed["partitions"].items()) {
-    ReplicaAssignment a(idsFrom(replicas));
-    if (parsed.contains("adding_replicas") && parsed["adding_replicas"].contains(key)) {
-      a.adding_replicas = idsFrom(parsed["adding_replicas"][key]);
-    }
-    if (parsed.contains("removing_replicas") && parsed["removing_replicas"].contains(key)) {
-      a.removing_replicas = idsFrom(parsed["removing_replicas"][key]);
-    }
-    out.emplace(std::stoi(key), a);
-  }
-  return out;
+TopicAssignment decodeTopicAssignment(std::string_view json) { return topicAssignmentOf(json); }
+
+const TopicAssignment& topicAssignmentOf(std::string_view json) {
+  thread_local DecodeMemo<TopicAssignment> memo;
+  return memo.get(json, parseTopicAssignment);
 }
 
 std::string partitionState(const LeaderIsrAndControllerEpoch& state) {
@@ -106,15 +186,10 @@ std::string partitionState(const LeaderIsrAndControllerEpoch& state) {
 
 std::optional<LeaderIsrAndControllerEpoch> decodePartitionState(std::string_view json, std::int32_t version) {
   if (json.empty()) return std::nullopt;
-  const nlohmann::json parsed = nlohmann::json::parse(json);
-  LeaderAndIsr lai;
-  lai.leader = parsed["leader"].get<BrokerId>();
-  lai.leader_epoch = parsed["leader_epoch"].get<std::int32_t>();
-  lai.isr = idsFrom(parsed["isr"]);
-  lai.recovery_state = parsed.value("leader_recovery_state", 0) == 1 ? LeaderRecoveryState::RECOVERING
-                                                                      : LeaderRecoveryState::RECOVERED;
-  lai.partition_epoch = version;
-  return LeaderIsrAndControllerEpoch{lai, parsed["controller_epoch"].get<std::int32_t>()};
+  thread_local DecodeMemo<LeaderIsrAndControllerEpoch> memo;
+  LeaderIsrAndControllerEpoch state = memo.get(json, parsePartitionState);
+  state.leader_and_isr.partition_epoch = version;
+  return state;
 }
 
 std::string topicConfig(bool unclean_leader_election_enable) {
@@ -124,9 +199,8 @@ std::string topicConfig(bool unclean_leader_election_enable) {
 }
 
 bool decodeUncleanLeaderElectionEnable(std::string_view json) {
-  const nlohmann::json parsed = nlohmann::json::parse(json, nullptr, false);
-  if (parsed.is_discarded() || !parsed.contains("config")) return false;
-  return parsed["config"].value("unclean.leader.election.enable", "false") == "true";
+  thread_local DecodeMemo<bool> memo;
+  return memo.get(json, parseUncleanLeaderElectionEnable);
 }
 
 }  // namespace payload

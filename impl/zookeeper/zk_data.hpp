@@ -1,5 +1,6 @@
 // Kafka's znode paths and payloads (facts §6.1, Kafka's ZkData.scala): where each piece of
-// cluster state lives and the JSON it is stored as.
+// cluster state lives and the JSON it is stored as. Decoding remembers, per thread, the last few
+// thousand distinct texts it decoded (a pure function of the text: the same answer, parsed once).
 #pragma once
 
 #include <cstdint>
@@ -49,6 +50,8 @@ std::int32_t decodeControllerEpoch(std::string_view text);
 // TopicZNode v3 without topic_id (topic ids are out of scope, docs/world.md).
 std::string topicAssignment(const TopicAssignment& assignment);
 TopicAssignment decodeTopicAssignment(std::string_view json);
+// The same without a copy: valid until the next decode of a topic assignment on this thread.
+const TopicAssignment& topicAssignmentOf(std::string_view json);
 // TopicPartitionStateZNode; partitionEpoch is the znode version, not stored.
 std::string partitionState(const LeaderIsrAndControllerEpoch& state);
 std::optional<LeaderIsrAndControllerEpoch> decodePartitionState(std::string_view json, std::int32_t version);

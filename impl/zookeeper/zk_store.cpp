@@ -1,6 +1,8 @@
 // The in-memory ZooKeeper (zk_store.hpp).
 #include "impl/zookeeper/zk_store.hpp"
 
+#include <algorithm>
+
 #include <tuple>
 
 #include "spec/vocabulary/assert.hpp"
@@ -33,7 +35,7 @@ std::string_view exceptionSimpleName(Code code) {
   return "KeeperException";
 }
 
-ZkStore::ZkStore() { nodes_.emplace("/", Znode{}); }
+ZkStore::ZkStore() { nodes_.write().emplace("/", Znode{}); }
 
 std::string ZkStore::parentOf(std::string_view path) {
   const std::size_t slash = path.rfind('/');
@@ -42,8 +44,8 @@ std::string ZkStore::parentOf(std::string_view path) {
 }
 
 const Znode* ZkStore::find(std::string_view path) const {
-  const auto it = nodes_.find(path);
-  return it == nodes_.end() ? nullptr : &it->second;
+  const auto it = nodes_->find(path);
+  return it == nodes_->end() ? nullptr : &it->second;
 }
 
 std::pair<Code, std::vector<std::string>> ZkStore::getChildren(std::string_view path) const {
@@ -51,7 +53,7 @@ std::pair<Code, std::vector<std::string>> ZkStore::getChildren(std::string_view 
   std::string prefix(path);
   if (prefix != "/") prefix += '/';
   std::vector<std::string> children;
-  for (auto it = nodes_.lower_bound(prefix); it != nodes_.end(); ++it) {
+  for (auto it = nodes_->lower_bound(prefix); it != nodes_->end(); ++it) {
     const std::string& p = it->first;
     if (p.compare(0, prefix.size(), prefix) != 0) break;
     if (p.size() > prefix.size() && p.find('/', prefix.size()) == std::string::npos) {
@@ -91,7 +93,7 @@ Code ZkStore::validate(const Op& op, const std::map<std::string, Znode, std::les
 }
 
 void ZkStore::notify(WatchKind kind, WatchEvent::Type type, const std::string& path) {
-  for (const auto& [watcher, watch_kind, watched] : watches_) {
+  for (const auto& [watcher, watch_kind, watched] : *watches_) {
     if (watch_kind == kind && watched == path) pending_.push_back(WatchEvent{watcher, kind, type, path});
   }
 }
@@ -99,25 +101,25 @@ void ZkStore::notify(WatchKind kind, WatchEvent::Type type, const std::string& p
 OpResult ZkStore::applyUnchecked(const Op& op) {
   switch (op.kind) {
     case Op::Kind::Check:
-      return OpResult{Code::OK, nodes_.find(op.path)->second.stat};
+      return OpResult{Code::OK, nodes_->find(op.path)->second.stat};
     case Op::Kind::Create: {
       const std::string parent = parentOf(op.path);
-      if (counted_parents_.contains(parent)) ++last_zxid_;
+      if (counted_parents_->contains(parent)) ++last_zxid_;
       Znode node{op.data, Stat{0, last_zxid_, op.ephemeral_owner}};
-      nodes_.emplace(op.path, node);
+      nodes_.write().emplace(op.path, node);
       notify(WatchKind::Data, WatchEvent::Type::NodeCreated, op.path);
       notify(WatchKind::Children, WatchEvent::Type::NodeChildrenChanged, parent);
       return OpResult{Code::OK, node.stat};
     }
     case Op::Kind::SetData: {
-      Znode& node = nodes_.find(op.path)->second;
+      Znode& node = nodes_.write().find(op.path)->second;
       node.data = op.data;
       ++node.stat.version;
       notify(WatchKind::Data, WatchEvent::Type::NodeDataChanged, op.path);
       return OpResult{Code::OK, node.stat};
     }
     case Op::Kind::Delete: {
-      nodes_.erase(nodes_.find(op.path));
+      nodes_.write().erase(op.path);
       notify(WatchKind::Data, WatchEvent::Type::NodeDeleted, op.path);
       notify(WatchKind::Children, WatchEvent::Type::NodeChildrenChanged, parentOf(op.path));
       return OpResult{};
@@ -158,9 +160,9 @@ std::vector<OpResult> ZkStore::multi(const std::vector<Op>& ops) {
   // Validate against a scratch copy only when an earlier op could affect a later one.
   std::vector<OpResult> results(ops.size());
   std::optional<std::map<std::string, Znode, std::less<>>> scratch;
-  if (opsInteract(ops)) scratch = nodes_;
+  if (opsInteract(ops)) scratch = *nodes_;
   for (std::size_t i = 0; i < ops.size(); ++i) {
-    const Code code = validate(ops[i], scratch ? *scratch : nodes_);
+    const Code code = validate(ops[i], scratch ? *scratch : *nodes_);
     if (code != Code::OK) {
       for (std::size_t j = 0; j < ops.size(); ++j) results[j].code = j == i ? code : Code::RUNTIMEINCONSISTENCY;
       return results;
@@ -181,26 +183,27 @@ std::vector<OpResult> ZkStore::multi(const std::vector<Op>& ops) {
 void ZkStore::closeSession(SessionId session) {
   KCSPEC_ASSERT(session != kNoSession);
   std::vector<std::string> owned;
-  for (const auto& [path, node] : nodes_) {
+  for (const auto& [path, node] : *nodes_) {
     if (node.stat.ephemeral_owner == session) owned.push_back(path);
   }
   for (const std::string& path : owned) remove(path, kMatchAnyVersion);
 }
 
 void ZkStore::watch(std::int32_t watcher, WatchKind kind, std::string path) {
-  watches_.emplace(watcher, kind, std::move(path));
+  if (!isWatching(watcher, kind, path)) watches_.write().emplace(watcher, kind, std::move(path));
 }
 
 void ZkStore::unwatch(std::int32_t watcher, WatchKind kind, const std::string& path) {
-  watches_.erase(std::make_tuple(watcher, kind, path));
+  if (isWatching(watcher, kind, path)) watches_.write().erase(std::make_tuple(watcher, kind, path));
 }
 
 void ZkStore::unwatchAll(std::int32_t watcher) {
-  std::erase_if(watches_, [watcher](const auto& w) { return std::get<0>(w) == watcher; });
+  const auto watched_by = [watcher](const auto& w) { return std::get<0>(w) == watcher; };
+  if (std::any_of(watches_->begin(), watches_->end(), watched_by)) std::erase_if(watches_.write(), watched_by);
 }
 
 bool ZkStore::isWatching(std::int32_t watcher, WatchKind kind, const std::string& path) const {
-  return watches_.contains(std::make_tuple(watcher, kind, path));
+  return watches_->contains(std::make_tuple(watcher, kind, path));
 }
 
 std::vector<WatchEvent> ZkStore::takeWatchEvents() {

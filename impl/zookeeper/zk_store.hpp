@@ -11,10 +11,12 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -78,6 +80,28 @@ struct WatchEvent {
   friend bool operator==(const WatchEvent&, const WatchEvent&) = default;
 };
 
+// A value shared by copies until one of them changes it: copying is a reference count, and the
+// first write to a shared value copies it. (The explorer copies the world on every transition,
+// and most steps leave ZooKeeper as it was.) Only the owner of a copy reaches it, so a count of
+// one means nobody else can see a write.
+template <class T>
+class CopyOnWrite {
+ public:
+  CopyOnWrite() : value_(std::make_shared<T>()) {}
+  CopyOnWrite(const CopyOnWrite&) = default;  // no move: a moved-from value must stay usable
+  CopyOnWrite& operator=(const CopyOnWrite&) = default;
+
+  const T& operator*() const { return *value_; }
+  const T* operator->() const { return value_.get(); }
+  T& write() {
+    if (value_.use_count() != 1) value_ = std::make_shared<T>(std::as_const(*value_));
+    return *value_;
+  }
+
+ private:
+  std::shared_ptr<T> value_;
+};
+
 class ZkStore {
  public:
   ZkStore();
@@ -101,7 +125,9 @@ class ZkStore {
   // Children created under `parent` advance the creation counter and take it as their czxid
   // (kcspec's zxid is the creation order of broker registrations, docs/world.md); every other
   // node records the counter's current value.
-  void countCreationsUnder(std::string parent) { counted_parents_.insert(std::move(parent)); }
+  void countCreationsUnder(std::string parent) {
+    if (!counted_parents_->contains(parent)) counted_parents_.write().insert(std::move(parent));
+  }
   std::int64_t lastZxid() const { return last_zxid_; }
 
   // --- watches
@@ -111,7 +137,7 @@ class ZkStore {
   bool isWatching(std::int32_t watcher, WatchKind kind, const std::string& path) const;
   std::vector<WatchEvent> takeWatchEvents();
 
-  const std::map<std::string, Znode, std::less<>>& nodes() const { return nodes_; }
+  const std::map<std::string, Znode, std::less<>>& nodes() const { return *nodes_; }
 
  private:
   static std::string parentOf(std::string_view path);
@@ -119,10 +145,10 @@ class ZkStore {
   OpResult applyUnchecked(const Op& op);
   void notify(WatchKind kind, WatchEvent::Type type, const std::string& path);
 
-  std::map<std::string, Znode, std::less<>> nodes_;
+  CopyOnWrite<std::map<std::string, Znode, std::less<>>> nodes_;
   std::int64_t last_zxid_ = 0;
-  std::set<std::string, std::less<>> counted_parents_;
-  std::set<std::tuple<std::int32_t, WatchKind, std::string>> watches_;
+  CopyOnWrite<std::set<std::string, std::less<>>> counted_parents_;
+  CopyOnWrite<std::set<std::tuple<std::int32_t, WatchKind, std::string>>> watches_;
   std::vector<WatchEvent> pending_;
 };
 

@@ -37,13 +37,16 @@ std::vector<Action> decodeActions(std::string_view bytes);
 std::uint64_t newSystemId();
 
 // The states along the last path replayed (one per prefix). Use one per thread (thread_local).
+// Nodes past the current path are kept, not destroyed, so that a later path reuses their
+// storage: a step is `copy(parent, child)` into an old node, then `apply(child, action)`.
 template <class Node>
 class PathReplayCache {
  public:
   // The node `path` reaches: `initial()` makes the start node, `apply(Node&, const Action&)` takes
-  // one action. The reference stays valid until the next call.
-  template <class MakeInitial, class Apply>
-  const Node& replay(std::uint64_t owner, std::string_view path, MakeInitial&& initial, Apply&& apply) {
+  // one action, `copy(const Node& from, Node& to)` makes `to` equal to `from` (`to` is a node of
+  // this cache: an earlier path's). The reference stays valid until the next call.
+  template <class MakeInitial, class Apply, class Copy>
+  const Node& replay(std::uint64_t owner, std::string_view path, MakeInitial&& initial, Apply&& apply, Copy&& copy) {
     if (owner != owner_ || nodes_.empty()) {
       owner_ = owner;
       path_.clear();
@@ -58,23 +61,33 @@ class PathReplayCache {
     // encoding is prefix-free, so equal bytes up to an action's end mean equal actions).
     const std::size_t shared = static_cast<std::size_t>(std::upper_bound(ends_.begin(), ends_.end(), common) - ends_.begin());
     ends_.resize(shared);
-    nodes_.erase(nodes_.begin() + static_cast<std::ptrdiff_t>(shared) + 1, nodes_.end());
     path_.assign(path);
     std::size_t position = shared == 0 ? 0 : ends_.back();
+    std::size_t current = shared;  // nodes_[current]: the node after `shared` actions
     while (position < path.size()) {
       const Action action = decodeAction(path, position);
-      nodes_.push_back(nodes_.back());  // capacity stays from earlier paths: rarely reallocates
-      apply(nodes_.back(), action);
+      if (current + 1 == nodes_.size()) {
+        nodes_.push_back(nodes_[current]);
+      } else {
+        copy(nodes_[current], nodes_[current + 1]);
+      }
+      ++current;
+      apply(nodes_[current], action);
       ends_.push_back(position);
     }
-    return nodes_.back();
+    return nodes_[current];
+  }
+
+  template <class MakeInitial, class Apply>
+  const Node& replay(std::uint64_t owner, std::string_view path, MakeInitial&& initial, Apply&& apply) {
+    return replay(owner, path, initial, apply, [](const Node& from, Node& to) { to = from; });
   }
 
  private:
   std::uint64_t owner_ = 0;
   std::string path_;
   std::vector<std::size_t> ends_;  // ends_[k]: where action k+1's encoding ends in path_
-  std::vector<Node> nodes_;        // nodes_[k]: the node after k actions
+  std::vector<Node> nodes_;        // nodes_[k]: the node after k actions (valid for k ≤ ends_.size())
 };
 
 }  // namespace kcspec::explorer

@@ -9,6 +9,7 @@
 #include "proofs/explorer/spec_system.hpp"
 #include "proofs/explorer/state_codec.hpp"
 #include "spec/rules/invariants.hpp"
+#include "spec/vocabulary/assert.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/observation_text.hpp"
@@ -17,10 +18,6 @@ namespace kcspec::explorer {
 namespace {
 
 constexpr std::array<PropertyInfo, 2> kOwnProperties = {kSpecImplAgree, kSpecImplEnableTheSameActions};
-
-spec::ClusterState viewOf(const impl::ImplCluster& cluster) {
-  return spec::ClusterState{cluster.observe(), cluster.remaining()};
-}
 
 }  // namespace
 
@@ -33,12 +30,11 @@ struct BothSystem::Node {
 };
 
 BothSystem::BothSystem(Config config, impl::Mutants mutants)
-    : config_(std::move(config)), mutants_(mutants), catalog_(kOwnProperties), id_(newSystemId()) {}
+    : config_(std::move(config)), mutants_(mutants), catalog_(kOwnProperties), shape_(config_), id_(newSystemId()) {}
 
 std::vector<BothSystem::State> BothSystem::initialStates() const {
   State state{spec::initialState(config_), impl::ImplCluster(config_, mutants_), {}, nullptr, false};
-  spec::ClusterState view = viewOf(state.cluster);
-  if (!(view == state.spec)) state.impl_view = std::make_shared<const spec::ClusterState>(std::move(view));
+  state.impl_view = disagreeingView(state.cluster, state.spec);
   std::vector<State> states;
   states.push_back(std::move(state));
   return states;
@@ -50,50 +46,110 @@ void BothSystem::actions(const State& state, std::vector<Action>& out) const {
 }
 
 BothSystem::State BothSystem::next(const State& state, const Action& action, PropertyMask& violated) const {
-  spec::RecordingObserver observer;
-  State out{spec::next(config_, state.spec, action, observer), state.cluster, state.path, nullptr, false};
-  encodeAction(action, out.path);
-  violated |= catalog_.violatedStep(config_, state.spec, out.spec, observer.record);
-  if (!out.cluster.isEnabled(action)) {
-    out.impl_refused = true;  // C2 already failed in `state`
-    return out;
-  }
-  out.cluster.apply(action);
-  spec::ClusterState view = viewOf(out.cluster);
-  if (!(view == out.spec)) {
-    out.impl_view = std::make_shared<const spec::ClusterState>(std::move(view));
-    violated |= catalog_.bitOf(kSpecImplAgree.id);
-  }
+  State out = state;
+  nextInto(state, action, violated, out);
   return out;
 }
 
+void BothSystem::nextInto(const State& state, const Action& action, PropertyMask& violated, State& out) const {
+  // The spec's step, on a copy of the configuration's slots (out's others hold their defaults).
+  copyWorld(state.spec.world, out.spec.world, shape_);
+  out.spec.budget = state.spec.budget;
+  spec::RecordingObserver observer;
+  spec::takeStep(config_, out.spec, action, observer);
+  violated |= catalog_.violatedStep(config_, state.spec, out.spec, observer.record);
+  // The impl's, on a copy of its world.
+  out.cluster.assignSameConfiguration(state.cluster);
+  out.path = state.path;
+  encodeAction(action, out.path);
+  out.impl_view.reset();
+  out.impl_refused = false;
+  if (!out.cluster.isEnabled(action)) {
+    out.impl_refused = true;  // C2 already failed in `state`
+    return;
+  }
+  out.cluster.apply(action);
+  if (std::shared_ptr<const spec::ClusterState> view = disagreeingView(out.cluster, out.spec)) {
+    out.impl_view = std::move(view);
+    violated |= catalog_.bitOf(kSpecImplAgree.id);
+  }
+}
+
+// The impl's view when it differs from `spec`, else null. Compared over the configuration's
+// slots (state_codec.hpp's shape): the spec never sets others, and neither does the impl — its
+// observation covers only configured brokers and topics, and only partitions that are in
+// ZooKeeper's assignments, which the shape includes.
+std::shared_ptr<const spec::ClusterState> BothSystem::disagreeingView(const impl::ImplCluster& cluster,
+                                                                      const spec::ClusterState& spec) const {
+  Observation world = cluster.observe();
+  if (sameWorld(world, spec.world, shape_) && cluster.remaining() == spec.budget) return nullptr;
+  return std::make_shared<const spec::ClusterState>(spec::ClusterState{std::move(world), cluster.remaining()});
+}
+
 Fingerprint BothSystem::fingerprint(const State& state) const {
-  Fingerprint hash = combineFingerprints(fingerprintWorld(state.spec.world, state.spec.budget),
+  // The spec's state over the configuration's slots (the spec never sets others).
+  Fingerprint hash = combineFingerprints(fingerprintWorld(state.spec.world, state.spec.budget, shape_),
                                          hiddenZooKeeperFingerprint(state.cluster));
+  // The impl's view, where it differs, over every slot (a faulty impl may set any).
   if (state.impl_view) hash = combineFingerprints(hash, fingerprintWorld(state.impl_view->world, state.impl_view->budget));
   if (state.impl_refused) hash = combineFingerprints(hash, 1);
   return hash;
 }
 
-BothSystem::State BothSystem::fromNode(const Node& node, std::string_view path) const {
-  State state{node.spec, node.cluster, std::string(path), nullptr, node.refused};
-  if (!node.refused) {
-    spec::ClusterState view = viewOf(node.cluster);
-    if (!(view == node.spec)) state.impl_view = std::make_shared<const spec::ClusterState>(std::move(view));
+const BothSystem::Node& BothSystem::replay(std::string_view path) const {
+  thread_local PathReplayCache<Node> cache;
+  return cache.replay(
+      id_, path, [this] { return Node{spec::initialState(config_), impl::ImplCluster(config_, mutants_), false}; },
+      [this](Node& n, const Action& action) {
+        KCSPEC_ASSERT(!n.refused);  // a state where the impl refused has no successors
+        spec::StepObserver ignore;
+        spec::takeStep(config_, n.spec, action, ignore);
+        n.refused = !n.cluster.isEnabled(action);
+        if (!n.refused) n.cluster.apply(action);
+      },
+      [this](const Node& from, Node& to) {
+        copyWorld(from.spec.world, to.spec.world, shape_);
+        to.spec.budget = from.spec.budget;
+        to.cluster.assignSameConfiguration(from.cluster);
+        to.refused = from.refused;
+      });
+}
+
+// An encoding is the path, then the byte saying whether the views differed (encode()). The
+// parent is replayed through the cache and the last step taken straight into `state`: the
+// next state decoded is most often a sibling, which shares the parent and not the last step.
+void BothSystem::decodeInto(std::string_view bytes, State& state) const {
+  KCSPEC_ASSERT(!bytes.empty());
+  const bool views_differ = bytes.back() != '\0';
+  const std::string_view path = bytes.substr(0, bytes.size() - 1);
+  std::size_t last_begin = 0;
+  for (std::size_t position = 0; position < path.size();) {
+    last_begin = position;
+    (void)decodeAction(path, position);
   }
-  return state;
+  const Node& parent = replay(path.substr(0, last_begin));
+  copyWorld(parent.spec.world, state.spec.world, shape_);
+  state.spec.budget = parent.spec.budget;
+  state.cluster.assignSameConfiguration(parent.cluster);
+  state.path.assign(path);
+  state.impl_view.reset();
+  state.impl_refused = parent.refused;
+  if (last_begin < path.size()) {
+    KCSPEC_ASSERT(!parent.refused);
+    std::size_t position = last_begin;
+    const Action last = decodeAction(path, position);
+    spec::StepObserver ignore;
+    spec::takeStep(config_, state.spec, last, ignore);
+    state.impl_refused = !state.cluster.isEnabled(last);
+    if (!state.impl_refused) state.cluster.apply(last);
+  }
+  if (views_differ && !state.impl_refused) state.impl_view = disagreeingView(state.cluster, state.spec);
 }
 
 BothSystem::State BothSystem::decode(std::string_view bytes) const {
-  thread_local PathReplayCache<Node> cache;
-  const Node& node = cache.replay(
-      id_, bytes, [this] { return Node{spec::initialState(config_), impl::ImplCluster(config_, mutants_), false}; },
-      [this](Node& n, const Action& action) {
-        n.spec = spec::next(config_, n.spec, action);
-        n.refused = !n.cluster.isEnabled(action);
-        if (!n.refused) n.cluster.apply(action);
-      });
-  return fromNode(node, bytes);
+  State state{spec::initialState(config_), impl::ImplCluster(config_, mutants_), {}, nullptr, false};
+  decodeInto(bytes, state);
+  return state;
 }
 
 PropertyMask BothSystem::violatedStateProperties(const State& state) const {

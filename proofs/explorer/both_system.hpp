@@ -21,6 +21,7 @@
 #include "impl/cluster.hpp"
 #include "impl/mutants.hpp"
 #include "proofs/explorer/catalog_properties.hpp"
+#include "proofs/explorer/state_codec.hpp"
 #include "proofs/explorer/system.hpp"
 #include "spec/rules/cluster_state.hpp"
 #include "spec/vocabulary/action.hpp"
@@ -56,9 +57,17 @@ class BothSystem {
   std::vector<State> initialStates() const;
   void actions(const State& state, std::vector<Action>& out) const;
   State next(const State& state, const Action& action, PropertyMask& violated) const;
+  // next() into `successor`, reusing its storage (system.hpp's fast path).
+  void nextInto(const State& state, const Action& action, PropertyMask& violated, State& successor) const;
   Fingerprint fingerprint(const State& state) const;
-  void encode(const State& state, std::string& out) const { out.append(state.path); }
+  // The path (action_path.hpp), then one byte: whether the impl's view disagreed after the last
+  // step (so decoding an agreeing state need not observe the impl again to know it).
+  void encode(const State& state, std::string& out) const {
+    out.append(state.path);
+    out.push_back(state.impl_view ? '\1' : '\0');
+  }
   State decode(std::string_view bytes) const;
+  void decodeInto(std::string_view bytes, State& state) const;
   // The spec's observation (the impl's, where they disagree).
   const Observation& observe(const State& state) const { return state.impl_view ? state.impl_view->world : state.spec.world; }
   std::span<const PropertyInfo> properties() const { return catalog_.all(); }
@@ -74,11 +83,13 @@ class BothSystem {
 
  private:
   struct Node;
-  State fromNode(const Node& node, std::string_view path) const;
+  const Node& replay(std::string_view path) const;
+  std::shared_ptr<const spec::ClusterState> disagreeingView(const impl::ImplCluster& cluster, const spec::ClusterState& spec) const;
 
   Config config_;
   impl::Mutants mutants_;
   CatalogProperties catalog_;
+  StateShape shape_;  // the slots the configuration's spec states use (state_codec.hpp)
   std::uint64_t id_;
 };
 

@@ -38,8 +38,9 @@ Fingerprint combineFingerprints(Fingerprint first, Fingerprint second) {
 }
 
 Fingerprint hiddenZooKeeperFingerprint(const impl::ImplCluster& cluster) {
-  std::string bytes;
-  const auto append = [&bytes](const void* data, std::size_t size) { bytes.append(static_cast<const char*>(data), size); };
+  thread_local std::string bytes;  // reused: no allocation per fingerprint
+  bytes.clear();
+  const auto append = [](const void* data, std::size_t size) { bytes.append(static_cast<const char*>(data), size); };
   for (const auto& [path, node] : cluster.zookeeper().nodes()) {
     const std::uint32_t path_size = static_cast<std::uint32_t>(path.size());
     const std::uint32_t data_size = static_cast<std::uint32_t>(node.data.size());
@@ -53,7 +54,7 @@ Fingerprint hiddenZooKeeperFingerprint(const impl::ImplCluster& cluster) {
   }
   const std::int64_t zxid = cluster.zookeeper().lastZxid();
   append(&zxid, sizeof zxid);
-  return hashBytes(bytes);
+  return hashEncoding(bytes);
 }
 
 spec::StepRecord implStepRecord(const Config& config, std::span<const std::string> lines,
@@ -135,7 +136,8 @@ ImplSystem::State ImplSystem::decode(std::string_view bytes) const {
   thread_local PathReplayCache<impl::ImplCluster> cache;
   const impl::ImplCluster& cluster = cache.replay(
       id_, bytes, [this] { return impl::ImplCluster(config_, mutants_); },
-      [](impl::ImplCluster& c, const Action& action) { c.apply(action); });
+      [](impl::ImplCluster& c, const Action& action) { c.apply(action); },
+      [](const impl::ImplCluster& from, impl::ImplCluster& to) { to.assignSameConfiguration(from); });
   return State{cluster, spec::ClusterState{cluster.observe(), cluster.remaining()}, std::string(bytes)};
 }
 

@@ -544,6 +544,71 @@ void copyBroker(const BrokerData& from, BrokerData& to, const StateShape& shape)
 
 }  // namespace
 
+// Equality over the same slots as the copy.
+namespace {
+
+template <class A>
+bool sameSlots(const A& a, const A& b, std::span<const std::uint8_t> slots) {
+  for (const std::uint8_t slot : slots) {
+    if (!(a[slot] == b[slot])) return false;
+  }
+  return true;
+}
+
+bool sameTopic(const TopicZnodes& a, const TopicZnodes& b, const StateShape& shape) {
+  static_assert(kWalkedFields<TopicZnodes> == 4, "compare every field of TopicZnodes");
+  return a.exists == b.exists && a.partitions == b.partitions && sameSlots(a.states, b.states, shape.partitionsOfATopic()) &&
+         a.unclean_leader_election_enable == b.unclean_leader_election_enable;
+}
+
+bool sameZooKeeper(const ZooKeeperData& a, const ZooKeeperData& b, const StateShape& shape) {
+  static_assert(kWalkedFields<ZooKeeperData> == 7, "compare every field of ZooKeeperData");
+  if (!sameSlots(a.brokers, b.brokers, shape.brokers())) return false;
+  for (const std::uint8_t t : shape.topics()) {
+    if (!sameTopic(a.topics[t], b.topics[t], shape)) return false;
+  }
+  return a.controller == b.controller && a.controller_epoch == b.controller_epoch &&
+         a.controller_epoch_zk_version == b.controller_epoch_zk_version && a.delete_topics == b.delete_topics &&
+         a.last_zxid == b.last_zxid;
+}
+
+bool sameContext(const ControllerContextData& a, const ControllerContextData& b, const StateShape& shape) {
+  static_assert(kWalkedFields<ControllerContextData> == 11, "compare every field of ControllerContextData");
+  return a.epoch == b.epoch && a.epoch_zk_version == b.epoch_zk_version &&
+         sameSlots(a.live_broker_epochs, b.live_broker_epochs, shape.brokers()) &&
+         a.shutting_down_broker_ids == b.shutting_down_broker_ids && a.all_topics == b.all_topics &&
+         sameSlots(a.partitions, b.partitions, shape.partitions()) &&
+         a.partitions_being_reassigned == b.partitions_being_reassigned && a.topics_to_be_deleted == b.topics_to_be_deleted &&
+         a.topics_with_deletion_started == b.topics_with_deletion_started &&
+         a.topics_ineligible_for_deletion == b.topics_ineligible_for_deletion &&
+         a.offline_partition_count == b.offline_partition_count;
+}
+
+bool sameController(const ControllerData& a, const ControllerData& b, const StateShape& shape) {
+  static_assert(kWalkedFields<ControllerData> == 6, "compare every field of ControllerData");
+  return a.active == b.active && a.session_lost == b.session_lost && a.psm_batch_unflushed == b.psm_batch_unflushed &&
+         a.rsm_batch_unflushed == b.rsm_batch_unflushed && sameContext(a.context, b.context, shape) && a.events == b.events;
+}
+
+bool sameBroker(const BrokerData& a, const BrokerData& b, const StateShape& shape) {
+  static_assert(kWalkedFields<BrokerData> == 9, "compare every field of BrokerData");
+  return a.alive == b.alive && a.broker_epoch == b.broker_epoch && a.known_controller_epoch == b.known_controller_epoch &&
+         a.inbox == b.inbox && sameSlots(a.metadata_cache, b.metadata_cache, shape.partitions()) &&
+         a.metadata_live_brokers == b.metadata_live_brokers && sameSlots(a.replicas, b.replicas, shape.partitions()) &&
+         a.outbox == b.outbox && sameController(a.controller, b.controller, shape);
+}
+
+}  // namespace
+
+bool sameWorld(const Observation& a, const Observation& b, const StateShape& shape) {
+  static_assert(kWalkedFields<Observation> == 2, "compare every field of Observation");
+  if (!sameZooKeeper(a.zk, b.zk, shape)) return false;
+  for (const std::uint8_t broker : shape.brokers()) {
+    if (!sameBroker(a.brokers[broker], b.brokers[broker], shape)) return false;
+  }
+  return true;
+}
+
 void copyWorld(const Observation& from, Observation& to, const StateShape& shape) {
   static_assert(kWalkedFields<Observation> == 2, "copy every field of Observation");
   copyZooKeeper(from.zk, to.zk, shape);
@@ -560,6 +625,13 @@ std::uint64_t fingerprintWorld(const Observation& world) {
 std::uint64_t fingerprintWorld(const Observation& world, const Bounds& budget) {
   static const StateShape every;
   walker::HashSink sink(every);
+  walk(sink, world);
+  walk(sink, budget);
+  return sink.finish();
+}
+
+std::uint64_t fingerprintWorld(const Observation& world, const Bounds& budget, const StateShape& shape) {
+  walker::HashSink sink(shape);
   walk(sink, world);
   walk(sink, budget);
   return sink.finish();

@@ -117,6 +117,13 @@ void decodeWorld(std::string_view bytes, const StateShape& shape, Observation& w
 // brokers and three partitions, about a tenth of the world).
 void copyWorld(const Observation& from, Observation& to, const StateShape& shape);
 
+// fingerprintWorld over the shape's slots only (no encoding).
+std::uint64_t fingerprintWorld(const Observation& world, const Bounds& budget, const StateShape& shape);
+
+// a == b over the shape's slots (both states of the configuration, or values whose other slots
+// hold their defaults): what operator== says for such values, at the cost of the copy.
+bool sameWorld(const Observation& a, const Observation& b, const StateShape& shape);
+
 // xxHash64 of an encoding (seed 0): the fingerprint of the state it encodes.
 std::uint64_t hashEncoding(std::string_view bytes);
 

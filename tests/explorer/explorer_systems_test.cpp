@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -168,6 +169,56 @@ TEST(ExplorerSystems, PathEncodingsRoundTripInAnyOrder) {
     std::string again;
     for (const Action& action : path) encodeAction(action, again);
     EXPECT_EQ(again, state.path);
+  }
+}
+
+// BothSystem's encoding (the path and whether the views differed) decodes to the same state in
+// any order, agreeing or not (mutant M16 makes the impl disagree after a crash), into a fresh
+// state or a reused one; nextInto (a reused successor) agrees with next.
+TEST(ExplorerSystems, BothSystemEncodingsRoundTripAgreeingOrNot) {
+  const Config config = twoBrokers(Bounds{.crashes = 1, .topic_deletions = 1, .isr_shrinks = 1});
+  const BothSystem system(config, impl::Mutants::of({impl::Mutant::M16}));
+  std::vector<BothSystem::State> states = system.initialStates();
+  std::vector<BothSystem::Action> actions;
+  std::optional<BothSystem::State> reused_successor;
+  int disagreeing = 0;
+  for (std::size_t i = 0; i < states.size() && states.size() < 400; ++i) {
+    actions.clear();
+    system.actions(states[i], actions);
+    for (const auto& action : actions) {
+      PropertyMask violated = 0;
+      states.push_back(system.next(states[i], action, violated));
+      if (!reused_successor) reused_successor.emplace(states.back());
+      PropertyMask violated_into = 0;
+      system.nextInto(states[i], action, violated_into, *reused_successor);
+      EXPECT_EQ(violated_into, violated);
+      EXPECT_EQ(system.fingerprint(*reused_successor), system.fingerprint(states.back()));
+      if (!states.back().agree()) ++disagreeing;
+    }
+  }
+  ASSERT_GE(states.size(), 400u);
+  EXPECT_GT(disagreeing, 0);  // the dead ends are covered too
+  std::vector<std::size_t> order(states.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), std::mt19937(2));  // a fixed seed: the same order every run
+  BothSystem::State reused = system.initialStates().front();
+  for (std::size_t k : order) {
+    std::string bytes;
+    system.encode(states[k], bytes);
+    const BothSystem::State decoded = system.decode(bytes);
+    system.decodeInto(bytes, reused);
+    for (const BothSystem::State* back : {&decoded, static_cast<const BothSystem::State*>(&reused)}) {
+      EXPECT_EQ(system.fingerprint(*back), system.fingerprint(states[k]));
+      EXPECT_TRUE(back->spec == states[k].spec);
+      EXPECT_EQ(back->path, states[k].path);
+      EXPECT_EQ(back->agree(), states[k].agree());
+      EXPECT_EQ(back->impl_refused, states[k].impl_refused);
+      ASSERT_EQ(back->impl_view == nullptr, states[k].impl_view == nullptr);
+      if (back->impl_view) {
+        EXPECT_TRUE(*back->impl_view == *states[k].impl_view);
+      }
+      EXPECT_TRUE(back->cluster.observe() == states[k].cluster.observe());
+    }
   }
 }
 

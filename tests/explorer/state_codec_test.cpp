@@ -197,6 +197,43 @@ TEST(StateCodec, FastPathsAgreeWithThePlainMembers) {
   EXPECT_EQ(system.failures.load(), 0);
 }
 
+// sameWorld (equality over the configuration's slots) says what operator== says, for states
+// of the configuration; a difference in any of its slots is seen.
+TEST(StateCodec, SameWorldFollowsEquality) {
+  const Config config = everyPerturbationOnce();
+  const SpecSystem system(config);
+  const StateShape shape(config);
+  std::vector<SpecSystem::State> states = system.initialStates();
+  std::vector<Action> actions;
+  for (std::size_t i = 0; i < states.size() && states.size() < 300; ++i) {
+    actions.clear();
+    system.actions(states[i], actions);
+    for (const Action& action : actions) {
+      PropertyMask ignored = 0;
+      states.push_back(system.next(states[i], action, ignored));
+    }
+  }
+  ASSERT_GE(states.size(), 300u);
+  int different = 0;
+  for (std::size_t i = 0; i + 1 < states.size(); ++i) {
+    for (std::size_t j : {i, i + 1, states.size() - 1 - i}) {
+      const bool equal = states[i].world == states[j].world;
+      EXPECT_EQ(sameWorld(states[i].world, states[j].world, shape), equal) << i << " vs " << j;
+      different += equal ? 0 : 1;
+    }
+  }
+  EXPECT_GT(different, 100);
+  // One field changed in the last configured broker's last configured partition slot.
+  Observation changed = states.back().world;
+  const std::uint8_t broker = shape.brokers().back();
+  const std::uint8_t partition = shape.partitions().back();
+  changed.brokers[broker].replicas[partition].leader_epoch += 1;
+  EXPECT_FALSE(sameWorld(changed, states.back().world, shape));
+  changed = states.back().world;
+  changed.zk.last_zxid += 1;
+  EXPECT_FALSE(sameWorld(changed, states.back().world, shape));
+}
+
 TEST(StateCodec, EncodingIsCompact) {
   const Config config = everyPerturbationOnce();
   const SpecSystem system(config);

@@ -93,6 +93,79 @@ TEST(ImplZkStore, WatchesReportChangesToTheirWatcherOnly) {
   EXPECT_TRUE(store.takeWatchEvents().empty());
 }
 
+// Copies share their znodes, watches and counted parents until one of them writes
+// (CopyOnWrite): every write, watch and unwatch stays in the copy that made it.
+TEST(ImplZkStore, CopiesAreIndependentValues) {
+  ZkStore original;
+  original.create("/brokers", "");
+  original.countCreationsUnder("/brokers");
+  original.watch(1, WatchKind::Children, "/brokers");
+  ZkStore copy = original;
+  copy.create("/brokers/1", "a");                      // counted in the copy only
+  copy.setData("/brokers", "changed", kMatchAnyVersion);
+  copy.watch(2, WatchKind::Data, "/brokers");
+  copy.unwatch(1, WatchKind::Children, "/brokers");
+  EXPECT_FALSE(original.exists("/brokers/1"));
+  EXPECT_EQ(original.find("/brokers")->data, "");
+  EXPECT_EQ(original.find("/brokers")->stat.version, 0);
+  EXPECT_EQ(original.lastZxid(), 0);
+  EXPECT_TRUE(original.isWatching(1, WatchKind::Children, "/brokers"));
+  EXPECT_FALSE(original.isWatching(2, WatchKind::Data, "/brokers"));
+  EXPECT_EQ(copy.lastZxid(), 1);
+  EXPECT_EQ(copy.find("/brokers/1")->stat.czxid, 1);
+  EXPECT_FALSE(copy.isWatching(1, WatchKind::Children, "/brokers"));
+  // The copy's watch events are its own; the original's watch still fires in the original.
+  const auto copy_events = copy.takeWatchEvents();
+  ASSERT_EQ(copy_events.size(), 1u);  // NodeChildrenChanged for watcher 1, before the unwatch
+  EXPECT_EQ(copy_events[0].watcher, 1);
+  EXPECT_TRUE(original.takeWatchEvents().empty());
+  original.create("/brokers/2", "b");
+  EXPECT_EQ(original.takeWatchEvents().size(), 1u);
+  EXPECT_FALSE(copy.exists("/brokers/2"));
+  // Assignment makes the two equal again, and later writes part them again.
+  copy = original;
+  EXPECT_TRUE(copy.exists("/brokers/2"));
+  EXPECT_FALSE(copy.exists("/brokers/1"));
+  original.remove("/brokers/2", kMatchAnyVersion);
+  EXPECT_TRUE(copy.exists("/brokers/2"));
+}
+
+// Decoding remembers texts it decoded; the partition epoch still comes from the version given
+// with each read, and different texts decode differently.
+TEST(ImplZkPayload, RememberedDecodesStillFollowTheTextAndTheVersion) {
+  const LeaderIsrAndControllerEpoch one{LeaderAndIsr::make(1, BrokerList{1, 2}), 3};
+  const LeaderIsrAndControllerEpoch two{LeaderAndIsr::make(2, BrokerList{2}), 4};
+  const std::string one_json = payload::partitionState(one);
+  const std::string two_json = payload::partitionState(two);
+  for (int round = 0; round < 2; ++round) {  // the second round answers from memory
+    const auto a = payload::decodePartitionState(one_json, 5);
+    const auto b = payload::decodePartitionState(one_json, 9);
+    const auto c = payload::decodePartitionState(two_json, 5);
+    ASSERT_TRUE(a && b && c);
+    EXPECT_EQ(a->leader_and_isr, one.leader_and_isr.withPartitionEpoch(5));
+    EXPECT_EQ(b->leader_and_isr, one.leader_and_isr.withPartitionEpoch(9));
+    EXPECT_EQ(a->controller_epoch, 3);
+    EXPECT_EQ(c->leader_and_isr, two.leader_and_isr.withPartitionEpoch(5));
+    EXPECT_EQ(c->controller_epoch, 4);
+  }
+  const TopicAssignment small{{0, ReplicaAssignment(BrokerList{1})}};
+  const TopicAssignment large{{0, ReplicaAssignment(BrokerList{1})}, {1, ReplicaAssignment(BrokerList{2, 1})}};
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(payload::topicAssignmentOf(payload::topicAssignment(small)), small);
+    EXPECT_EQ(payload::decodeTopicAssignment(payload::topicAssignment(large)), large);
+    EXPECT_EQ(payload::decodeController(payload::controller(2, 0)), BrokerId{2});
+    EXPECT_EQ(payload::decodeController(payload::controller(3, 0)), BrokerId{3});
+    EXPECT_TRUE(payload::decodeUncleanLeaderElectionEnable(payload::topicConfig(true)));
+    EXPECT_FALSE(payload::decodeUncleanLeaderElectionEnable(payload::topicConfig(false)));
+  }
+  // More distinct texts than the memory holds: still decoded right (it is emptied, not wrong).
+  for (int epoch = 0; epoch < 5000; ++epoch) {
+    const LeaderIsrAndControllerEpoch state{LeaderAndIsr::make(1, BrokerList{1}), epoch};
+    ASSERT_EQ(payload::decodePartitionState(payload::partitionState(state), 0)->controller_epoch, epoch);
+  }
+  EXPECT_EQ(payload::decodePartitionState(one_json, 5)->controller_epoch, 3);
+}
+
 Config oneTopic() {
   Config config;
   config.brokers = BrokerSet{1, 2};
