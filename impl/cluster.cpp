@@ -441,7 +441,7 @@ Observation ImplCluster::observe() const {
     zk.controller_epoch_zk_version = node->stat.version;
   }
   zk.last_zxid = zk_.lastZxid();
-  config_->brokers.forEach([&](BrokerId b) { out.brokers[static_cast<std::size_t>(b)] = broker(b).toObservation(); });
+  config_->brokers.forEach([&](BrokerId b) { broker(b).toObservation(out.brokers[static_cast<std::size_t>(b)]); });
   return out;
 }
 

@@ -82,8 +82,7 @@ void SimulatedBroker::proposeIsrChange(TopicPartition tp) {
   replicas_[static_cast<std::size_t>(partitionIndex(tp))].alter_partition_pending = true;
 }
 
-BrokerData SimulatedBroker::toObservation() const {
-  BrokerData out;
+void SimulatedBroker::toObservation(BrokerData& out) const {
   out.alive = alive_;
   out.broker_epoch = broker_epoch_;
   out.known_controller_epoch = known_controller_epoch_;
@@ -92,8 +91,7 @@ BrokerData SimulatedBroker::toObservation() const {
   out.metadata_live_brokers = metadata_live_brokers_;
   out.replicas = replicas_;
   out.outbox = outbox_;
-  out.controller = controller_.toObservation();
-  return out;
+  controller_.toObservation(out.controller);
 }
 
 }  // namespace kcspec::impl

@@ -41,7 +41,12 @@ class SimulatedBroker {
   // LeaderAndIsr replaces the replica's state (docs/world.md §7).
   void proposeIsrChange(TopicPartition tp);
 
-  BrokerData toObservation() const;
+  BrokerData toObservation() const {
+    BrokerData out;
+    toObservation(out);
+    return out;
+  }
+  void toObservation(BrokerData& out) const;  // into `out`, a default value (no temporaries)
 
  private:
   void handleLeaderAndIsr(BrokerId self, const ControlRequest& request);

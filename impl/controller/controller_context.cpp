@@ -273,8 +273,7 @@ void ControllerContext::removeTopic(TopicIndex topic, Mutants mutants) {
 
 // ------------------------------------------------------------------ observation
 
-ControllerContextData ControllerContext::toObservation() const {
-  ControllerContextData out;
+void ControllerContext::toObservation(ControllerContextData& out) const {
   out.epoch = epoch;
   out.epoch_zk_version = epochZkVersion;
   out.live_broker_epochs = live_broker_epochs_;
@@ -295,7 +294,6 @@ ControllerContextData ControllerContext::toObservation() const {
   out.topics_with_deletion_started = topicsWithDeletionStarted;
   out.topics_ineligible_for_deletion = topicsIneligibleForDeletion;
   out.offline_partition_count = offlinePartitionCount;
-  return out;
 }
 
 }  // namespace kcspec::impl

@@ -103,7 +103,7 @@ class ControllerContext {
 
   void resetContext() { *this = ControllerContext{}; }
 
-  ControllerContextData toObservation() const;
+  void toObservation(ControllerContextData& out) const;  // into `out`, a default value
 
  private:
   struct PartitionEntry {

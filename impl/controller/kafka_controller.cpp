@@ -5,15 +5,13 @@
 
 namespace kcspec::impl {
 
-ControllerData KafkaControllerState::toObservation() const {
-  ControllerData out;
+void KafkaControllerState::toObservation(ControllerData& out) const {
   out.active = active;
   out.session_lost = session_lost;
   out.psm_batch_unflushed = !psm_batch.empty();
   out.rsm_batch_unflushed = !rsm_batch.empty();
-  out.context = context.toObservation();
+  context.toObservation(out.context);
   out.events = events.queue();
-  return out;
 }
 
 std::optional<ControllerEvent> KafkaController::eventForWatch(const Config& config, const zk::WatchEvent& change) {

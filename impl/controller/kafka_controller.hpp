@@ -37,7 +37,7 @@ struct KafkaControllerState {
   ControllerBrokerRequestBatch psm_batch;
   ControllerBrokerRequestBatch rsm_batch;
 
-  ControllerData toObservation() const;
+  void toObservation(ControllerData& out) const;  // into `out`, a default value
 };
 
 class KafkaController final : public DeletionClient {
