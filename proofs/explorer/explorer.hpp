@@ -335,6 +335,7 @@ class Explorer {
     }
     for (int depth = 0;; ++depth) {
       frontier_ = std::move(next_frontier_);
+      frontier_.finish();  // only read from now on
       next_frontier_ = Frontier{};
       if (frontier_.size() == 0) {
         level_begin_.pop_back();  // the empty level that was opened
@@ -394,12 +395,13 @@ class Explorer {
       std::vector<Action> actions;
       std::optional<State> scratch;
       std::optional<State> scratch_next;
+      Frontier::Cursor cursor;  // this thread's decoding of the frontier
       for (;;) {
         const std::size_t c = next_chunk.fetch_add(1, std::memory_order_relaxed);
         if (c >= chunk_count) return;
         const std::size_t begin = first + c * chunk_size;
         const std::size_t end = std::min(last, begin + chunk_size);
-        if (!expandChunk(chunks[c], begin, end, expand, actions, scratch, scratch_next)) return;
+        if (!expandChunk(chunks[c], begin, end, expand, actions, scratch, scratch_next, cursor)) return;
       }
     };
     const unsigned helpers = static_cast<unsigned>(std::min<std::size_t>(threads_, chunk_count)) - 1;
@@ -424,11 +426,11 @@ class Explorer {
   }
 
   bool expandChunk(Chunk& chunk, std::size_t begin, std::size_t end, bool expand, std::vector<Action>& actions,
-                   std::optional<State>& scratch, std::optional<State>& scratch_next) {
+                   std::optional<State>& scratch, std::optional<State>& scratch_next, Frontier::Cursor& cursor) {
     chunk.states.reserve(end - begin);
     for (std::size_t position = begin; position < end; ++position) {
       if (cancelled()) return false;
-      decodeInto(frontier_.at(position), scratch);
+      decodeInto(frontier_.at(position, cursor), scratch);
       const State& state = *scratch;
       Expanded expanded;
       expanded.state_violations = system_.violatedStateProperties(state);
