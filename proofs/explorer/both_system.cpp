@@ -42,7 +42,22 @@ std::vector<BothSystem::State> BothSystem::initialStates() const {
 
 void BothSystem::actions(const State& state, std::vector<Action>& out) const {
   if (!state.agree()) return;  // a dead end: the disagreement is the finding
-  for (const Action& action : spec::enabledActions(config_, state.spec)) out.push_back(action);
+  for (const Action& action : specEnabled(state)) out.push_back(action);
+}
+
+// The explorer asks for a state's properties and then its actions: both need the spec's enabled
+// actions, so the last state's are kept (per thread), named by the system and the state's path —
+// a path reaches one state.
+const std::vector<Action>& BothSystem::specEnabled(const State& state) const {
+  thread_local std::uint64_t owner = 0;
+  thread_local std::string path;
+  thread_local std::vector<Action> enabled;
+  if (owner != id_ || path != state.path) {
+    enabled = spec::enabledActions(config_, state.spec);
+    owner = id_;
+    path = state.path;
+  }
+  return enabled;
 }
 
 BothSystem::State BothSystem::next(const State& state, const Action& action, PropertyMask& violated) const {
@@ -155,7 +170,7 @@ BothSystem::State BothSystem::decode(std::string_view bytes) const {
 PropertyMask BothSystem::violatedStateProperties(const State& state) const {
   PropertyMask violated = catalog_.violatedState(config_, state.spec);
   if (state.impl_view) violated |= catalog_.violatedState(config_, *state.impl_view);
-  if (state.agree() && spec::enabledActions(config_, state.spec) != state.cluster.enabledActions()) {
+  if (state.agree() && specEnabled(state) != state.cluster.enabledActions()) {
     violated |= catalog_.bitOf(kSpecImplEnableTheSameActions.id);
   }
   return violated;

@@ -84,6 +84,7 @@ class BothSystem {
  private:
   struct Node;
   const Node& replay(std::string_view path) const;
+  const std::vector<Action>& specEnabled(const State& state) const;
   std::shared_ptr<const spec::ClusterState> disagreeingView(const impl::ImplCluster& cluster, const spec::ClusterState& spec) const;
 
   Config config_;
