@@ -49,6 +49,20 @@ BrokerList idsFrom(const nlohmann::json& json) {
   return out;
 }
 
+std::string buildBrokerRegistration(BrokerId id) {
+  const std::string host = fmt::format("broker-{}", id);
+  nlohmann::json json = {{"version", 5},
+                         {"host", host},
+                         {"port", 9092},
+                         {"jmx_port", -1},
+                         {"timestamp", "0"},
+                         {"endpoints", nlohmann::json::array({fmt::format("PLAINTEXT://{}:9092", host)})},
+                         {"rack", nullptr},
+                         {"listener_security_protocol_map", {{"PLAINTEXT", "PLAINTEXT"}}},
+                         {"features", nlohmann::json::object()}};
+  return json.dump();
+}
+
 // Decoded payloads by their exact text, per thread. Decoding is a pure function of the text, and
 // a run of the controller reads the same few payloads again and again (the explorer replays
 // millions of steps over a handful of distinct znode values), so parsing each distinct text once
@@ -115,8 +129,6 @@ bool parseUncleanLeaderElectionEnable(std::string_view json) {
 
 }  // namespace
 
-static std::string buildBrokerRegistration(BrokerId id);
-
 std::string brokerRegistration(BrokerId id) {
   // A pure function of the id, asked for on every broker start: built once per id and thread.
   thread_local std::map<BrokerId, std::string> built;
@@ -124,19 +136,6 @@ std::string brokerRegistration(BrokerId id) {
   return built.emplace(id, buildBrokerRegistration(id)).first->second;
 }
 
-static std::string buildBrokerRegistration(BrokerId id) {
-  const std::string host = fmt::format("broker-{}", id);
-  nlohmann::json json = {{"version", 5},
-                         {"host", host},
-                         {"port", 9092},
-                         {"jmx_port", -1},
-                         {"timestamp", "0"},
-                         {"endpoints", nlohmann::json::array({fmt::format("PLAINTEXT://{}:9092", host)})},
-                         {"rack", nullptr},
-                         {"listener_security_protocol_map", {{"PLAINTEXT", "PLAINTEXT"}}},
-                         {"features", nlohmann::json::object()}};
-  return json.dump();
-}
 
 std::string controller(BrokerId id, std::int64_t timestamp_ms) {
   return nlohmann::json{{"version", 2}, {"brokerid", id}, {"timestamp", std::to_string(timestamp_ms)}, {"kraftControllerEpoch", -1}}

@@ -67,27 +67,36 @@ BothSystem::State BothSystem::next(const State& state, const Action& action, Pro
 }
 
 void BothSystem::nextInto(const State& state, const Action& action, PropertyMask& violated, State& out) const {
-  // The spec's step, on a copy of the configuration's slots (out's others hold their defaults).
-  copyWorld(state.spec.world, out.spec.world, shape_);
-  out.spec.budget = state.spec.budget;
-  spec::RecordingObserver observer;
-  spec::takeStep(config_, out.spec, action, observer);
-  violated |= catalog_.violatedStep(config_, state.spec, out.spec, observer.record);
-  // The impl's, on a copy of its world.
-  out.cluster.assignSameConfiguration(state.cluster);
+  copyPair(state.spec, state.cluster, out.spec, out.cluster);
   out.path = state.path;
   encodeAction(action, out.path);
   out.impl_view.reset();
-  out.impl_refused = false;
-  if (!out.cluster.isEnabled(action)) {
-    out.impl_refused = true;  // C2 already failed in `state`
-    return;
-  }
-  out.cluster.apply(action);
+  spec::RecordingObserver observer;
+  out.impl_refused = !stepPair(out.spec, out.cluster, action, observer);
+  violated |= catalog_.violatedStep(config_, state.spec, out.spec, observer.record);
+  if (out.impl_refused) return;  // C2 already failed in `state`
   if (std::shared_ptr<const spec::ClusterState> view = disagreeingView(out.cluster, out.spec)) {
     out.impl_view = std::move(view);
     violated |= catalog_.bitOf(kSpecImplAgree.id);
   }
+}
+
+// to = from, for the spec over the configuration's slots (to's others hold their defaults) and
+// for the impl over its configured brokers.
+void BothSystem::copyPair(const spec::ClusterState& from_spec, const impl::ImplCluster& from_cluster,
+                          spec::ClusterState& to_spec, impl::ImplCluster& to_cluster) const {
+  copyWorld(from_spec.world, to_spec.world, shape_);
+  to_spec.budget = from_spec.budget;
+  to_cluster.assignSameConfiguration(from_cluster);
+}
+
+// One action taken by both; false when the impl does not enable it (then only the spec moved).
+bool BothSystem::stepPair(spec::ClusterState& spec_state, impl::ImplCluster& cluster, const Action& action,
+                          spec::StepObserver& observer) const {
+  spec::takeStep(config_, spec_state, action, observer);
+  if (!cluster.isEnabled(action)) return false;
+  cluster.apply(action);
+  return true;
 }
 
 // The impl's view when it differs from `spec`, else null. Compared over the configuration's
@@ -118,14 +127,10 @@ const BothSystem::Node& BothSystem::replay(std::string_view path) const {
       [this](Node& n, const Action& action) {
         KCSPEC_ASSERT(!n.refused);  // a state where the impl refused has no successors
         spec::StepObserver ignore;
-        spec::takeStep(config_, n.spec, action, ignore);
-        n.refused = !n.cluster.isEnabled(action);
-        if (!n.refused) n.cluster.apply(action);
+        n.refused = !stepPair(n.spec, n.cluster, action, ignore);
       },
       [this](const Node& from, Node& to) {
-        copyWorld(from.spec.world, to.spec.world, shape_);
-        to.spec.budget = from.spec.budget;
-        to.cluster.assignSameConfiguration(from.cluster);
+        copyPair(from.spec, from.cluster, to.spec, to.cluster);
         to.refused = from.refused;
       });
 }
@@ -143,9 +148,7 @@ void BothSystem::decodeInto(std::string_view bytes, State& state) const {
     (void)decodeAction(path, position);
   }
   const Node& parent = replay(path.substr(0, last_begin));
-  copyWorld(parent.spec.world, state.spec.world, shape_);
-  state.spec.budget = parent.spec.budget;
-  state.cluster.assignSameConfiguration(parent.cluster);
+  copyPair(parent.spec, parent.cluster, state.spec, state.cluster);
   state.path.assign(path);
   state.impl_view.reset();
   state.impl_refused = parent.refused;
@@ -154,9 +157,7 @@ void BothSystem::decodeInto(std::string_view bytes, State& state) const {
     std::size_t position = last_begin;
     const Action last = decodeAction(path, position);
     spec::StepObserver ignore;
-    spec::takeStep(config_, state.spec, last, ignore);
-    state.impl_refused = !state.cluster.isEnabled(last);
-    if (!state.impl_refused) state.cluster.apply(last);
+    state.impl_refused = !stepPair(state.spec, state.cluster, last, ignore);
   }
   if (views_differ && !state.impl_refused) state.impl_view = disagreeingView(state.cluster, state.spec);
 }

@@ -85,6 +85,10 @@ class BothSystem {
   struct Node;
   const Node& replay(std::string_view path) const;
   const std::vector<Action>& specEnabled(const State& state) const;
+  void copyPair(const spec::ClusterState& from_spec, const impl::ImplCluster& from_cluster, spec::ClusterState& to_spec,
+                impl::ImplCluster& to_cluster) const;
+  bool stepPair(spec::ClusterState& spec_state, impl::ImplCluster& cluster, const Action& action,
+                spec::StepObserver& observer) const;
   std::shared_ptr<const spec::ClusterState> disagreeingView(const impl::ImplCluster& cluster, const spec::ClusterState& spec) const;
 
   Config config_;
