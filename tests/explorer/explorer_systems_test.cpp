@@ -26,6 +26,7 @@
 #include "proofs/explorer/spec_system.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
+#include "breadth_first_sample.hpp"
 #include "tiny_configs.hpp"
 
 namespace kcspec::explorer {
@@ -141,16 +142,7 @@ TEST(ExplorerSystems, SameCountsForOneTwoAndFourThreads) {
 TEST(ExplorerSystems, PathEncodingsRoundTripInAnyOrder) {
   const Config config = twoBrokers(Bounds{.crashes = 1, .topic_deletions = 1});
   const ImplSystem system(config);
-  std::vector<ImplSystem::State> states = system.initialStates();
-  std::vector<ImplSystem::Action> actions;
-  for (std::size_t i = 0; i < states.size() && states.size() < 400; ++i) {
-    actions.clear();
-    system.actions(states[i], actions);
-    for (const auto& action : actions) {
-      PropertyMask ignored = 0;
-      states.push_back(system.next(states[i], action, ignored));
-    }
-  }
+  const std::vector<ImplSystem::State> states = testing::breadthFirstSample(system, 400);
   ASSERT_GE(states.size(), 400u);
   std::vector<std::size_t> order(states.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -178,24 +170,18 @@ TEST(ExplorerSystems, PathEncodingsRoundTripInAnyOrder) {
 TEST(ExplorerSystems, BothSystemEncodingsRoundTripAgreeingOrNot) {
   const Config config = twoBrokers(Bounds{.crashes = 1, .topic_deletions = 1, .isr_shrinks = 1});
   const BothSystem system(config, impl::Mutants::of({impl::Mutant::M16}));
-  std::vector<BothSystem::State> states = system.initialStates();
-  std::vector<BothSystem::Action> actions;
   std::optional<BothSystem::State> reused_successor;
   int disagreeing = 0;
-  for (std::size_t i = 0; i < states.size() && states.size() < 400; ++i) {
-    actions.clear();
-    system.actions(states[i], actions);
-    for (const auto& action : actions) {
-      PropertyMask violated = 0;
-      states.push_back(system.next(states[i], action, violated));
-      if (!reused_successor) reused_successor.emplace(states.back());
-      PropertyMask violated_into = 0;
-      system.nextInto(states[i], action, violated_into, *reused_successor);
-      EXPECT_EQ(violated_into, violated);
-      EXPECT_EQ(system.fingerprint(*reused_successor), system.fingerprint(states.back()));
-      if (!states.back().agree()) ++disagreeing;
-    }
-  }
+  const std::vector<BothSystem::State> states = testing::breadthFirstSample(
+      system, 400,
+      [&](const BothSystem::State& parent, const Action& action, const BothSystem::State& successor, PropertyMask violated) {
+        if (!reused_successor) reused_successor.emplace(successor);
+        PropertyMask violated_into = 0;
+        system.nextInto(parent, action, violated_into, *reused_successor);
+        EXPECT_EQ(violated_into, violated);
+        EXPECT_EQ(system.fingerprint(*reused_successor), system.fingerprint(successor));
+        if (!successor.agree()) ++disagreeing;
+      });
   ASSERT_GE(states.size(), 400u);
   EXPECT_GT(disagreeing, 0);  // the dead ends are covered too
   std::vector<std::size_t> order(states.size());

@@ -7,6 +7,7 @@
 #include <utility>
 #include <set>
 
+#include "breadth_first_sample.hpp"
 #include "proofs/explorer/explorer.hpp"
 #include "proofs/explorer/spec_system.hpp"
 #include "proofs/explorer/state_codec.hpp"
@@ -203,16 +204,7 @@ TEST(StateCodec, SameWorldFollowsEquality) {
   const Config config = everyPerturbationOnce();
   const SpecSystem system(config);
   const StateShape shape(config);
-  std::vector<SpecSystem::State> states = system.initialStates();
-  std::vector<Action> actions;
-  for (std::size_t i = 0; i < states.size() && states.size() < 300; ++i) {
-    actions.clear();
-    system.actions(states[i], actions);
-    for (const Action& action : actions) {
-      PropertyMask ignored = 0;
-      states.push_back(system.next(states[i], action, ignored));
-    }
-  }
+  const std::vector<SpecSystem::State> states = testing::breadthFirstSample(system, 300);
   ASSERT_GE(states.size(), 300u);
   int different = 0;
   for (std::size_t i = 0; i + 1 < states.size(); ++i) {
