@@ -251,7 +251,7 @@ CommandRun addDriveCommand(CLI::App& app) {
   cmd->add_option("--max-line-bytes", o->max_line_bytes, "longest reply line accepted (default 8 MiB)")
       ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30));
   auto* preset_option = cmd->add_option(
-      "--preset", o->preset, "a preset (default, medium, large, every-perturbation, crash-deletion, stress-4, stress-5) or check configuration (deletion, unclean, no-delete, reassignment, rebalance)");
+      "--preset", o->preset, "a preset (default, medium, large, every-perturbation, crash-isr, crash-deletion, stress-4, stress-5) or check configuration (deletion, unclean, no-delete, reassignment, rebalance)");
   auto* config_option = cmd->add_option("--config", o->config_file, "a configuration file (config_text.hpp's format)");
   preset_option->excludes(config_option);
   config_option->excludes(preset_option);

@@ -115,6 +115,18 @@ std::optional<int> ImplCluster::nextAddedPartition(TopicIndex topic) const {
   return next;
 }
 
+// A perturbation needs its kind's budget and, when the configuration sets one, the overall one
+// (`bound perturbations`): both are spent together.
+bool ImplCluster::hasBudget(int Bounds::*kind) const {
+  return remaining_.*kind > 0 && remaining_.perturbations != 0;
+}
+
+void ImplCluster::spend(int Bounds::*kind) {
+  KCSPEC_ASSERT(hasBudget(kind));
+  --(remaining_.*kind);
+  if (remaining_.perturbations != kAnyNumberOfPerturbations) --remaining_.perturbations;
+}
+
 bool ImplCluster::isrChangeEnabled(const Action& a) const {
   if (!isBrokerId(a.broker) || !isBrokerId(a.replica) || a.broker == a.replica) return false;
   const SimulatedBroker& leader = brokers_[static_cast<std::size_t>(a.broker)];
@@ -122,7 +134,7 @@ bool ImplCluster::isrChangeEnabled(const Action& a) const {
   const HostedReplica& hosted = leader.hosted(a.tp);
   if (!hosted.present || !hosted.is_leader || hosted.alter_partition_pending || !controllerHasRoom()) return false;
   if (a.kind == ActionKind::ShrinkIsr) {
-    return remaining_.isr_shrinks > 0 && hosted.isr.contains(a.replica) && hosted.isr.size() >= 2;
+    return hasBudget(&Bounds::isr_shrinks) && hosted.isr.contains(a.replica) && hosted.isr.size() >= 2;
   }
   const SimulatedBroker& follower = brokers_[static_cast<std::size_t>(a.replica)];
   const HostedReplica& f = follower.hosted(a.tp);
@@ -139,35 +151,35 @@ bool ImplCluster::isEnabled(const Action& a) const {
   };
   switch (a.kind) {
     case ActionKind::CreateTopic:
-      return topicOk(a.topic) && remaining_.topic_creations > 0 && !topicExistsInZk(a.topic) && !deletionRequested(a.topic);
+      return topicOk(a.topic) && hasBudget(&Bounds::topic_creations) && !topicExistsInZk(a.topic) && !deletionRequested(a.topic);
     case ActionKind::DeleteTopic:
-      return topicOk(a.topic) && remaining_.topic_deletions > 0 && topicExistsInZk(a.topic) && !deletionRequested(a.topic);
+      return topicOk(a.topic) && hasBudget(&Bounds::topic_deletions) && topicExistsInZk(a.topic) && !deletionRequested(a.topic);
     case ActionKind::AddPartitions:
-      return topicOk(a.topic) && remaining_.partition_additions > 0 && topicExistsInZk(a.topic) &&
+      return topicOk(a.topic) && hasBudget(&Bounds::partition_additions) && topicExistsInZk(a.topic) &&
              !deletionRequested(a.topic) && nextAddedPartition(a.topic).has_value();
     case ActionKind::ReassignPartition: {
-      if (!partitionOk(a.tp) || remaining_.reassignments <= 0) return false;
+      if (!partitionOk(a.tp) || !hasBudget(&Bounds::reassignments)) return false;
       for (const auto& [p, target] : config_->topics[static_cast<std::size_t>(a.tp.topic)].reassignment_targets) {
         if (p == a.tp.partition && target == a.replicas) return true;
       }
       return false;
     }
-    case ActionKind::CancelReassignment: return partitionOk(a.tp) && remaining_.reassignments > 0;
-    case ActionKind::ElectPreferredLeader: return partitionOk(a.tp) && remaining_.preferred_elections > 0;
-    case ActionKind::ElectUncleanLeader: return partitionOk(a.tp) && remaining_.unclean_elections > 0;
+    case ActionKind::CancelReassignment: return partitionOk(a.tp) && hasBudget(&Bounds::reassignments);
+    case ActionKind::ElectPreferredLeader: return partitionOk(a.tp) && hasBudget(&Bounds::preferred_elections);
+    case ActionKind::ElectUncleanLeader: return partitionOk(a.tp) && hasBudget(&Bounds::unclean_elections);
     case ActionKind::EnableTopicUnclean:
-      return topicOk(a.topic) && remaining_.unclean_elections > 0 && topicExistsInZk(a.topic) && controllerHasRoom() &&
+      return topicOk(a.topic) && hasBudget(&Bounds::unclean_elections) && topicExistsInZk(a.topic) && controllerHasRoom() &&
              !uncleanFlag(a.topic);
-    case ActionKind::CrashBroker: return brokerOk(a.broker) && broker(a.broker).alive() && remaining_.crashes > 0;
+    case ActionKind::CrashBroker: return brokerOk(a.broker) && broker(a.broker).alive() && hasBudget(&Bounds::crashes);
     case ActionKind::StartBroker: return brokerOk(a.broker) && !broker(a.broker).alive();
     case ActionKind::ControlledShutdown:
-      return brokerOk(a.broker) && broker(a.broker).alive() && controllerHasRoom() && remaining_.controlled_shutdowns > 0;
+      return brokerOk(a.broker) && broker(a.broker).alive() && controllerHasRoom() && hasBudget(&Bounds::controlled_shutdowns);
     case ActionKind::ShrinkIsr:
     case ActionKind::ExpandIsr:
       return topicOk(a.tp.topic) && a.tp.partition >= 0 && a.tp.partition < kMaxPartitionsPerTopic && isrChangeEnabled(a);
     case ActionKind::ProcessEvent: return brokerOk(a.broker) && broker(a.broker).alive() && !broker(a.broker).controller().events.empty();
     case ActionKind::LoseControllerSession: {
-      if (!brokerOk(a.broker) || remaining_.controller_failovers <= 0) return false;
+      if (!brokerOk(a.broker) || !hasBudget(&Bounds::controller_failovers)) return false;
       const SimulatedBroker& b = broker(a.broker);
       const zk::Znode* node = zk_.find(zk::paths::kController);
       return b.alive() && b.controller().active && !b.controller().session_lost && node != nullptr &&
@@ -184,14 +196,14 @@ bool ImplCluster::isEnabled(const Action& a) const {
       return !zk_.exists(zk::paths::kController) && b.alive() && !b.controller().active && !b.controller().session_lost;
     }
     case ActionKind::AutoRebalanceTimer: {  // the controller scheduler's task fires (at most one queued)
-      if (!brokerOk(a.broker) || !config_->auto_leader_rebalance_enable || remaining_.auto_rebalances <= 0) return false;
+      if (!brokerOk(a.broker) || !config_->auto_leader_rebalance_enable || !hasBudget(&Bounds::auto_rebalances)) return false;
       const SimulatedBroker& b = broker(a.broker);
       return b.alive() && b.controller().active && !b.controller().events.full() &&
              !b.controller().events.containsKind(ControllerEventKind::AutoPreferredReplicaLeaderElection);
     }
     case ActionKind::DeliverRequest: return brokerOk(a.broker) && broker(a.broker).alive() && !broker(a.broker).inbox().empty();
     case ActionKind::DeliverStopReplicaResponse:
-      return brokerOk(a.broker) && !broker(a.broker).outbox().empty() && (!a.error || remaining_.stop_replica_errors > 0);
+      return brokerOk(a.broker) && !broker(a.broker).outbox().empty() && (!a.error || hasBudget(&Bounds::stop_replica_errors));
   }
   return false;
 }
@@ -307,18 +319,18 @@ void ImplCluster::apply(const Action& a) {
   zk::KafkaZkClient client(zk_, *config_);
   switch (a.kind) {
     case ActionKind::CreateTopic: {
-      --remaining_.topic_creations;
+      spend(&Bounds::topic_creations);
       const TopicConfig& topic = config_->topics[static_cast<std::size_t>(a.topic)];
       client.setTopicConfig(a.topic, topic.unclean_leader_election_enable);
       client.createTopicAssignment(a.topic, initialAssignment(topic));
       break;
     }
     case ActionKind::DeleteTopic:
-      --remaining_.topic_deletions;
+      spend(&Bounds::topic_deletions);
       client.createDeleteTopicPath(a.topic);
       break;
     case ActionKind::AddPartitions: {
-      --remaining_.partition_additions;
+      spend(&Bounds::partition_additions);
       const TopicConfig& topic = config_->topics[static_cast<std::size_t>(a.topic)];
       zk::TopicAssignment assignment = *client.getFullReplicaAssignmentForTopic(a.topic);
       const int next = *nextAddedPartition(a.topic);
@@ -327,30 +339,30 @@ void ImplCluster::apply(const Action& a) {
       break;
     }
     case ActionKind::ReassignPartition:
-      --remaining_.reassignments;
+      spend(&Bounds::reassignments);
       queueRequest(ControllerEvent{.kind = ControllerEventKind::ApiPartitionReassignment, .tp = a.tp, .target_replicas = a.replicas});
       break;
     case ActionKind::CancelReassignment:
-      --remaining_.reassignments;
+      spend(&Bounds::reassignments);
       queueRequest(ControllerEvent{.kind = ControllerEventKind::ApiPartitionReassignment, .tp = a.tp, .cancel = true});
       break;
     case ActionKind::ElectPreferredLeader:
-      --remaining_.preferred_elections;
+      spend(&Bounds::preferred_elections);
       queueRequest(ControllerEvent{.kind = ControllerEventKind::ReplicaLeaderElection, .partitions = PartitionSet{a.tp},
                                    .election_type = ElectionType::PREFERRED});
       break;
     case ActionKind::ElectUncleanLeader:
-      --remaining_.unclean_elections;
+      spend(&Bounds::unclean_elections);
       queueRequest(ControllerEvent{.kind = ControllerEventKind::ReplicaLeaderElection, .partitions = PartitionSet{a.tp},
                                    .election_type = ElectionType::UNCLEAN});
       break;
     case ActionKind::EnableTopicUnclean:
-      --remaining_.unclean_elections;
+      spend(&Bounds::unclean_elections);
       client.setTopicConfig(a.topic, true);
       queueRequest(ControllerEvent{.kind = ControllerEventKind::TopicUncleanLeaderElectionEnable, .topic = a.topic});
       break;
     case ActionKind::CrashBroker:
-      --remaining_.crashes;
+      spend(&Bounds::crashes);
       zk_.closeSession(zk::registrationSession(a.broker));
       zk_.closeSession(zk::controllerSession(a.broker));
       zk_.unwatchAll(a.broker);
@@ -360,13 +372,13 @@ void ImplCluster::apply(const Action& a) {
       brokers_[static_cast<std::size_t>(a.broker)].start(client.registerBroker(a.broker));
       break;
     case ActionKind::ControlledShutdown:
-      --remaining_.controlled_shutdowns;
+      spend(&Bounds::controlled_shutdowns);
       queueRequest(ControllerEvent{.kind = ControllerEventKind::ControlledShutdown, .broker = a.broker,
                                    .broker_epoch = broker(a.broker).brokerEpoch()});
       break;
     case ActionKind::ShrinkIsr:
     case ActionKind::ExpandIsr: {
-      if (a.kind == ActionKind::ShrinkIsr) --remaining_.isr_shrinks;
+      if (a.kind == ActionKind::ShrinkIsr) spend(&Bounds::isr_shrinks);
       const HostedReplica& hosted = broker(a.broker).hosted(a.tp);
       LeaderAndIsr proposed{a.broker, hosted.leader_epoch, LeaderRecoveryState::RECOVERED, hosted.isr, hosted.partition_epoch};
       if (a.kind == ActionKind::ShrinkIsr) {
@@ -381,7 +393,7 @@ void ImplCluster::apply(const Action& a) {
     }
     case ActionKind::ProcessEvent: processEvent(a.broker); break;
     case ActionKind::LoseControllerSession:
-      --remaining_.controller_failovers;
+      spend(&Bounds::controller_failovers);
       zk_.closeSession(zk::controllerSession(a.broker));
       brokers_[static_cast<std::size_t>(a.broker)].controller().session_lost = true;
       break;
@@ -390,13 +402,13 @@ void ImplCluster::apply(const Action& a) {
       break;
     case ActionKind::ElectController: electController(a.broker); break;
     case ActionKind::AutoRebalanceTimer:
-      --remaining_.auto_rebalances;
+      spend(&Bounds::auto_rebalances);
       brokers_[static_cast<std::size_t>(a.broker)].controller().events.append(
           ControllerEvent{.kind = ControllerEventKind::AutoPreferredReplicaLeaderElection});
       break;
     case ActionKind::DeliverRequest: brokers_[static_cast<std::size_t>(a.broker)].handleNextRequest(a.broker); break;
     case ActionKind::DeliverStopReplicaResponse:
-      if (a.error) --remaining_.stop_replica_errors;
+      if (a.error) spend(&Bounds::stop_replica_errors);
       deliverStopReplicaResponse(a.broker, a.error);
       break;
   }

@@ -67,6 +67,8 @@ class ImplCluster {
   bool uncleanFlag(TopicIndex topic) const;  // /config/topics/<t> unclean.leader.election.enable
   std::optional<int> nextAddedPartition(TopicIndex topic) const;  // index into added_partitions
   bool isrChangeEnabled(const Action& action) const;
+  bool hasBudget(int Bounds::*kind) const;  // a perturbation of this kind is allowed
+  void spend(int Bounds::*kind);              // one perturbation of this kind happened
 
   void queueRequest(const ControllerEvent& event);  // admin/broker requests (docs/world.md §3)
   void routeWatchEvents();                          // ZooKeeper watches → events (§2)

@@ -395,13 +395,14 @@ class Explorer {
       std::vector<Action> actions;
       std::optional<State> scratch;
       std::optional<State> scratch_next;
+      Held held;                // the encoding `scratch` holds
       Frontier::Cursor cursor;  // this thread's decoding of the frontier
       for (;;) {
         const std::size_t c = next_chunk.fetch_add(1, std::memory_order_relaxed);
         if (c >= chunk_count) return;
         const std::size_t begin = first + c * chunk_size;
         const std::size_t end = std::min(last, begin + chunk_size);
-        if (!expandChunk(chunks[c], begin, end, expand, actions, scratch, scratch_next, cursor)) return;
+        if (!expandChunk(chunks[c], begin, end, expand, actions, scratch, scratch_next, held, cursor)) return;
       }
     };
     const unsigned helpers = static_cast<unsigned>(std::min<std::size_t>(threads_, chunk_count)) - 1;
@@ -414,23 +415,43 @@ class Explorer {
     return chunks;
   }
 
-  // A state of the frontier into `scratch` (reusing its storage when the system can).
-  void decodeInto(std::string_view bytes, std::optional<State>& scratch) const {
+  // The encoding a thread's scratch state was last decoded from (for DecodesOver systems).
+  struct Held {
+    std::string bytes;
+    bool valid = false;
+  };
+
+  // A state of the frontier into `scratch` (reusing its storage when the system can, and the
+  // parts it already holds when the system decodes over a previous state).
+  void decodeInto(std::string_view bytes, std::optional<State>& scratch, Held& held) const {
+    if constexpr (DecodesOver<S>) {
+      if (scratch && held.valid) {
+        system_.decodeOver(bytes, held.bytes, *scratch);
+        held.bytes.assign(bytes);
+        return;
+      }
+    }
     if constexpr (DecodesInto<S>) {
       if (scratch) {
         system_.decodeInto(bytes, *scratch);
+        held.bytes.assign(bytes);
+        held.valid = true;
         return;
       }
     }
     scratch.emplace(system_.decode(bytes));
+    held.bytes.assign(bytes);
+    held.valid = true;
   }
 
   bool expandChunk(Chunk& chunk, std::size_t begin, std::size_t end, bool expand, std::vector<Action>& actions,
-                   std::optional<State>& scratch, std::optional<State>& scratch_next, Frontier::Cursor& cursor) {
+                   std::optional<State>& scratch, std::optional<State>& scratch_next, Held& held,
+                   Frontier::Cursor& cursor) {
     chunk.states.reserve(end - begin);
     for (std::size_t position = begin; position < end; ++position) {
       if (cancelled()) return false;
-      decodeInto(frontier_.at(position, cursor), scratch);
+      const std::string_view encoding = frontier_.at(position, cursor);  // valid until the next at()
+      decodeInto(encoding, scratch, held);
       const State& state = *scratch;
       Expanded expanded;
       expanded.state_violations = system_.violatedStateProperties(state);
@@ -457,7 +478,11 @@ class Explorer {
         if constexpr (EncodesFingerprinted<S>) {
           // One walk gives both; the encoding is dropped again when the state is known.
           const std::size_t offset = chunk.arena.size();
-          successor.fingerprint = system_.encodeFingerprinted(next, chunk.arena);
+          if constexpr (EncodesSuccessors<S>) {
+            successor.fingerprint = system_.encodeSuccessorFingerprinted(state, encoding, next, chunk.arena);
+          } else {
+            successor.fingerprint = system_.encodeFingerprinted(next, chunk.arena);
+          }
           if (const auto found = visited_.find(successor.fingerprint)) {
             successor.existing = *found;
             chunk.arena.resize(offset);

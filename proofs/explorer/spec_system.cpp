@@ -56,7 +56,7 @@ PropertyMask SpecSystem::bitOf(std::string_view id) const {
 std::vector<SpecSystem::State> SpecSystem::initialStates() const { return {spec::initialState(config_)}; }
 
 void SpecSystem::actions(const State& state, std::vector<Action>& out) const {
-  for (const Action& action : spec::enabledActions(config_, state)) out.push_back(action);
+  spec::enabledActions(config_, state, out);
 }
 
 SpecSystem::State SpecSystem::next(const State& state, const Action& action, PropertyMask& violated) const {
@@ -72,7 +72,8 @@ void SpecSystem::nextInto(const State& state, const Action& action, PropertyMask
 }
 
 void SpecSystem::step(const State& before, const Action& action, PropertyMask& violated, State& after) const {
-  spec::RecordingObserver observer;
+  thread_local spec::RecordingObserver observer;  // one per thread: its record's storage is reused
+  observer.record.clear();
   spec::takeStep(config_, after, action, observer);
   for (std::string_view id : spec::violatedStepProperties(config_, before, after, observer.record)) {
     violated |= bitOf(id);
@@ -100,6 +101,17 @@ SpecSystem::State SpecSystem::decode(std::string_view bytes) const {
 
 void SpecSystem::decodeInto(std::string_view bytes, State& state) const {
   decodeWorld(bytes, shape_, state.world, state.budget);
+}
+
+Fingerprint SpecSystem::encodeSuccessorFingerprinted(const State& parent, std::string_view parent_encoding,
+                                                     const State& successor, std::string& out) const {
+  const std::size_t begin = out.size();
+  encodeWorldAfter(parent.world, parent_encoding, successor.world, successor.budget, shape_, out);
+  return hashEncoding(std::string_view(out).substr(begin));
+}
+
+void SpecSystem::decodeOver(std::string_view bytes, std::string_view previous, State& state) const {
+  decodeWorldOver(bytes, previous, shape_, state.world, state.budget);
 }
 
 PropertyMask SpecSystem::violatedStateProperties(const State& state) const {

@@ -393,14 +393,35 @@ KCSPEC_WALK_FIELDS(StopReplicaPartitionState, x.tp, x.leader_epoch, x.delete_par
 KCSPEC_WALK_FIELDS(ControlRequest, x.kind, x.controller_id, x.controller_epoch, x.broker_epoch, x.leader_and_isr,
                    x.update_metadata, x.live_brokers, x.stop_replica, x.response_wanted)
 KCSPEC_WALK_FIELDS(StopReplicaResponse, x.controller_id, x.controller_epoch, x.partitions)
-KCSPEC_WALK_FIELDS(BrokerData, x.alive, x.broker_epoch, x.known_controller_epoch, x.inbox,
-                   bySlot(x.metadata_cache, v.shape.partitions()), x.metadata_live_brokers,
-                   bySlot(x.replicas, v.shape.partitions()), x.outbox, x.controller)
+// A broker's own fields — everything but its controller module, which the segmented encoding
+// keeps apart (a request delivered to a broker changes the one and not the other).
+template <class B>
+struct BrokerOwn {
+  B& x;
+};
+template <class V, class B>
+void walk(V& v, const BrokerOwn<B>& own) {
+  auto& x = own.x;
+  static_assert(kWalkedFields<BrokerData> == 8 + 1, "the broker's own fields and its controller module");
+  walk(v, x.alive);
+  walk(v, x.broker_epoch);
+  walk(v, x.known_controller_epoch);
+  walk(v, x.inbox);
+  walk(v, bySlot(x.metadata_cache, v.shape.partitions()));
+  walk(v, x.metadata_live_brokers);
+  walk(v, bySlot(x.replicas, v.shape.partitions()));
+  walk(v, x.outbox);
+}
+template <class V, Is<BrokerData> T>
+void walk(V& v, T& x) {
+  walk(v, BrokerOwn<T>{x});
+  walk(v, x.controller);
+}
 KCSPEC_WALK_FIELDS(Observation, x.zk, bySlot(x.brokers, v.shape.brokers()))
 
 #undef KCSPEC_WALK_FIELDS
 
-// Bounds: its fields through boundField, in kBoundNames' order.
+// Bounds: its per-kind fields through boundField, in kBoundNames' order, then the overall bound.
 template <class V, Is<Bounds> T>
 void walk(V& v, T& bounds) {
   if constexpr (V::kDecodes) {
@@ -409,6 +430,7 @@ void walk(V& v, T& bounds) {
     Bounds copy = bounds;
     for (std::size_t i = 0; i < kBoundNames.size(); ++i) v.scalar(*boundField(copy, i));
   }
+  v.scalar(bounds.perturbations);
 }
 
 }  // namespace walker
@@ -590,12 +612,17 @@ bool sameController(const ControllerData& a, const ControllerData& b, const Stat
          a.rsm_batch_unflushed == b.rsm_batch_unflushed && sameContext(a.context, b.context, shape) && a.events == b.events;
 }
 
-bool sameBroker(const BrokerData& a, const BrokerData& b, const StateShape& shape) {
+// Every field of a broker but its controller module (the walk's BrokerOwn).
+bool sameBrokerOwn(const BrokerData& a, const BrokerData& b, const StateShape& shape) {
   static_assert(kWalkedFields<BrokerData> == 9, "compare every field of BrokerData");
   return a.alive == b.alive && a.broker_epoch == b.broker_epoch && a.known_controller_epoch == b.known_controller_epoch &&
          a.inbox == b.inbox && sameSlots(a.metadata_cache, b.metadata_cache, shape.partitions()) &&
          a.metadata_live_brokers == b.metadata_live_brokers && sameSlots(a.replicas, b.replicas, shape.partitions()) &&
-         a.outbox == b.outbox && sameController(a.controller, b.controller, shape);
+         a.outbox == b.outbox;
+}
+
+bool sameBroker(const BrokerData& a, const BrokerData& b, const StateShape& shape) {
+  return sameBrokerOwn(a, b, shape) && sameController(a.controller, b.controller, shape);
 }
 
 }  // namespace
@@ -648,18 +675,116 @@ void decodeWorld(std::string_view bytes, Observation& world, Bounds& budget) {
   decodeWorld(bytes, every, world, budget);
 }
 
-void encodeWorld(const Observation& world, const Bounds& budget, const StateShape& shape, std::string& out) {
-  walker::EncodeSink sink(out, shape);
-  walk(sink, world);
-  walk(sink, budget);
+// ---------------------------------------------------------------- the segmented encoding
+//
+// An encoding is a sequence of segments, each the varint length of its bytes and then the walk
+// of one part of the state: ZooKeeper; for each broker of the shape, its own fields and then its
+// controller module; the budget. A segment's zero runs end with it, so its bytes depend on its
+// part alone: a successor's encoding copies its parent's bytes for the parts a step left alone,
+// and a decoder skips the parts whose bytes equal those of the state it decoded before.
+
+namespace {
+
+// One segment's part of the state, by position: 0 = ZooKeeper, then two per shape broker, then
+// the budget. `visit(part)` gets the part (const or not, as the world and budget are).
+template <class World, class Budget, class Visit>
+void forEachSegment(World& world, Budget& budget, const StateShape& shape, Visit visit) {
+  visit(world.zk);
+  for (const std::uint8_t b : shape.brokers()) {
+    auto& broker = world.brokers[b];
+    visit(walker::BrokerOwn<std::remove_reference_t<decltype(broker)>>{broker});
+    visit(broker.controller);
+  }
+  visit(budget);
+}
+
+void putLength(std::string& out, std::size_t length) {
+  while (length >= 0x80) {
+    out.push_back(static_cast<char>(static_cast<std::uint8_t>(length | 0x80)));
+    length >>= 7;
+  }
+  out.push_back(static_cast<char>(static_cast<std::uint8_t>(length)));
+}
+
+// Splits the next segment off `bytes`: its bytes with their length prefix (`whole`) and without
+// (`body`). A malformed encoding stops the program: encodings never leave the process.
+struct Segment {
+  std::string_view whole;
+  std::string_view body;
+};
+Segment takeSegment(std::string_view& bytes) {
+  std::size_t length = 0;
+  std::size_t position = 0;
+  for (int shift = 0;; shift += 7) {
+    KCSPEC_ASSERT(shift < 35 && position < bytes.size());
+    const auto byte = static_cast<std::uint8_t>(bytes[position++]);
+    length |= static_cast<std::size_t>(byte & 0x7F) << shift;
+    if ((byte & 0x80) == 0) break;
+  }
+  KCSPEC_ASSERT(length <= bytes.size() - position);
+  const Segment segment{bytes.substr(0, position + length), bytes.substr(position, length)};
+  bytes.remove_prefix(position + length);
+  return segment;
+}
+
+template <class Part>
+[[gnu::flatten]] void encodeSegment(const Part& part, const StateShape& shape, std::string& out) {
+  thread_local std::string body;
+  body.clear();
+  walker::EncodeSink sink(body, shape);
+  walk(sink, part);
   sink.finish();
+  putLength(out, body.size());
+  out += body;
+}
+
+template <class Part>
+[[gnu::flatten]] void decodeSegment(std::string_view body, const StateShape& shape, Part&& part) {
+  walker::DecodeSource source(body, shape);
+  walk(source, part);
+  KCSPEC_ASSERT(source.atEnd());
+}
+
+}  // namespace
+
+void encodeWorld(const Observation& world, const Bounds& budget, const StateShape& shape, std::string& out) {
+  forEachSegment(world, budget, shape, [&](const auto& part) { encodeSegment(part, shape, out); });
+}
+
+void encodeWorldAfter(const Observation& parent, std::string_view parent_encoding, const Observation& world,
+                      const Bounds& budget, const StateShape& shape, std::string& out) {
+  // The segments in forEachSegment's order, each the parent's bytes when its part is unchanged.
+  const auto segment = [&](bool unchanged, const auto& part) {
+    const Segment before = takeSegment(parent_encoding);
+    if (unchanged) {
+      out += before.whole;
+    } else {
+      encodeSegment(part, shape, out);
+    }
+  };
+  segment(sameZooKeeper(parent.zk, world.zk, shape), world.zk);
+  for (const std::uint8_t b : shape.brokers()) {
+    const BrokerData& was = parent.brokers[b];
+    const BrokerData& is = world.brokers[b];
+    segment(sameBrokerOwn(was, is, shape), walker::BrokerOwn<const BrokerData>{is});
+    segment(sameController(was.controller, is.controller, shape), is.controller);
+  }
+  segment(false, budget);  // a few bytes: encoding them costs what comparing would
+  KCSPEC_ASSERT(parent_encoding.empty());
 }
 
 void decodeWorld(std::string_view bytes, const StateShape& shape, Observation& world, Bounds& budget) {
-  walker::DecodeSource source(bytes, shape);
-  walk(source, world);
-  walk(source, budget);
-  KCSPEC_ASSERT(source.atEnd());
+  forEachSegment(world, budget, shape, [&](auto&& part) { decodeSegment(takeSegment(bytes).body, shape, part); });
+  KCSPEC_ASSERT(bytes.empty());
+}
+
+void decodeWorldOver(std::string_view bytes, std::string_view previous, const StateShape& shape, Observation& world,
+                     Bounds& budget) {
+  forEachSegment(world, budget, shape, [&](auto&& part) {
+    const Segment segment = takeSegment(bytes);
+    if (takeSegment(previous).whole != segment.whole) decodeSegment(segment.body, shape, part);
+  });
+  KCSPEC_ASSERT(bytes.empty() && previous.empty());
 }
 
 std::uint64_t hashBytes(std::string_view bytes) {

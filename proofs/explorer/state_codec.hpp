@@ -11,7 +11,10 @@
 //   into a default value, or into a state of the same configuration (the explorer reuses one).
 //   tests/explorer/state_codec_test.cpp checks the round trip on every explored state;
 // - the encoding writes the fields as zig-zag varints and run-length encodes zero bytes (most
-//   of a world is default values): a few hundred bytes for a 53 kB value;
+//   of a world is default values): a few hundred bytes for a 53 kB value. It is a sequence of
+//   self-contained segments (ZooKeeper; per broker its own fields, then its controller module;
+//   the budget), so a successor's encoding reuses its parent's bytes for the parts a step left
+//   unchanged (encodeWorldAfter) and a decoder skips the parts it already holds (decodeWorldOver);
 // - hashEncoding(encoding) is the explorer's fingerprint of a state (xxHash64 of the bytes: the
 //   encoding is canonical, so equal states hash equally);
 // - fingerprintWorld (every slot, an xxHash64-style mixer over each field's little-endian
@@ -111,6 +114,19 @@ void decodeWorld(std::string_view bytes, Observation& world, Bounds& budget);
 // stops the program: encodings never leave the process.
 void encodeWorld(const Observation& world, const Bounds& budget, const StateShape& shape, std::string& out);
 void decodeWorld(std::string_view bytes, const StateShape& shape, Observation& world, Bounds& budget);
+
+// encodeWorld(world, budget, shape, out), given the parent state `parent` the step that led to
+// `world` started from and its encoding `parent_encoding` (= encodeWorld(parent, …, shape)): the
+// parts of the state the step left unchanged are copied from the parent's encoding instead of
+// walked again (the encoding is a sequence of self-contained segments, state_codec.cpp).
+void encodeWorldAfter(const Observation& parent, std::string_view parent_encoding, const Observation& world,
+                      const Bounds& budget, const StateShape& shape, std::string& out);
+
+// decodeWorld(bytes, shape, world, budget) for a `world` and `budget` that hold the decoding of
+// `previous` (an encoding of the same configuration): the segments whose bytes equal the
+// previous ones are already in place and are skipped.
+void decodeWorldOver(std::string_view bytes, std::string_view previous, const StateShape& shape, Observation& world,
+                     Bounds& budget);
 
 // to = from, for a `to` whose slots outside the shape hold their defaults (a state of the same
 // configuration): copies only the shape's slots — its brokers, topics and partitions (for three

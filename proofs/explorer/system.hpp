@@ -99,6 +99,24 @@ concept DecodesInto = requires(const S& system, std::string_view view, typename 
   { system.decodeInto(view, state) } -> std::same_as<void>;
 };
 
+// Two more, for systems whose encodings are made of parts (state_codec.hpp's segments):
+//   Fingerprint encodeSuccessorFingerprinted(const State& parent, std::string_view parent_encoding,
+//                                            const State& successor, std::string& out) const;
+//       encodeFingerprinted(successor, out), given the state the step started from and its
+//       encoding: the parts the step left unchanged are copied from the parent's encoding
+//   void decodeOver(std::string_view bytes, std::string_view previous, State& state) const;
+//       decodeInto(bytes, state) for a `state` that holds decode(previous): the parts whose
+//       bytes equal the previous ones are already in place
+template <class S>
+concept EncodesSuccessors = requires(const S& system, const typename S::State& state, std::string_view view,
+                                     std::string& bytes) {
+  { system.encodeSuccessorFingerprinted(state, view, state, bytes) } -> std::same_as<Fingerprint>;
+};
+template <class S>
+concept DecodesOver = requires(const S& system, std::string_view view, typename S::State& state) {
+  { system.decodeOver(view, view, state) } -> std::same_as<void>;
+};
+
 template <class S>
 concept StepsInto = requires(const S& system, const typename S::State& state, const typename S::Action& action,
                              PropertyMask& mask, typename S::State& successor) {

@@ -262,6 +262,20 @@ bool controlledShutdownCompletes(const Config&, const ClusterState& s) {
   return ok;
 }
 
+// A reassignment with a replica on a broker in controlled shutdown may wait until that broker
+// has stopped and registered again — a crash, which is not a recovery step — so L5 excuses it, as
+// L6 excuses a deletion whose brokers are shutting down. A target replica there cannot join the
+// ISR: AlterPartition answers INELIGIBLE_REPLICA for an ISR naming a broker that is not live
+// (facts §5.12 rule 9). And a leader whose proposal to add any replica on such a broker was so
+// rejected proposes nothing more until a LeaderAndIsr replaces its state (docs/world.md §7: kcspec's
+// broker does not retry a rejected proposal, where Kafka's retries it until the broker is gone),
+// so the other new replicas wait too.
+bool waitsForShuttingDownReplica(const ControllerContextData& ctx, const ReplicaAssignment& assignment) {
+  bool waits = false;
+  for (BrokerId r : assignment.replicas) waits |= ctx.shutting_down_broker_ids.contains(r);
+  return waits;
+}
+
 bool reassignmentsComplete(const Config&, const ClusterState& s) {
   const ControllerData* controller = activeController(s);
   if (!controller) return false;
@@ -270,14 +284,15 @@ bool reassignmentsComplete(const Config&, const ClusterState& s) {
   const ControllerContextData& ctx = controller->context;
   bool pending = false;
   ctx.partitions_being_reassigned.forEach([&](TopicPartition tp) {
-    pending |= ctx.partitions[static_cast<std::size_t>(partitionIndex(tp))].assignment.has_value() &&
-               !ctx.topics_to_be_deleted.contains(tp.topic);
+    const std::optional<ReplicaAssignment>& assignment = ctx.partitions[static_cast<std::size_t>(partitionIndex(tp))].assignment;
+    pending |= assignment.has_value() && !ctx.topics_to_be_deleted.contains(tp.topic) &&
+               !waitsForShuttingDownReplica(ctx, *assignment);
   });
   if (pending) return false;
   for (TopicIndex t = 0; t < kMaxTopics; ++t) {
     if (ctx.topics_to_be_deleted.contains(t)) continue;
     for (const ReplicaAssignment& assignment : s.world.zk.topics[static_cast<std::size_t>(t)].partitions) {
-      if (assignment.isBeingReassigned()) return false;
+      if (assignment.isBeingReassigned() && !waitsForShuttingDownReplica(ctx, assignment)) return false;
     }
   }
   return true;
@@ -334,7 +349,7 @@ constexpr Property kCatalog[] = {
     {"L4", "ControlledShutdownCompletes",
      "A shutting-down broker leads no partition that has another live, not-shutting-down ISR member.",
      "KAFKA-6753 (mutant M6); facts §5.9", PropertyKind::Liveness, controlledShutdownCompletes},
-    {"L5", "ReassignmentsComplete", "Every reassignment of a partition whose topic exists and is not queued for deletion completes.", "KAFKA-8237; facts §5.7",
+    {"L5", "ReassignmentsComplete", "Every reassignment of a partition whose topic exists and is not queued for deletion completes, unless one of its replicas' brokers is shutting down.", "KAFKA-8237; facts §5.7, §5.12",
      PropertyKind::Liveness, reassignmentsComplete},
     {"L6", "DeletionCompletesAfterErrors",
      "Even after a StopReplica error, a topic whose deletion was requested and that is not being reassigned is deleted once all its replicas' brokers are up and not shutting down.",

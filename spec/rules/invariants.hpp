@@ -21,6 +21,12 @@ struct StepRecord {
   std::vector<std::pair<BrokerId, std::int32_t>> accepted_writes;
   // Fenced writes that ZooKeeper rejected because the writer's epoch was stale.
   std::vector<std::pair<BrokerId, std::int32_t>> rejected_writes;
+  // Empties the record for the next step (keeping the storage).
+  void clear() {
+    state_changes.clear();
+    accepted_writes.clear();
+    rejected_writes.clear();
+  }
 };
 
 // A StepObserver that keeps everything in a StepRecord.

@@ -44,10 +44,42 @@ bool hasEventRoom(const ClusterState& s) {
   return controller != kNoLeader && !brokerAt(s, controller).controller.events.full();
 }
 
+// A perturbation: a step of the environment that spends a bound (the admin, a crash, a lost
+// session, an ISR shrink, an error response); every other step is the cluster recovering.
+bool isPerturbation(const Action& a) {
+  switch (a.kind) {
+    case ActionKind::StartBroker:
+    case ActionKind::ExpandIsr:
+    case ActionKind::ProcessEvent:
+    case ActionKind::NoticeSessionExpiry:
+    case ActionKind::ElectController:
+    case ActionKind::DeliverRequest:
+      return false;
+    case ActionKind::DeliverStopReplicaResponse:
+      return a.error;
+    case ActionKind::CreateTopic:
+    case ActionKind::DeleteTopic:
+    case ActionKind::AddPartitions:
+    case ActionKind::ReassignPartition:
+    case ActionKind::CancelReassignment:
+    case ActionKind::ElectPreferredLeader:
+    case ActionKind::ElectUncleanLeader:
+    case ActionKind::EnableTopicUnclean:
+    case ActionKind::CrashBroker:
+    case ActionKind::ControlledShutdown:
+    case ActionKind::ShrinkIsr:
+    case ActionKind::LoseControllerSession:
+    case ActionKind::AutoRebalanceTimer:
+      return true;
+  }
+  return true;
+}
+
 // ---- enabledness, one predicate per action kind
 
 bool enabled(const Config& config, const ClusterState& s, const Action& a) {
   const Bounds& left = s.budget;
+  if (isPerturbation(a) && left.perturbations == 0) return false;  // the overall bound is spent
   switch (a.kind) {
     case ActionKind::CreateTopic:
       return left.topic_creations > 0 && a.topic >= 0 && a.topic < config.topicCount() && !topicAt(s, a.topic).exists &&
@@ -156,6 +188,7 @@ void deliverStopReplicaResponse(ClusterState& s, BrokerId b, bool error) {
 void apply(const Config& config, ClusterState& s, const Action& a, StepObserver& observer) {
   Observation& world = s.world;
   Bounds& left = s.budget;
+  if (isPerturbation(a) && left.perturbations > 0) --left.perturbations;
   switch (a.kind) {
     case ActionKind::CreateTopic:
       --left.topic_creations;
@@ -267,10 +300,10 @@ void apply(const Config& config, ClusterState& s, const Action& a, StepObserver&
   }
 }
 
-// Candidate actions, before the enabledness check.
-std::vector<Action> candidates(const Config& config, const ClusterState& s) {
-  std::vector<Action> out;
-  auto add = [&](Action a) { out.push_back(a); };
+// Candidate actions, before the enabledness check: `add(action)` for each, in a fixed order. They
+// name only the configuration's brokers, topics and partitions, so every one is well-formed.
+template <class Add>
+void forEachCandidate(const Config& config, const ClusterState& s, Add add) {
   for (TopicIndex t = 0; t < config.topicCount(); ++t) {
     add({.kind = ActionKind::CreateTopic, .topic = t});
     add({.kind = ActionKind::DeleteTopic, .topic = t});
@@ -302,7 +335,6 @@ std::vector<Action> candidates(const Config& config, const ClusterState& s) {
     add({.kind = ActionKind::DeliverStopReplicaResponse, .broker = b});
     add({.kind = ActionKind::DeliverStopReplicaResponse, .broker = b, .error = true});
   });
-  return out;
 }
 
 }  // namespace
@@ -351,11 +383,15 @@ bool isEnabled(const Config& config, const ClusterState& state, const Action& ac
   return wellFormed(config, action) && enabled(config, state, action);
 }
 
+void enabledActions(const Config& config, const ClusterState& state, std::vector<Action>& out) {
+  forEachCandidate(config, state, [&](const Action& action) {
+    if (enabled(config, state, action)) out.push_back(action);  // well-formed by construction
+  });
+}
+
 std::vector<Action> enabledActions(const Config& config, const ClusterState& state) {
   std::vector<Action> out;
-  for (const Action& action : candidates(config, state)) {
-    if (isEnabled(config, state, action)) out.push_back(action);
-  }
+  enabledActions(config, state, out);
   return out;
 }
 

@@ -16,6 +16,8 @@ ClusterState initialState(const Config& config);
 
 // Every enabled action, in a fixed order (action kind, then broker, topic, partition, …).
 std::vector<Action> enabledActions(const Config& config, const ClusterState& state);
+// The same, appended to `out` (the explorer reuses one vector).
+void enabledActions(const Config& config, const ClusterState& state, std::vector<Action>& out);
 
 bool isEnabled(const Config& config, const ClusterState& state, const Action& action);
 

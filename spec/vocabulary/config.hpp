@@ -27,6 +27,9 @@ struct TopicConfig {
   bool exists_at_start = false;                 // created before the first controller starts
 };
 
+// Bounds::perturbations when a configuration sets no overall bound.
+inline constexpr int kAnyNumberOfPerturbations = -1;
+
 // How often each perturbation may happen in one history.
 struct Bounds {
   int crashes = 0;                  // broker crash (also a quick bounce when restarted before BrokerChange)
@@ -41,14 +44,20 @@ struct Bounds {
   int isr_shrinks = 0;              // a leader proposes removing a follower (AlterPartition)
   int stop_replica_errors = 0;      // a StopReplica(delete=true) response carries an error
   int auto_rebalances = 0;          // the leader-rebalance scheduler fires (needs auto.leader.rebalance.enable)
+  // Perturbations of any kind left in one history (`bound perturbations n`): every use of a
+  // bound above also spends one of these. kAnyNumberOfPerturbations: only each kind's own bound.
+  int perturbations = kAnyNumberOfPerturbations;
   friend constexpr bool operator==(const Bounds&, const Bounds&) = default;
 };
 
-// The bound names, in the order of Bounds' fields, as the configuration format spells them.
+// The per-kind bound names, in the order of Bounds' fields, as the configuration format spells
+// them (the overall bound, Bounds::perturbations, is spelled kOverallBoundName).
 inline constexpr std::array<std::string_view, 12> kBoundNames = {
     "crashes",      "controlled-shutdowns", "controller-failovers", "topic-creations",
     "topic-deletions", "partition-additions", "reassignments", "preferred-elections",
     "unclean-elections", "isr-shrinks", "stop-replica-errors", "auto-rebalances"};
+
+inline constexpr std::string_view kOverallBoundName = "perturbations";
 
 constexpr int* boundField(Bounds& bounds, std::size_t i) {
   int* fields[] = {&bounds.crashes,          &bounds.controlled_shutdowns, &bounds.controller_failovers,

@@ -193,11 +193,17 @@ class ConfigParser {
       if (config_.topicCount() >= kMaxTopics) fail(line, fmt::format("more than {} topics", kMaxTopics));
       config_.topics.push_back(TopicConfig{.name = std::string(args[0])});
       topics_.push_back(TopicLines{.line = line});
+    } else if (keyword == "bound" && args.size() == 2 && args[0] == kOverallBoundName) {
+      once(overall_bound_line_, line, fmt::format("bound {}", args[0]));
+      const int value = parseNumber(args[1], file_, line);
+      if (value < 0) fail(line, fmt::format("bound {} is negative ({})", args[0], value));
+      config_.bounds.perturbations = value;
     } else if (keyword == "bound") {
       arity(line, args, 2, "bound <name> <n>");
       const auto* found = std::find(kBoundNames.begin(), kBoundNames.end(), args[0]);
       if (found == kBoundNames.end()) {
-        fail(line, fmt::format("unknown bound `{}` (the bounds are {})", args[0], fmt::join(kBoundNames, ", ")));
+        fail(line, fmt::format("unknown bound `{}` (the bounds are {} and {})", args[0], fmt::join(kBoundNames, ", "),
+                               kOverallBoundName));
       }
       const auto index = static_cast<std::size_t>(found - kBoundNames.begin());
       once(bound_lines_[index], line, fmt::format("bound {}", args[0]));
@@ -344,6 +350,7 @@ class ConfigParser {
   Config config_;
   std::optional<int> name_line_, brokers_line_, alive_line_, delete_line_, rebalance_line_;
   std::array<std::optional<int>, kBoundNames.size()> bound_lines_;
+  std::optional<int> overall_bound_line_;
   std::vector<TopicLines> topics_;
   std::vector<std::pair<int, BrokerId>> replica_uses_;                // every replica must be in `brokers`
   std::vector<std::tuple<int, std::size_t, int>> reassign_uses_;      // line, topic, partition
@@ -404,6 +411,9 @@ std::string printConfig(const Config& config) {
   Bounds bounds = config.bounds;
   for (std::size_t i = 0; i < kBoundNames.size(); ++i) {
     out += fmt::format("bound {} {}\n", kBoundNames[i], *boundField(bounds, i));
+  }
+  if (bounds.perturbations != kAnyNumberOfPerturbations) {
+    out += fmt::format("bound {} {}\n", kOverallBoundName, bounds.perturbations);
   }
   return out;
 }

@@ -13,6 +13,9 @@
 //     unclean.leader.election.enable true|false  default false (/config/topics/<t>)
 //     exists-at-start true|false                 default false
 //   bound <name> <n>                             n ≥ 0; names are kBoundNames; an unlisted bound is 0
+//   bound perturbations <n>                      n ≥ 0; at most n perturbations of any kind in one
+//                                                history (each use of a bound above is one); absent:
+//                                                only each kind's own bound
 //
 // Topic statements belong to the latest `topic` line (indentation is only for the reader); the
 // other statements may appear anywhere, each at most once. Replica lists hold distinct brokers
@@ -35,8 +38,8 @@ namespace kcspec {
 
 Config parseConfig(std::string_view text, std::string_view file_name);
 
-// The canonical text: every statement in the order of the grammar above, every flag and bound
-// spelled out. parseConfig(printConfig(c)) equals c field by field for every valid c.
+// The canonical text: every statement in the order of the grammar above, every flag and per-kind
+// bound spelled out (`bound perturbations` only when set). parseConfig(printConfig(c)) equals c field by field for every valid c.
 std::string printConfig(const Config& config);
 
 // A topic's name as the configuration spells it (`#<index>` for an index it does not have), and

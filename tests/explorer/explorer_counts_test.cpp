@@ -12,6 +12,8 @@
 //   active controller, and after a crash there is none).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "proofs/explorer/explorer.hpp"
 #include "proofs/explorer/known_deviations.hpp"
 #include "proofs/explorer/spec_system.hpp"
@@ -103,6 +105,49 @@ TEST(ExplorerCounts, OneBrokerOneTopicOneCrash) {
   EXPECT_EQ(result.transitions, 19u);
   EXPECT_EQ(result.max_depth, 7);
   expectClean(result);
+}
+
+// The overall bound (`bound perturbations 1`) with two crashes allowed: once one crash has
+// happened no perturbation is enabled, so the second crash never is — exactly the 11 states and
+// 11 transitions of OneBrokerNoTopicsOneCrash. Without the overall bound the second crash adds
+// states (the broker can die again after its restart).
+TEST(ExplorerCounts, TheOverallBoundStopsASecondCrash) {
+  Config config = oneBroker();
+  config.bounds.crashes = 2;
+  const auto unbounded = run(config);
+  EXPECT_GT(unbounded.states, 11u);
+  config.bounds.perturbations = 1;
+  const auto result = run(config);
+  EXPECT_EQ(result.states, 11u);
+  EXPECT_EQ(result.transitions, 11u);
+  EXPECT_EQ(result.max_depth, 5);
+  expectClean(result);
+}
+
+// With a crash and a controller failover allowed but at most one perturbation in a history,
+// the states are those of the crash-only configuration and those of the failover-only one,
+// which share exactly the states without a perturbation (the configuration with neither):
+// states(both, 1) = states(crash) + states(failover) − states(neither), and likewise for the
+// transitions.
+TEST(ExplorerCounts, OnePerturbationOfTwoKindsIsTheUnionOfEachKindAlone) {
+  const Config neither = oneBrokerOneTopic();
+  Config crash = neither;
+  crash.bounds.crashes = 1;
+  Config failover = neither;
+  failover.bounds.controller_failovers = 1;
+  Config both = neither;
+  both.bounds.crashes = 1;
+  both.bounds.controller_failovers = 1;
+  both.bounds.perturbations = 1;
+  const auto n = run(neither), c = run(crash), f = run(failover), b = run(both);
+  EXPECT_EQ(b.states, c.states + f.states - n.states);
+  EXPECT_EQ(b.transitions, c.transitions + f.transitions - n.transitions);
+  EXPECT_EQ(b.max_depth, std::max(c.max_depth, f.max_depth));
+  EXPECT_GT(f.states, n.states);  // the failover does add states
+  Config unbounded = both;
+  unbounded.bounds.perturbations = kAnyNumberOfPerturbations;
+  EXPECT_GT(run(unbounded).states, b.states);  // a crash after a failover, and the other way round
+  expectClean(b);
 }
 
 TEST(ExplorerCounts, OneThreadGivesTheSameCounts) {

@@ -47,11 +47,14 @@ class CheckingSystem : public SpecSystem {
     const auto [it, inserted] = seen.emplace(fingerprint(state), out.substr(begin));
     if (!inserted && it->second != out.substr(begin)) failures.fetch_add(1);
   }
-  // The explorer encodes through this member (system.hpp's fast path).
+  // The explorer encodes through these members (system.hpp's fast paths).
   Fingerprint encodeFingerprinted(const State& state, std::string& out) const {
     const std::size_t begin = out.size();
     encode(state, out);
     return hashEncoding(std::string_view(out).substr(begin));
+  }
+  Fingerprint encodeSuccessorFingerprinted(const State&, std::string_view, const State& successor, std::string& out) const {
+    return encodeFingerprinted(successor, out);
   }
   mutable std::atomic<int> failures{0};
   mutable std::mutex mutex;
@@ -102,7 +105,7 @@ KCSPEC_EXPECT_WALKED(StopReplicaResponse);
 KCSPEC_EXPECT_WALKED(BrokerData);
 KCSPEC_EXPECT_WALKED(Observation);
 #undef KCSPEC_EXPECT_WALKED
-static_assert(fieldCount<Bounds>() == kBoundNames.size());
+static_assert(fieldCount<Bounds>() == kBoundNames.size() + 1);  // the per-kind bounds and the overall one, all walked
 static_assert(fieldCount<spec::ClusterState>() == 2);  // the world and the budget, both walked
 // ReplicaAssignment has constructors (not an aggregate): its three lists are walked by name.
 
@@ -173,6 +176,14 @@ class FastPathCheckingSystem : public SpecSystem {
   void decodeInto(std::string_view bytes, State& state) const {
     SpecSystem::decodeInto(bytes, state);
     if (!(decode(bytes) == state)) failures.fetch_add(1);
+    decoded.fetch_add(1);
+  }
+  void decodeOver(std::string_view bytes, std::string_view previous, State& state) const {
+    if (!(decode(previous) == state)) failures.fetch_add(1);  // the explorer keeps its promise
+    SpecSystem::decodeOver(bytes, previous, state);
+    if (!(decode(bytes) == state)) failures.fetch_add(1);
+    decoded.fetch_add(1);
+    decoded_over.fetch_add(1);
   }
   Fingerprint encodeFingerprinted(const State& state, std::string& out) const {
     const std::size_t begin = out.size();
@@ -182,8 +193,24 @@ class FastPathCheckingSystem : public SpecSystem {
     if (plain != out.substr(begin) || fingerprint != this->fingerprint(state)) failures.fetch_add(1);
     return fingerprint;
   }
+  Fingerprint encodeSuccessorFingerprinted(const State& parent, std::string_view parent_encoding, const State& successor,
+                                           std::string& out) const {
+    std::string parent_plain;
+    encode(parent, parent_plain);
+    if (parent_plain != parent_encoding) failures.fetch_add(1);  // the explorer keeps its promise
+    const std::size_t begin = out.size();
+    const Fingerprint fingerprint = SpecSystem::encodeSuccessorFingerprinted(parent, parent_encoding, successor, out);
+    std::string plain;
+    encode(successor, plain);
+    if (plain != out.substr(begin) || fingerprint != this->fingerprint(successor)) failures.fetch_add(1);
+    successors_encoded.fetch_add(1);
+    return fingerprint;
+  }
   mutable std::atomic<int> failures{0};
   mutable std::atomic<std::uint64_t> checked{0};
+  mutable std::atomic<std::uint64_t> decoded{0};
+  mutable std::atomic<std::uint64_t> decoded_over{0};
+  mutable std::atomic<std::uint64_t> successors_encoded{0};
 };
 
 TEST(StateCodec, FastPathsAgreeWithThePlainMembers) {
@@ -195,7 +222,46 @@ TEST(StateCodec, FastPathsAgreeWithThePlainMembers) {
   const auto result = explore(system, options);
   EXPECT_GT(result.transitions, 1000u);
   EXPECT_EQ(system.checked.load(), result.transitions);
+  EXPECT_EQ(system.successors_encoded.load(), result.transitions);  // every successor through the segmented path
+  // Every state is decoded (the first of each thread's batch by decode(), not checked here), most
+  // of them over the state decoded before.
+  EXPECT_GT(system.decoded.load(), result.states * 9 / 10);
+  EXPECT_GT(system.decoded_over.load(), result.states / 2);
   EXPECT_EQ(system.failures.load(), 0);
+}
+
+// The segmented encoding on its own: a successor's encoding after a step that changed one part
+// reuses the parent's bytes for the others, and decoding over a previous state changes only the
+// parts whose bytes differ.
+TEST(StateCodec, SegmentsAreReusedOnlyForUnchangedParts) {
+  const Config config = everyPerturbationOnce();
+  const StateShape shape(config);
+  const spec::ClusterState parent = spec::initialState(config);
+  std::string parent_bytes;
+  encodeWorld(parent.world, parent.budget, shape, parent_bytes);
+  spec::ClusterState child = parent;
+  child.world.brokers[2].controller.context.partitions[1].replica_states[1] = ReplicaState::OfflineReplica;
+  child.budget.crashes = 0;
+  std::string plain, reused;
+  encodeWorld(child.world, child.budget, shape, plain);
+  encodeWorldAfter(parent.world, parent_bytes, child.world, child.budget, shape, reused);
+  EXPECT_EQ(reused, plain);
+  EXPECT_NE(plain, parent_bytes);
+  // Decoding the child over the parent gives the child; decoding the parent over it, the parent.
+  Observation world = parent.world;
+  Bounds budget = parent.budget;
+  decodeWorldOver(plain, parent_bytes, shape, world, budget);
+  EXPECT_EQ(world, child.world);
+  EXPECT_EQ(budget, child.budget);
+  decodeWorldOver(parent_bytes, plain, shape, world, budget);
+  EXPECT_EQ(world, parent.world);
+  EXPECT_EQ(budget, parent.budget);
+  // A part whose bytes equal the previous ones is not decoded: a value planted in broker 1
+  // (unchanged between parent and child) survives a decode over the parent's bytes.
+  world.brokers[1].known_controller_epoch = 77;
+  decodeWorldOver(plain, parent_bytes, shape, world, budget);
+  EXPECT_EQ(world.brokers[1].known_controller_epoch, 77);
+  EXPECT_EQ(world.brokers[2].controller.context.partitions[1].replica_states[1], ReplicaState::OfflineReplica);
 }
 
 // sameWorld (equality over the configuration's slots) says what operator== says, for states

@@ -41,6 +41,7 @@ void expectSameConfig(const Config& a, const Config& b) {
   }
   Bounds x = a.bounds, y = b.bounds;
   for (std::size_t i = 0; i < kBoundNames.size(); ++i) EXPECT_EQ(*boundField(x, i), *boundField(y, i)) << kBoundNames[i];
+  EXPECT_EQ(a.bounds.perturbations, b.bounds.perturbations);
 }
 
 // The example of the format's documentation.
@@ -100,6 +101,19 @@ TEST(ConfigText, DefaultsWhenStatementsAreLeftOut) {
   EXPECT_FALSE(c.auto_leader_rebalance_enable);
   Bounds b = c.bounds;
   for (std::size_t i = 0; i < kBoundNames.size(); ++i) EXPECT_EQ(*boundField(b, i), 0);
+}
+
+TEST(ConfigText, TheOverallBoundIsOptionalAndPrintedOnlyWhenSet) {
+  const Config without = parseConfig("brokers 0\nbound crashes 2\n", "a.conf");
+  EXPECT_EQ(without.bounds.perturbations, kAnyNumberOfPerturbations);
+  EXPECT_EQ(printConfig(without).find("perturbations"), std::string::npos);
+  const Config with = parseConfig("brokers 0\nbound crashes 2\nbound perturbations 1\n", "b.conf");
+  EXPECT_EQ(with.bounds.perturbations, 1);
+  EXPECT_EQ(with.bounds.crashes, 2);
+  const std::string printed = printConfig(with);
+  EXPECT_TRUE(printed.ends_with("bound auto-rebalances 0\nbound perturbations 1\n")) << printed;
+  expectSameConfig(with, parseConfig(printed, "printed.conf"));
+  EXPECT_EQ(parseConfig("brokers 0\nbound perturbations 0\n", "c.conf").bounds.perturbations, 0);
 }
 
 TEST(ConfigText, PrintThenParseGivesTheSameConfig) {
@@ -218,8 +232,13 @@ std::vector<BadInput> badConfigs() {
       {"too many partitions with added ones", kHead + "  add-partition replicas 1\n  partition 1 replicas 2\n  add-partition replicas 3\n  add-partition replicas 1\n", 7, "more than 4 partitions (counting added ones)"},
       {"replication factor over the maximum", "brokers 0 1 2 3 4 5 6 7\ntopic t\n  partition 0 replicas 0,1,2,3,4,5,6,7,0\n", 3, "replication factor 9 is over the maximum 8"},
       {"negative bound", kHead + "bound crashes -1\n", 4, "bound crashes is negative (-1)"},
-      {"unknown bound", kHead + "bound crash 1\n", 4, "unknown bound `crash`"},
+      {"unknown bound", kHead + "bound crash 1\n", 4, "unknown bound `crash` (the bounds are crashes, "},
       {"bound given twice", kHead + "bound crashes 1\nbound crashes 2\n", 5, "`bound crashes` is given twice (first at line 4)"},
+      {"negative overall bound", kHead + "bound perturbations -2\n", 4, "bound perturbations is negative (-2)"},
+      {"bad overall bound", kHead + "bound perturbations two\n", 4, "bad number `two`"},
+      {"overall bound twice", kHead + "bound perturbations 1\nbound perturbations 2\n", 5,
+       "`bound perturbations` is given twice (first at line 4)"},
+      {"overall bound, wrong arity", kHead + "bound perturbations\n", 4, "wrong number of arguments"},
       {"statement given twice", kHead + "name a\nname b\n", 5, "`name` is given twice (first at line 4)"},
       {"topic flag given twice", kHead + "  exists-at-start true\n  exists-at-start false\n", 5, "given twice"},
       {"alive-at-start not a subset", "brokers 1 2\nalive-at-start 2 3\ntopic t\npartition 0 replicas 1\n", 2, "alive-at-start broker 3 is not listed in `brokers`"},
@@ -434,8 +453,10 @@ TEST(Presets, EveryPresetParsesAndIsNamedAfterItself) {
   EXPECT_FALSE(presetText("").has_value());
 }
 
-TEST(Presets, EveryPerturbationIsSmallButExercisesEveryPerturbation) {
-  const Config c = *preset("every-perturbation");
+// The shape for `default`: at least 3 brokers, at least 2 topics with 3 partitions in
+// all at replication factor ≥ 2 (and a fourth for the partition expansion to add), every
+// perturbation kind enabled once; `default` adds the overall bound of two perturbations per history.
+void expectEveryPerturbationOnce(const Config& c) {
   EXPECT_GE(c.brokers.size(), 3);
   EXPECT_GE(c.topicCount(), 2);
   std::size_t partitions = 0, added = 0, targets = 0;
@@ -449,12 +470,29 @@ TEST(Presets, EveryPerturbationIsSmallButExercisesEveryPerturbation) {
   EXPECT_EQ(partitions, 3u);
   EXPECT_EQ(added, 1u);
   EXPECT_EQ(targets, 1u);
+  EXPECT_TRUE(c.auto_leader_rebalance_enable);  // auto-rebalances needs it
   Bounds b = c.bounds;
   for (std::size_t i = 0; i < kBoundNames.size(); ++i) EXPECT_EQ(*boundField(b, i), 1) << kBoundNames[i];
 }
 
-TEST(Presets, DefaultHasThreeBrokersTwoTopicsThreeReplicatedPartitionsACrashAndAnIsrShrink) {
+TEST(Presets, EveryPerturbationEnablesEveryKindWithoutAnOverallBound) {
+  const Config c = *preset("every-perturbation");
+  expectEveryPerturbationOnce(c);
+  EXPECT_EQ(c.bounds.perturbations, kAnyNumberOfPerturbations);
+}
+
+TEST(Presets, DefaultEnablesEveryKindWithAtMostTwoPerturbationsPerHistory) {
   const Config c = *preset("default");
+  expectEveryPerturbationOnce(c);
+  EXPECT_EQ(c.bounds.perturbations, 2);
+  Bounds without_overall = c.bounds;
+  without_overall.perturbations = kAnyNumberOfPerturbations;
+  EXPECT_EQ(without_overall, preset("every-perturbation")->bounds);  // the same world, bounded overall
+  EXPECT_EQ(c.topics.size(), preset("every-perturbation")->topics.size());
+}
+
+TEST(Presets, CrashIsrHasThreeBrokersTwoTopicsThreeReplicatedPartitionsACrashAndAnIsrShrink) {
+  const Config c = *preset("crash-isr");
   EXPECT_EQ(c.brokers.size(), 3);
   ASSERT_EQ(c.topicCount(), 2);
   EXPECT_EQ(c.topics[0].assignment, (std::vector<BrokerList>{BrokerList{1, 2}, BrokerList{2, 3}}));
@@ -470,8 +508,8 @@ TEST(Presets, DeletionKeepsTheFirstDefault) {
   EXPECT_EQ(c.bounds, (Bounds{.crashes = 1, .topic_deletions = 1, .isr_shrinks = 1, .stop_replica_errors = 1}));
 }
 
-TEST(Presets, LargerPresetsRaiseTheBounds) {
-  const Config d = *preset("default"), m = *preset("medium"), l = *preset("large");
+TEST(Presets, MediumAndLargeRaiseTheBoundsOfCrashIsr) {
+  const Config d = *preset("crash-isr"), m = *preset("medium"), l = *preset("large");
   Bounds bd = d.bounds, bm = m.bounds, bl = l.bounds;
   for (std::size_t i = 0; i < kBoundNames.size(); ++i) {
     EXPECT_GE(*boundField(bm, i), *boundField(bd, i)) << kBoundNames[i];
