@@ -464,40 +464,56 @@ class Explorer {
         chunk.states.push_back(expanded);
         continue;
       }
+      // An encoding appended to the arena is kept for a new state and dropped for a known one.
+      const auto keepIfNew = [&](Successor& successor, std::size_t offset) {
+        if (const auto found = visited_.find(successor.fingerprint)) {
+          successor.existing = *found;
+          chunk.arena.resize(offset);
+        } else {
+          successor.offset = static_cast<std::uint32_t>(offset);
+          successor.length = static_cast<std::uint32_t>(chunk.arena.size() - offset);
+        }
+      };
+      if constexpr (StepsEncoded<S>) {
+        if (scratch_next) {
+          system_.assign(state, *scratch_next);
+        } else {
+          scratch_next.emplace(state);
+        }
+      }
       for (std::size_t k = 0; k < actions.size(); ++k) {
         Successor successor;
-        if constexpr (StepsInto<S>) {
-          if (!scratch_next) scratch_next.emplace(state);
-          system_.nextInto(state, actions[k], successor.step_violations, *scratch_next);
-        } else {
-          scratch_next.emplace(system_.next(state, actions[k], successor.step_violations));
-        }
-        const State& next = *scratch_next;
         successor.ordinal = static_cast<std::uint32_t>(k);
         successor.recovery = check_liveness_ && system_.isRecovery(actions[k]);
-        if constexpr (EncodesFingerprinted<S>) {
-          // One walk gives both; the encoding is dropped again when the state is known.
+        if constexpr (StepsEncoded<S>) {
+          // Step, encoding (the parent's bytes for what the step left alone) and fingerprint at
+          // once, on a scratch copy of the state that is the state again afterwards.
           const std::size_t offset = chunk.arena.size();
-          if constexpr (EncodesSuccessors<S>) {
-            successor.fingerprint = system_.encodeSuccessorFingerprinted(state, encoding, next, chunk.arena);
-          } else {
-            successor.fingerprint = system_.encodeFingerprinted(next, chunk.arena);
-          }
-          if (const auto found = visited_.find(successor.fingerprint)) {
-            successor.existing = *found;
-            chunk.arena.resize(offset);
-          } else {
-            successor.offset = static_cast<std::uint32_t>(offset);
-            successor.length = static_cast<std::uint32_t>(chunk.arena.size() - offset);
-          }
+          successor.fingerprint =
+              system_.stepEncoded(state, encoding, actions[k], successor.step_violations, *scratch_next, chunk.arena);
+          keepIfNew(successor, offset);
         } else {
-          successor.fingerprint = system_.fingerprint(next);
-          if (const auto found = visited_.find(successor.fingerprint)) {
-            successor.existing = *found;
+          if constexpr (StepsInto<S>) {
+            if (!scratch_next) scratch_next.emplace(state);
+            system_.nextInto(state, actions[k], successor.step_violations, *scratch_next);
           } else {
-            successor.offset = static_cast<std::uint32_t>(chunk.arena.size());
-            system_.encode(next, chunk.arena);
-            successor.length = static_cast<std::uint32_t>(chunk.arena.size() - successor.offset);
+            scratch_next.emplace(system_.next(state, actions[k], successor.step_violations));
+          }
+          const State& next = *scratch_next;
+          if constexpr (EncodesFingerprinted<S>) {
+            // One walk gives both.
+            const std::size_t offset = chunk.arena.size();
+            successor.fingerprint = system_.encodeFingerprinted(next, chunk.arena);
+            keepIfNew(successor, offset);
+          } else {
+            successor.fingerprint = system_.fingerprint(next);
+            if (const auto found = visited_.find(successor.fingerprint)) {
+              successor.existing = *found;
+            } else {
+              successor.offset = static_cast<std::uint32_t>(chunk.arena.size());
+              system_.encode(next, chunk.arena);
+              successor.length = static_cast<std::uint32_t>(chunk.arena.size() - successor.offset);
+            }
           }
         }
         chunk.successors.push_back(successor);

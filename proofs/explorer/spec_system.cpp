@@ -103,10 +103,19 @@ void SpecSystem::decodeInto(std::string_view bytes, State& state) const {
   decodeWorld(bytes, shape_, state.world, state.budget);
 }
 
-Fingerprint SpecSystem::encodeSuccessorFingerprinted(const State& parent, std::string_view parent_encoding,
-                                                     const State& successor, std::string& out) const {
+void SpecSystem::assign(const State& from, State& to) const {
+  copyWorld(from.world, to.world, shape_);
+  to.budget = from.budget;
+}
+
+Fingerprint SpecSystem::stepEncoded(const State& state, std::string_view encoding, const Action& action,
+                                    PropertyMask& violated, State& scratch, std::string& out) const {
+  step(state, action, violated, scratch);
   const std::size_t begin = out.size();
-  encodeWorldAfter(parent.world, parent_encoding, successor.world, successor.budget, shape_, out);
+  SegmentMask changed = 0;
+  encodeWorldAfter(state.world, encoding, scratch.world, scratch.budget, shape_, out, changed);
+  copyWorldSegments(state.world, scratch.world, shape_, changed);  // scratch is `state` again
+  scratch.budget = state.budget;
   return hashEncoding(std::string_view(out).substr(begin));
 }
 

@@ -48,10 +48,12 @@ class SpecSystem {
   // configuration's brokers).
   void nextInto(const State& state, const Action& action, PropertyMask& violated, State& successor) const;
   void decodeInto(std::string_view bytes, State& state) const;
-  // The segmented fast paths (system.hpp): a successor's encoding reuses its parent's bytes for
-  // the parts the step left unchanged; a decode skips the parts `state` already holds.
-  Fingerprint encodeSuccessorFingerprinted(const State& parent, std::string_view parent_encoding, const State& successor,
-                                           std::string& out) const;
+  // The segmented fast paths (system.hpp): a step on a scratch copy of the state encodes only
+  // the parts it changed (the parent's bytes for the rest) and puts back only those; a decode
+  // skips the parts `state` already holds.
+  void assign(const State& from, State& to) const;
+  Fingerprint stepEncoded(const State& state, std::string_view encoding, const Action& action, PropertyMask& violated,
+                          State& scratch, std::string& out) const;
   void decodeOver(std::string_view bytes, std::string_view previous, State& state) const;
   const Observation& observe(const State& state) const { return state.world; }
   std::span<const PropertyInfo> properties() const { return properties_; }
@@ -73,6 +75,6 @@ class SpecSystem {
   PropertyMask liveness_ = 0;
 };
 
-static_assert(System<SpecSystem> && EncodesSuccessors<SpecSystem> && DecodesOver<SpecSystem>);
+static_assert(System<SpecSystem> && StepsEncoded<SpecSystem> && DecodesOver<SpecSystem>);
 
 }  // namespace kcspec::explorer

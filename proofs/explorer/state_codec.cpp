@@ -143,6 +143,18 @@ class EncodeSink {
     out_.append(buffer_.data(), position_);
   }
 
+  // finish() for a segment: its length as a varint, then its bytes.
+  void finishSegment() {
+    flushZeros();
+    std::size_t length = position_;
+    while (length >= 0x80) {
+      out_.push_back(static_cast<char>(static_cast<std::uint8_t>(length | 0x80)));
+      length >>= 7;
+    }
+    out_.push_back(static_cast<char>(static_cast<std::uint8_t>(length)));
+    out_.append(buffer_.data(), position_);
+  }
+
   const StateShape& shape;
 
  private:
@@ -421,16 +433,23 @@ KCSPEC_WALK_FIELDS(Observation, x.zk, bySlot(x.brokers, v.shape.brokers()))
 
 #undef KCSPEC_WALK_FIELDS
 
-// Bounds: its per-kind fields through boundField, in kBoundNames' order, then the overall bound.
+// Bounds: its per-kind fields in kBoundNames' order, then the overall bound.
 template <class V, Is<Bounds> T>
-void walk(V& v, T& bounds) {
-  if constexpr (V::kDecodes) {
-    for (std::size_t i = 0; i < kBoundNames.size(); ++i) v.scalar(*boundField(bounds, i));
-  } else {
-    Bounds copy = bounds;
-    for (std::size_t i = 0; i < kBoundNames.size(); ++i) v.scalar(*boundField(copy, i));
-  }
-  v.scalar(bounds.perturbations);
+void walk(V& v, T& x) {
+  static_assert(kBoundNames.size() == 12, "walk every per-kind bound");
+  walk(v, x.crashes);
+  walk(v, x.controlled_shutdowns);
+  walk(v, x.controller_failovers);
+  walk(v, x.topic_creations);
+  walk(v, x.topic_deletions);
+  walk(v, x.partition_additions);
+  walk(v, x.reassignments);
+  walk(v, x.preferred_elections);
+  walk(v, x.unclean_elections);
+  walk(v, x.isr_shrinks);
+  walk(v, x.stop_replica_errors);
+  walk(v, x.auto_rebalances);
+  walk(v, x.perturbations);
 }
 
 }  // namespace walker
@@ -551,7 +570,8 @@ void copyController(const ControllerData& from, ControllerData& to, const StateS
   to.events = from.events;
 }
 
-void copyBroker(const BrokerData& from, BrokerData& to, const StateShape& shape) {
+// Every field of a broker but its controller module (the walk's BrokerOwn).
+void copyBrokerOwn(const BrokerData& from, BrokerData& to, const StateShape& shape) {
   static_assert(kWalkedFields<BrokerData> == 9, "copy every field of BrokerData");
   to.alive = from.alive;
   to.broker_epoch = from.broker_epoch;
@@ -561,6 +581,10 @@ void copyBroker(const BrokerData& from, BrokerData& to, const StateShape& shape)
   to.metadata_live_brokers = from.metadata_live_brokers;
   copySlots(from.replicas, to.replicas, shape.partitions());
   to.outbox = from.outbox;
+}
+
+void copyBroker(const BrokerData& from, BrokerData& to, const StateShape& shape) {
+  copyBrokerOwn(from, to, shape);
   copyController(from.controller, to.controller, shape);
 }
 
@@ -642,6 +666,16 @@ void copyWorld(const Observation& from, Observation& to, const StateShape& shape
   for (const std::uint8_t b : shape.brokers()) copyBroker(from.brokers[b], to.brokers[b], shape);
 }
 
+void copyWorldSegments(const Observation& from, Observation& to, const StateShape& shape, SegmentMask segments) {
+  if (segments & 1u) copyZooKeeper(from.zk, to.zk, shape);
+  SegmentMask bit = 2;
+  for (const std::uint8_t b : shape.brokers()) {
+    if (segments & bit) copyBrokerOwn(from.brokers[b], to.brokers[b], shape);
+    if (segments & (bit << 1)) copyController(from.brokers[b].controller, to.brokers[b].controller, shape);
+    bit <<= 2;
+  }
+}
+
 std::uint64_t fingerprintWorld(const Observation& world) {
   static const StateShape every;
   walker::HashSink sink(every);
@@ -698,14 +732,6 @@ void forEachSegment(World& world, Budget& budget, const StateShape& shape, Visit
   visit(budget);
 }
 
-void putLength(std::string& out, std::size_t length) {
-  while (length >= 0x80) {
-    out.push_back(static_cast<char>(static_cast<std::uint8_t>(length | 0x80)));
-    length >>= 7;
-  }
-  out.push_back(static_cast<char>(static_cast<std::uint8_t>(length)));
-}
-
 // Splits the next segment off `bytes`: its bytes with their length prefix (`whole`) and without
 // (`body`). A malformed encoding stops the program: encodings never leave the process.
 struct Segment {
@@ -729,13 +755,9 @@ Segment takeSegment(std::string_view& bytes) {
 
 template <class Part>
 [[gnu::flatten]] void encodeSegment(const Part& part, const StateShape& shape, std::string& out) {
-  thread_local std::string body;
-  body.clear();
-  walker::EncodeSink sink(body, shape);
+  walker::EncodeSink sink(out, shape);
   walk(sink, part);
-  sink.finish();
-  putLength(out, body.size());
-  out += body;
+  sink.finishSegment();
 }
 
 template <class Part>
@@ -753,14 +775,24 @@ void encodeWorld(const Observation& world, const Bounds& budget, const StateShap
 
 void encodeWorldAfter(const Observation& parent, std::string_view parent_encoding, const Observation& world,
                       const Bounds& budget, const StateShape& shape, std::string& out) {
+  SegmentMask changed = 0;
+  encodeWorldAfter(parent, parent_encoding, world, budget, shape, out, changed);
+}
+
+void encodeWorldAfter(const Observation& parent, std::string_view parent_encoding, const Observation& world,
+                      const Bounds& budget, const StateShape& shape, std::string& out, SegmentMask& changed) {
   // The segments in forEachSegment's order, each the parent's bytes when its part is unchanged.
+  changed = 0;
+  SegmentMask bit = 1;
   const auto segment = [&](bool unchanged, const auto& part) {
     const Segment before = takeSegment(parent_encoding);
     if (unchanged) {
       out += before.whole;
     } else {
       encodeSegment(part, shape, out);
+      changed |= bit;
     }
+    bit <<= 1;
   };
   segment(sameZooKeeper(parent.zk, world.zk, shape), world.zk);
   for (const std::uint8_t b : shape.brokers()) {
@@ -770,6 +802,7 @@ void encodeWorldAfter(const Observation& parent, std::string_view parent_encodin
     segment(sameController(was.controller, is.controller, shape), is.controller);
   }
   segment(false, budget);  // a few bytes: encoding them costs what comparing would
+  changed &= kEveryWorldSegment;
   KCSPEC_ASSERT(parent_encoding.empty());
 }
 

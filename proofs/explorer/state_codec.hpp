@@ -122,6 +122,19 @@ void decodeWorld(std::string_view bytes, const StateShape& shape, Observation& w
 void encodeWorldAfter(const Observation& parent, std::string_view parent_encoding, const Observation& world,
                       const Bounds& budget, const StateShape& shape, std::string& out);
 
+// The world's segments as bits: bit 0 ZooKeeper; for the i-th broker of the shape, bit 1 + 2i
+// its own fields and bit 2 + 2i its controller module. (The budget, the last segment, is tiny and
+// always re-encoded and copied whole.)
+using SegmentMask = std::uint32_t;
+inline constexpr SegmentMask kEveryWorldSegment = (SegmentMask{1} << (1 + 2 * kMaxBrokers)) - 1;
+
+// encodeWorldAfter, also telling which of the world's segments differ from the parent's.
+void encodeWorldAfter(const Observation& parent, std::string_view parent_encoding, const Observation& world,
+                      const Bounds& budget, const StateShape& shape, std::string& out, SegmentMask& changed);
+
+// copyWorld restricted to some segments (the others of `to` are left as they are).
+void copyWorldSegments(const Observation& from, Observation& to, const StateShape& shape, SegmentMask segments);
+
 // decodeWorld(bytes, shape, world, budget) for a `world` and `budget` that hold the decoding of
 // `previous` (an encoding of the same configuration): the segments whose bytes equal the
 // previous ones are already in place and are skipped.

@@ -99,18 +99,24 @@ concept DecodesInto = requires(const S& system, std::string_view view, typename 
   { system.decodeInto(view, state) } -> std::same_as<void>;
 };
 
-// Two more, for systems whose encodings are made of parts (state_codec.hpp's segments):
-//   Fingerprint encodeSuccessorFingerprinted(const State& parent, std::string_view parent_encoding,
-//                                            const State& successor, std::string& out) const;
-//       encodeFingerprinted(successor, out), given the state the step started from and its
-//       encoding: the parts the step left unchanged are copied from the parent's encoding
+// Three more, for systems whose encodings are made of parts (state_codec.hpp's segments):
+//   void assign(const State& from, State& to) const;
+//       to = from, for states of the system (copying only what its states can use)
+//   Fingerprint stepEncoded(const State& state, std::string_view encoding, const Action& action,
+//                           PropertyMask& violated, State& scratch, std::string& out) const;
+//       for `encoding` = encode(state) and a `scratch` equal to `state`: appends the encoding of
+//       next(state, action, violated) to `out` (ORing the step's violations into `violated`) and
+//       returns its fingerprint; `scratch` equals `state` again on return. The parts of the
+//       successor the step left unchanged are neither copied nor encoded again
 //   void decodeOver(std::string_view bytes, std::string_view previous, State& state) const;
 //       decodeInto(bytes, state) for a `state` that holds decode(previous): the parts whose
 //       bytes equal the previous ones are already in place
 template <class S>
-concept EncodesSuccessors = requires(const S& system, const typename S::State& state, std::string_view view,
-                                     std::string& bytes) {
-  { system.encodeSuccessorFingerprinted(state, view, state, bytes) } -> std::same_as<Fingerprint>;
+concept StepsEncoded = requires(const S& system, const typename S::State& state, typename S::State& scratch,
+                                const typename S::Action& action, PropertyMask& mask, std::string_view view,
+                                std::string& bytes) {
+  { system.assign(state, scratch) } -> std::same_as<void>;
+  { system.stepEncoded(state, view, action, mask, scratch, bytes) } -> std::same_as<Fingerprint>;
 };
 template <class S>
 concept DecodesOver = requires(const S& system, std::string_view view, typename S::State& state) {

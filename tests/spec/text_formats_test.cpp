@@ -487,8 +487,13 @@ TEST(Presets, DefaultEnablesEveryKindWithAtMostTwoPerturbationsPerHistory) {
   EXPECT_EQ(c.bounds.perturbations, 2);
   Bounds without_overall = c.bounds;
   without_overall.perturbations = kAnyNumberOfPerturbations;
-  EXPECT_EQ(without_overall, preset("every-perturbation")->bounds);  // the same world, bounded overall
-  EXPECT_EQ(c.topics.size(), preset("every-perturbation")->topics.size());
+  EXPECT_EQ(without_overall, preset("every-perturbation")->bounds);  // the same kinds, bounded overall
+  // Three partitions in the topics' definitions: t-0 from the start, u-0 and u-1 created by the admin.
+  ASSERT_EQ(c.topicCount(), 2);
+  EXPECT_TRUE(c.topics[0].exists_at_start);
+  EXPECT_EQ(c.topics[0].assignment.size(), 1u);
+  EXPECT_FALSE(c.topics[1].exists_at_start);
+  EXPECT_EQ(c.topics[1].assignment.size(), 2u);
 }
 
 TEST(Presets, CrashIsrHasThreeBrokersTwoTopicsThreeReplicatedPartitionsACrashAndAnIsrShrink) {
