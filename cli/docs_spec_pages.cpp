@@ -131,7 +131,7 @@ std::string actionPage(const ActionDoc& doc, const RenderedExample& example) {
   md += fmt::format("*{}*\n\n", doc.summary);
   md += fmt::format("| field | value |\n|---|---|\n| name | `{}` |\n| category | {} |\n| bounded by | {} |\n\n", name, doc.category,
                     doc.bound.empty() ? "never (a recovery action)"
-                                      : fmt::format("`{}` (a perturbation)", boundText(doc.bound)));
+                                      : fmt::format("`{}` and `perturbations` (a perturbation)", boundText(doc.bound)));
   md += fmt::format("## Rule\n\n{}\n\n", doc.rule);
   md += fmt::format("## Enabled when\n\n{}\n\n", doc.enabled_when);
   md += fmt::format("## What the step changes\n\n{}\n\n", doc.changes);
@@ -367,7 +367,8 @@ std::string indexPage() {
         "- [PartitionState](partition-states.md) — 4 states, Kafka's valid-previous-state table, from × to, diagram\n"
         "- [ReplicaState](replica-states.md) — 7 states, likewise\n\n";
   md += "## Actions\n\nThe steps a history can take (`spec/vocabulary/action.hpp`). Perturbations are bounded by the "
-        "configuration; recovery actions never are.\n\n";
+        "configuration — each by its kind's bound and, when the configuration sets `bound perturbations n`, all "
+        "together by at most n per history; recovery actions never are.\n\n";
   md += "| action | category | bounded by | what it does |\n|---|---|---|---|\n";
   for (const ActionDoc& doc : actionDocs()) {
     md += fmt::format("| [`{}`](actions/{}.md) | {} | {} | {} |\n", doc.syntax, actionName(doc.kind), doc.category,

@@ -200,6 +200,7 @@ class Explorer {
     Fingerprint fingerprint = 0;
     PropertyMask step_violations = 0;
     Slot existing = VisitedSet::kNoSlot;  // its slot if it was visited before this batch
+    Index existing_index = kNone;         // and then its BFS index, for a recovery edge (liveness)
     std::uint32_t ordinal = 0;
     std::uint32_t offset = 0;  // its encoding in the chunk's arena, when new
     std::uint32_t length = 0;
@@ -465,9 +466,15 @@ class Explorer {
         continue;
       }
       // An encoding appended to the arena is kept for a new state and dropped for a known one.
+      // A known state's BFS index is looked up here, in parallel, rather than by the serial merge
+      // (bfs_of_slot_ only changes during merges).
+      const auto known = [&](Successor& successor, Slot slot) {
+        successor.existing = slot;
+        if (successor.recovery) successor.existing_index = bfs_of_slot_[slot];
+      };
       const auto keepIfNew = [&](Successor& successor, std::size_t offset) {
         if (const auto found = visited_.find(successor.fingerprint)) {
-          successor.existing = *found;
+          known(successor, *found);
           chunk.arena.resize(offset);
         } else {
           successor.offset = static_cast<std::uint32_t>(offset);
@@ -508,7 +515,7 @@ class Explorer {
           } else {
             successor.fingerprint = system_.fingerprint(next);
             if (const auto found = visited_.find(successor.fingerprint)) {
-              successor.existing = *found;
+              known(successor, *found);
             } else {
               successor.offset = static_cast<std::uint32_t>(chunk.arena.size());
               system_.encode(next, chunk.arena);
@@ -549,6 +556,9 @@ class Explorer {
         stop_ = interrupted() ? StopReason::Cancelled : StopReason::TimeLimit;
         return false;
       }
+      for (const Successor& successor : chunk.successors) {
+        if (successor.existing == VisitedSet::kNoSlot) visited_.prefetch(successor.fingerprint);
+      }
       for (const Expanded& expanded : chunk.states) {
         Slot index = frontier_.slotAt(merge_position_);
         for (PropertyMask bits = expanded.state_violations; bits != 0; bits &= bits - 1) {
@@ -573,7 +583,9 @@ class Explorer {
             }
             index = frontier_.slotAt(merge_position_);  // moved if the table grew
           }
-          if (successor.recovery && target != index) recovery_edges_.push_back(bfs_of_slot_[target]);
+          if (successor.recovery && target != index) {
+            recovery_edges_.push_back(successor.existing_index != kNone ? successor.existing_index : bfs_of_slot_[target]);
+          }
         }
         ++merge_position_;
         progress_states_.store(visited_.size(), std::memory_order_relaxed);

@@ -52,6 +52,10 @@ class VisitedSet {
     }
   }
 
+  // Asks the CPU to fetch the cache line where find(fingerprint) starts (a hint; no effect on
+  // the contents), so that a batch of lookups waits for memory once rather than once each.
+  void prefetch(Fingerprint fingerprint) const { __builtin_prefetch(&keys_[home(normalize(fingerprint))]); }
+
   Fingerprint fingerprintAt(Slot slot) const { return keys_[slot]; }
   // The fingerprint as the table stores it (fingerprintAt compares equal to this).
   static Fingerprint stored(Fingerprint fingerprint) { return normalize(fingerprint); }

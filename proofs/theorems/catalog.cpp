@@ -204,9 +204,14 @@ Catalog buildCatalog() {
   addExhaustiveTheorems(catalog, "reassign-delete", s7_s8);
 
   // The README's main job explores the `default` preset too; here it is one scope among others.
-  catalog.scopes.push_back(Scope{"default", "the preset `default` (spec/vocabulary/presets.cpp), the README's main job",
+  // Every perturbation kind is enabled there (two per history), so it reaches all four known
+  // deviations the smaller scopes show one by one.
+  constexpr std::array<std::string_view, 4> every_deviation{"S7", "S8", "T3", "L6"};
+  catalog.scopes.push_back(Scope{"default",
+                                 "the preset `default` (spec/vocabulary/presets.cpp), the README's main job: every "
+                                 "perturbation kind, at most two per history",
                                  "default", ""});
-  addExhaustiveTheorems(catalog, "default", none);
+  addExhaustiveTheorems(catalog, "default", every_deviation);
 
   // Spec and impl in lockstep over every state of the scopes where that takes seconds (the
   // explorer's BothSystem replays each state's path through the impl: about 1,000 states/s).
