@@ -9,21 +9,8 @@
 
 namespace kcspec::explorer {
 
-bool isRecoveryAction(const Action& action) {
-  switch (action.kind) {
-    case ActionKind::ProcessEvent:
-    case ActionKind::StartBroker:
-    case ActionKind::ElectController:
-    case ActionKind::NoticeSessionExpiry:
-    case ActionKind::DeliverRequest:
-    case ActionKind::ExpandIsr:
-      return true;
-    case ActionKind::DeliverStopReplicaResponse:
-      return !action.error;
-    default:
-      return false;
-  }
-}
+// Recovery is exactly what is not a perturbation (spec/rules/step.hpp).
+bool isRecoveryAction(const Action& action) { return !spec::isPerturbation(action); }
 
 namespace {
 

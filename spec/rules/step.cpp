@@ -44,37 +44,6 @@ bool hasEventRoom(const ClusterState& s) {
   return controller != kNoLeader && !brokerAt(s, controller).controller.events.full();
 }
 
-// A perturbation: a step of the environment that spends a bound (the admin, a crash, a lost
-// session, an ISR shrink, an error response); every other step is the cluster recovering.
-bool isPerturbation(const Action& a) {
-  switch (a.kind) {
-    case ActionKind::StartBroker:
-    case ActionKind::ExpandIsr:
-    case ActionKind::ProcessEvent:
-    case ActionKind::NoticeSessionExpiry:
-    case ActionKind::ElectController:
-    case ActionKind::DeliverRequest:
-      return false;
-    case ActionKind::DeliverStopReplicaResponse:
-      return a.error;
-    case ActionKind::CreateTopic:
-    case ActionKind::DeleteTopic:
-    case ActionKind::AddPartitions:
-    case ActionKind::ReassignPartition:
-    case ActionKind::CancelReassignment:
-    case ActionKind::ElectPreferredLeader:
-    case ActionKind::ElectUncleanLeader:
-    case ActionKind::EnableTopicUnclean:
-    case ActionKind::CrashBroker:
-    case ActionKind::ControlledShutdown:
-    case ActionKind::ShrinkIsr:
-    case ActionKind::LoseControllerSession:
-    case ActionKind::AutoRebalanceTimer:
-      return true;
-  }
-  return true;
-}
-
 // ---- enabledness, one predicate per action kind
 
 bool enabled(const Config& config, const ClusterState& s, const Action& a) {
@@ -338,6 +307,37 @@ void forEachCandidate(const Config& config, const ClusterState& s, Add add) {
 }
 
 }  // namespace
+
+// A perturbation: a step of the environment that spends a bound (the admin, a crash, a lost
+// session, an ISR shrink, an error response); every other step is the cluster recovering.
+bool isPerturbation(const Action& a) {
+  switch (a.kind) {
+    case ActionKind::StartBroker:
+    case ActionKind::ExpandIsr:
+    case ActionKind::ProcessEvent:
+    case ActionKind::NoticeSessionExpiry:
+    case ActionKind::ElectController:
+    case ActionKind::DeliverRequest:
+      return false;
+    case ActionKind::DeliverStopReplicaResponse:
+      return a.error;
+    case ActionKind::CreateTopic:
+    case ActionKind::DeleteTopic:
+    case ActionKind::AddPartitions:
+    case ActionKind::ReassignPartition:
+    case ActionKind::CancelReassignment:
+    case ActionKind::ElectPreferredLeader:
+    case ActionKind::ElectUncleanLeader:
+    case ActionKind::EnableTopicUnclean:
+    case ActionKind::CrashBroker:
+    case ActionKind::ControlledShutdown:
+    case ActionKind::ShrinkIsr:
+    case ActionKind::LoseControllerSession:
+    case ActionKind::AutoRebalanceTimer:
+      return true;
+  }
+  return true;
+}
 
 ClusterState initialState(const Config& config) {
   ClusterState s;

@@ -21,6 +21,10 @@ void enabledActions(const Config& config, const ClusterState& state, std::vector
 
 bool isEnabled(const Config& config, const ClusterState& state, const Action& action);
 
+// A perturbation: a step of the environment that spends a bound (its kind's and the overall
+// one); every other step is the cluster recovering.
+bool isPerturbation(const Action& action);
+
 // The successor of `state` under an enabled `action`; `observer` hears of state changes and
 // fenced writes.
 ClusterState next(const Config& config, const ClusterState& state, const Action& action, StepObserver& observer);
