@@ -1,9 +1,10 @@
 // The embedded configurations: `default` (every perturbation kind, at most two per history:
-// explored exhaustively in about a minute, DESIGN.md), `medium` and `large` (about ten minutes and
-// an hour), `every-perturbation` (every kind once, without the overall bound: far too large to
-// complete), `crash-isr` (the previous default), `crash-deletion` (the first slice's default),
-// and `stress-4` and `stress-5` for random histories. Each is written in the configuration's text form and parsed,
-// so it is valid by construction.
+// explored exhaustively in under a minute, DESIGN.md), `medium` and `large` (sized for about ten
+// minutes and an hour; docs/performance.md has today's times), `every-perturbation` (every kind
+// once, without the overall bound: far too large to complete), `crash-isr` (the previous default),
+// `crash-deletion` (the first slice's default), and `stress-4` and `stress-5` for random
+// histories. Each is written in the configuration's text form and parsed, so it is valid by
+// construction.
 #pragma once
 
 #include <array>
