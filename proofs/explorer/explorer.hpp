@@ -396,7 +396,7 @@ class Explorer {
       std::vector<Action> actions;
       std::optional<State> scratch;
       std::optional<State> scratch_next;
-      Held held;                // the encoding `scratch` holds
+      std::string held;         // the encoding `scratch` holds
       Frontier::Cursor cursor;  // this thread's decoding of the frontier
       for (;;) {
         const std::size_t c = next_chunk.fetch_add(1, std::memory_order_relaxed);
@@ -416,37 +416,24 @@ class Explorer {
     return chunks;
   }
 
-  // The encoding a thread's scratch state was last decoded from (for DecodesOver systems).
-  struct Held {
-    std::string bytes;
-    bool valid = false;
-  };
-
   // A state of the frontier into `scratch` (reusing its storage when the system can, and the
-  // parts it already holds when the system decodes over a previous state).
-  void decodeInto(std::string_view bytes, std::optional<State>& scratch, Held& held) const {
-    if constexpr (DecodesOver<S>) {
-      if (scratch && held.valid) {
-        system_.decodeOver(bytes, held.bytes, *scratch);
-        held.bytes.assign(bytes);
-        return;
-      }
+  // parts it already holds when the system decodes over a previous state). `held` is the
+  // encoding `scratch` was last decoded from (meaningful while `scratch` holds a state).
+  void decodeInto(std::string_view bytes, std::optional<State>& scratch, std::string& held) const {
+    if (!scratch) {
+      scratch.emplace(system_.decode(bytes));
+    } else if constexpr (DecodesOver<S>) {
+      system_.decodeOver(bytes, held, *scratch);
+    } else if constexpr (DecodesInto<S>) {
+      system_.decodeInto(bytes, *scratch);
+    } else {
+      scratch.emplace(system_.decode(bytes));
     }
-    if constexpr (DecodesInto<S>) {
-      if (scratch) {
-        system_.decodeInto(bytes, *scratch);
-        held.bytes.assign(bytes);
-        held.valid = true;
-        return;
-      }
-    }
-    scratch.emplace(system_.decode(bytes));
-    held.bytes.assign(bytes);
-    held.valid = true;
+    held.assign(bytes);
   }
 
   bool expandChunk(Chunk& chunk, std::size_t begin, std::size_t end, bool expand, std::vector<Action>& actions,
-                   std::optional<State>& scratch, std::optional<State>& scratch_next, Held& held,
+                   std::optional<State>& scratch, std::optional<State>& scratch_next, std::string& held,
                    Frontier::Cursor& cursor) {
     chunk.states.reserve(end - begin);
     for (std::size_t position = begin; position < end; ++position) {

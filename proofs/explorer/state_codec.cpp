@@ -583,11 +583,6 @@ void copyBrokerOwn(const BrokerData& from, BrokerData& to, const StateShape& sha
   to.outbox = from.outbox;
 }
 
-void copyBroker(const BrokerData& from, BrokerData& to, const StateShape& shape) {
-  copyBrokerOwn(from, to, shape);
-  copyController(from.controller, to.controller, shape);
-}
-
 }  // namespace
 
 // Equality over the same slots as the copy.
@@ -661,12 +656,11 @@ bool sameWorld(const Observation& a, const Observation& b, const StateShape& sha
 }
 
 void copyWorld(const Observation& from, Observation& to, const StateShape& shape) {
-  static_assert(kWalkedFields<Observation> == 2, "copy every field of Observation");
-  copyZooKeeper(from.zk, to.zk, shape);
-  for (const std::uint8_t b : shape.brokers()) copyBroker(from.brokers[b], to.brokers[b], shape);
+  copyWorldSegments(from, to, shape, kEveryWorldSegment);
 }
 
 void copyWorldSegments(const Observation& from, Observation& to, const StateShape& shape, SegmentMask segments) {
+  static_assert(kWalkedFields<Observation> == 2, "copy every field of Observation");
   if (segments & 1u) copyZooKeeper(from.zk, to.zk, shape);
   SegmentMask bit = 2;
   for (const std::uint8_t b : shape.brokers()) {
@@ -771,12 +765,6 @@ template <class Part>
 
 void encodeWorld(const Observation& world, const Bounds& budget, const StateShape& shape, std::string& out) {
   forEachSegment(world, budget, shape, [&](const auto& part) { encodeSegment(part, shape, out); });
-}
-
-void encodeWorldAfter(const Observation& parent, std::string_view parent_encoding, const Observation& world,
-                      const Bounds& budget, const StateShape& shape, std::string& out) {
-  SegmentMask changed = 0;
-  encodeWorldAfter(parent, parent_encoding, world, budget, shape, out, changed);
 }
 
 void encodeWorldAfter(const Observation& parent, std::string_view parent_encoding, const Observation& world,

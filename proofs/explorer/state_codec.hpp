@@ -115,20 +115,17 @@ void decodeWorld(std::string_view bytes, Observation& world, Bounds& budget);
 void encodeWorld(const Observation& world, const Bounds& budget, const StateShape& shape, std::string& out);
 void decodeWorld(std::string_view bytes, const StateShape& shape, Observation& world, Bounds& budget);
 
-// encodeWorld(world, budget, shape, out), given the parent state `parent` the step that led to
-// `world` started from and its encoding `parent_encoding` (= encodeWorld(parent, …, shape)): the
-// parts of the state the step left unchanged are copied from the parent's encoding instead of
-// walked again (the encoding is a sequence of self-contained segments, state_codec.cpp).
-void encodeWorldAfter(const Observation& parent, std::string_view parent_encoding, const Observation& world,
-                      const Bounds& budget, const StateShape& shape, std::string& out);
-
 // The world's segments as bits: bit 0 ZooKeeper; for the i-th broker of the shape, bit 1 + 2i
 // its own fields and bit 2 + 2i its controller module. (The budget, the last segment, is tiny and
 // always re-encoded and copied whole.)
 using SegmentMask = std::uint32_t;
 inline constexpr SegmentMask kEveryWorldSegment = (SegmentMask{1} << (1 + 2 * kMaxBrokers)) - 1;
 
-// encodeWorldAfter, also telling which of the world's segments differ from the parent's.
+// encodeWorld(world, budget, shape, out), given the parent state `parent` the step that led to
+// `world` started from and its encoding `parent_encoding` (= encodeWorld(parent, …, shape)): the
+// parts of the state the step left unchanged are copied from the parent's encoding instead of
+// walked again (the encoding is a sequence of self-contained segments, state_codec.cpp).
+// `changed` tells which of the world's segments differ from the parent's.
 void encodeWorldAfter(const Observation& parent, std::string_view parent_encoding, const Observation& world,
                       const Bounds& budget, const StateShape& shape, std::string& out, SegmentMask& changed);
 

@@ -257,7 +257,8 @@ TEST(StateCodec, SegmentsAreReusedOnlyForUnchangedParts) {
   child.budget.crashes = 0;
   std::string plain, reused;
   encodeWorld(child.world, child.budget, shape, plain);
-  encodeWorldAfter(parent.world, parent_bytes, child.world, child.budget, shape, reused);
+  SegmentMask changed = 0;
+  encodeWorldAfter(parent.world, parent_bytes, child.world, child.budget, shape, reused, changed);
   EXPECT_EQ(reused, plain);
   EXPECT_NE(plain, parent_bytes);
   // Decoding the child over the parent gives the child; decoding the parent over it, the parent.
