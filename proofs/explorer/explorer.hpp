@@ -10,6 +10,13 @@
 //   encode it if it is new. Then one thread merges the chunks IN ORDER: new states get the next
 //   indexes, parent links and the next frontier, in the order a one-thread BFS would give them.
 //   So counts, indexes and counterexamples do not depend on the number of threads or on timing.
+// - A level goes in batches, and a batch's merge overlaps the next batch's expansion: the
+//   calling thread merges batch k while the other threads expand batch k + 1, then it helps
+//   them. The expanding threads' lookups may or may not see what the merge inserts meanwhile
+//   (the visited set's slots are written atomically), which changes only whether they keep an
+//   encoding the merge then finds known: the merge, in order, decides what is new. The table
+//   grows only while no one else reads it: a merge that needs it to grow first finishes the
+//   next batch's expansion itself and waits for the others.
 // - Memory: the visited set (visited_set.hpp) maps 64-bit fingerprints to indexes; per index
 //   the checker keeps the parent's index, the action's position in the parent's action list and
 //   the fingerprint (to check replays); the frontier is kept encoded. Paths are rebuilt by
@@ -93,6 +100,7 @@ struct ExploreOptions {
   std::function<void(const Progress&)> on_progress;  // called from a monitor thread
   const std::atomic<bool>* cancel = nullptr;         // polled between states
   std::chrono::milliseconds max_time{0};             // 0: none; polled between states, like cancel
+  std::size_t batch_states = 0;       // frontier states per batch; 0: 2,048 per thread (no effect on results)
 };
 
 template <System S>
@@ -248,8 +256,10 @@ class Explorer {
     for (Occurrence& first : first_) {
       if (first.count > 0) first.state = map[first.state];
     }
-    if (merging_ != nullptr) {
-      for (Chunk& chunk : *merging_) {
+    // The batch being merged, and the one expanded meanwhile (finished: growth waits for it).
+    for (std::vector<Chunk>* batch : {merging_, expanding_}) {
+      if (batch == nullptr) continue;
+      for (Chunk& chunk : *batch) {
         for (Successor& successor : chunk.successors) {
           if (successor.existing != VisitedSet::kNoSlot) successor.existing = map[successor.existing];
         }
@@ -309,11 +319,19 @@ class Explorer {
       if (after > options_.max_memory_bytes) return false;
     }
     if (visited_.size() >= kNone - 1) throw std::length_error("more than 2^32 states");
+    if (visited_.growsOnInsert() && finish_expansion_) {
+      // Others read the table: the batch being expanded is finished first (its chunks' slots are
+      // then remapped with the rest).
+      finish_expansion_();
+      finish_expansion_ = nullptr;
+    }
     const auto inserted = visited_.insert(fingerprint, parent, [this](const std::vector<Slot>& map) { remap(map); });
     slot = inserted.slot;
     if (check_liveness_) {
       if (bfs_of_slot_.size() != visited_.capacity()) bfs_of_slot_.resize(visited_.capacity(), kNone);
-      bfs_of_slot_[slot] = static_cast<Index>(visited_.size() - 1);
+      // Read by the expanding threads (known()): a relaxed atomic store (they take kNone, which
+      // they may also see just before it, as "not yet known").
+      __atomic_store_n(&bfs_of_slot_[slot], static_cast<Index>(visited_.size() - 1), __ATOMIC_RELAXED);
     }
     next_frontier_.push(encoding, slot);
     return true;
@@ -349,18 +367,23 @@ class Explorer {
       progress_level_size_ = frontier_.size();
       progress_expanded_ = 0;
       progress_next_ = 0;
-      // The level goes in batches, each expanded in parallel and merged in order before the
-      // next: only one batch's successors wait in memory. (Results do not depend on where the
-      // batches end: the merge decides what is new.)
+      // The level goes in batches, each expanded in parallel and merged in order while the
+      // next one is expanded: at most two batches' successors wait in memory. (Results do not
+      // depend on where the batches end: the merge decides what is new.)
       bool truncated = false;
-      const std::size_t batch = std::size_t{2048} * threads_;
-      for (std::size_t begin = 0; begin < frontier_.size(); begin += batch) {
-        std::vector<Chunk> chunks = expandBatch(begin, std::min(frontier_.size(), begin + batch), expand);
+      const std::size_t batch = options_.batch_states != 0 ? options_.batch_states : std::size_t{2048} * threads_;
+      std::vector<Chunk> pending;  // the last batch expanded, not merged yet
+      bool merged = true;
+      for (std::size_t begin = 0; begin < frontier_.size() && merged; begin += batch) {
+        std::vector<Chunk> chunks =
+            expandBatch(begin, std::min(frontier_.size(), begin + batch), expand, begin == 0 ? nullptr : &pending, merged);
         truncated |= std::any_of(chunks.begin(), chunks.end(), [](const Chunk& c) { return c.truncated; });
-        if (!merge(chunks)) {  // memory cap or cancellation: stop_ is set
-          if (visited_.size() == level_begin_.back()) level_begin_.pop_back();
-          return;
-        }
+        pending = std::move(chunks);
+      }
+      if (merged) merged = merge(pending);
+      if (!merged) {  // memory cap or cancellation: stop_ is set
+        if (visited_.size() == level_begin_.back()) level_begin_.pop_back();
+        return;
       }
       if (!expand) {
         frontier_ = Frontier{};
@@ -385,8 +408,11 @@ class Explorer {
     return false;
   }
 
-  // Expands frontier states [first, last) in chunks, on up to threads_ threads.
-  std::vector<Chunk> expandBatch(std::size_t first, std::size_t last, bool expand) {
+  // Expands frontier states [first, last) in chunks, on up to threads_ threads. With `previous`,
+  // the calling thread first merges it (`merged` = the merge's result) while the others expand,
+  // then joins them.
+  std::vector<Chunk> expandBatch(std::size_t first, std::size_t last, bool expand, std::vector<Chunk>* previous,
+                                 bool& merged) {
     const std::size_t n = last - first;
     const std::size_t chunk_size = std::clamp<std::size_t>(n / (std::size_t{threads_} * 16), 1, 64);
     const std::size_t chunk_count = (n + chunk_size - 1) / chunk_size;
@@ -411,7 +437,20 @@ class Explorer {
       std::vector<std::jthread> pool;
       pool.reserve(helpers);
       for (unsigned t = 0; t < helpers; ++t) pool.emplace_back(work);
-      work();
+      if (previous != nullptr) {
+        expanding_ = &chunks;
+        if (helpers > 0) {
+          finish_expansion_ = [&] {
+            work();
+            for (std::jthread& helper : pool) helper.join();
+          };
+        }
+        merged = merge(*previous);
+        finish_expansion_ = nullptr;
+        expanding_ = nullptr;
+        *previous = {};
+      }
+      if (merged) work();
     }  // joined: every chunk's writes are visible
     return chunks;
   }
@@ -457,7 +496,7 @@ class Explorer {
       // (bfs_of_slot_ only changes during merges).
       const auto known = [&](Successor& successor, Slot slot) {
         successor.existing = slot;
-        if (successor.recovery) successor.existing_index = bfs_of_slot_[slot];
+        if (successor.recovery) successor.existing_index = __atomic_load_n(&bfs_of_slot_[slot], __ATOMIC_RELAXED);
       };
       const auto keepIfNew = [&](Successor& successor, std::size_t offset) {
         if (const auto found = visited_.find(successor.fingerprint)) {
@@ -771,6 +810,8 @@ class Explorer {
   std::uint64_t transitions_ = 0;
   std::size_t merge_position_ = 0;          // the frontier position of the next expanded state the merge takes
   std::vector<Chunk>* merging_ = nullptr;   // the batch being merged (its slots move when the table grows)
+  std::vector<Chunk>* expanding_ = nullptr;  // the batch expanded during that merge (its slots too)
+  std::function<void()> finish_expansion_;   // while others expand: finishes that batch and joins them
   std::array<Occurrence, kMaxProperties> first_{};
   std::vector<Occurrence> liveness_first_;
   StopReason stop_ = StopReason::Complete;

@@ -10,8 +10,9 @@
 // empty-slot marker, so a state whose fingerprint is 0 is stored as 1 (one more collision, with
 // probability 2⁻⁶⁴).
 //
-// Not thread-safe for writers: the explorer reads it from many threads during a level's
-// expansion and writes it from one thread while merging the level.
+// One writer, many readers: find() may run on other threads while insert() runs, as long as
+// the table does not grow (growsOnInsert() tells; the explorer stops its readers first). A
+// key is stored after its parent, with release order; find() reads keys with acquire order.
 #pragma once
 
 #include <algorithm>
@@ -47,10 +48,14 @@ class VisitedSet {
   std::optional<Slot> find(Fingerprint fingerprint) const {
     const Fingerprint key = normalize(fingerprint);
     for (std::size_t slot = home(key);; slot = next(slot)) {
-      if (keys_[slot] == key) return static_cast<Slot>(slot);
-      if (keys_[slot] == 0) return std::nullopt;
+      const Fingerprint stored_key = __atomic_load_n(&keys_[slot], __ATOMIC_ACQUIRE);
+      if (stored_key == key) return static_cast<Slot>(slot);
+      if (stored_key == 0) return std::nullopt;
     }
   }
+
+  // Whether the next insert() grows the table (moving every slot).
+  bool growsOnInsert() const { return needsGrowth(); }
 
   // Asks the CPU to fetch the cache line where find(fingerprint) starts (a hint; no effect on
   // the contents), so that a batch of lookups waits for memory once rather than once each.
@@ -80,8 +85,8 @@ class VisitedSet {
     for (std::size_t slot = home(key);; slot = next(slot)) {
       if (keys_[slot] == key) return {static_cast<Slot>(slot), false};
       if (keys_[slot] == 0) {
-        keys_[slot] = key;
         parents_[slot] = parent;
+        __atomic_store_n(&keys_[slot], key, __ATOMIC_RELEASE);
         ++size_;
         return {static_cast<Slot>(slot), true};
       }

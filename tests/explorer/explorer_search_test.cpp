@@ -166,6 +166,45 @@ TEST(ExplorerSearch, SameResultForOneTwoAndFourThreads) {
   EXPECT_TRUE(broken1.complete());
 }
 
+// Batches of 16 states: every level has many, so each merge overlaps the next batch's
+// expansion, and the visited set (1,024 slots at first) grows during such merges many times —
+// the merge then finishes the expansion itself before the table moves. The results are those of
+// one thread with the default batches; so is where a memory cap stops the run.
+TEST(ExplorerSearch, SmallBatchesMergedWhileTheNextExpandsGiveTheSameResult) {
+  const SpecSystem deviations(deletionWithErrors());
+  const SpecSystem clean(crashAndFailover());
+  const auto deviations1 = run(deviations, 1);
+  const auto clean1 = run(clean, 1);
+  ExploreOptions small;
+  small.batch_states = 16;
+  for (unsigned threads : {1u, 2u, 4u}) {
+    SCOPED_TRACE(threads);
+    for (const auto& [one, system] : {std::pair{&deviations1, &deviations}, std::pair{&clean1, &clean}}) {
+      const auto many = run(*system, threads, small);
+      EXPECT_TRUE(many.complete());
+      EXPECT_EQ(one->states, many.states);
+      EXPECT_EQ(one->transitions, many.transitions);
+      EXPECT_EQ(one->max_depth, many.max_depth);
+      ASSERT_EQ(one->violations.size(), many.violations.size());
+      for (std::size_t i = 0; i < one->violations.size(); ++i) {
+        EXPECT_EQ(one->violations[i].property, many.violations[i].property);
+        EXPECT_EQ(one->violations[i].occurrences, many.violations[i].occurrences);
+        EXPECT_EQ(one->violations[i].path, many.violations[i].path);
+        EXPECT_EQ(one->violations[i].recovery, many.violations[i].recovery);
+      }
+    }
+  }
+  EXPECT_GT(clean1.states, 10000u);  // about 600 batches of 16
+  ExploreOptions capped = small;
+  capped.max_memory_bytes = 256 * 1024;
+  const auto capped1 = run(clean, 1, capped);
+  const auto capped2 = run(clean, 2, capped);
+  EXPECT_EQ(capped1.stop, StopReason::MemoryLimit);
+  EXPECT_EQ(capped2.stop, StopReason::MemoryLimit);
+  EXPECT_EQ(capped1.states, capped2.states);
+  EXPECT_LE(capped2.memory_bytes, capped.max_memory_bytes);
+}
+
 // L6 is a known Kafka deviation: reported with a counterexample and a stuck recovery walk, but
 // the run holds and completes.
 TEST(ExplorerSearch, KnownDeviationIsReportedNotFailed) {
