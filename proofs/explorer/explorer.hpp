@@ -492,8 +492,9 @@ class Explorer {
         continue;
       }
       // An encoding appended to the arena is kept for a new state and dropped for a known one.
-      // A known state's BFS index is looked up here, in parallel, rather than by the serial merge
-      // (bfs_of_slot_ only changes during merges).
+      // A known state's BFS index is looked up here, in parallel, rather than by the merge. The
+      // previous batch's merge may be writing it meanwhile: a state it has just inserted may
+      // still read kNone here, and then the merge looks the index up itself.
       const auto known = [&](Successor& successor, Slot slot) {
         successor.existing = slot;
         if (successor.recovery) successor.existing_index = __atomic_load_n(&bfs_of_slot_[slot], __ATOMIC_RELAXED);
