@@ -84,6 +84,22 @@ const Violation<S>* find(const ExploreResult<S>& result, std::string_view proper
   return nullptr;
 }
 
+// The same exploration: counts, depth, and each violation's property, occurrences, shortest path
+// and recovery walk.
+template <class S>
+void expectSameExploration(const ExploreResult<S>& one, const ExploreResult<S>& many) {
+  EXPECT_EQ(one.states, many.states);
+  EXPECT_EQ(one.transitions, many.transitions);
+  EXPECT_EQ(one.max_depth, many.max_depth);
+  ASSERT_EQ(one.violations.size(), many.violations.size());
+  for (std::size_t i = 0; i < one.violations.size(); ++i) {
+    EXPECT_EQ(one.violations[i].property, many.violations[i].property);
+    EXPECT_EQ(one.violations[i].occurrences, many.violations[i].occurrences);
+    EXPECT_EQ(one.violations[i].path, many.violations[i].path);
+    EXPECT_EQ(one.violations[i].recovery, many.violations[i].recovery);
+  }
+}
+
 // The shortest way to a second controller epoch takes 3 steps (one election per epoch, and
 // the first controller must go first). BFS order picks the first in action order: level 1 is
 // [crash 1, elect 1, crash 2, elect 2]; from `crash 1` no 2-step path elects twice; from
@@ -141,17 +157,8 @@ TEST(ExplorerSearch, SameResultForOneTwoAndFourThreads) {
     const auto clean_n = run(clean, threads);
     const auto deviations_n = run(deviations, threads);
     for (const auto& [one, many] : {std::pair{&clean1, &clean_n}, std::pair{&deviations1, &deviations_n}}) {
-      EXPECT_EQ(one->states, many->states);
-      EXPECT_EQ(one->transitions, many->transitions);
-      EXPECT_EQ(one->max_depth, many->max_depth);
+      expectSameExploration(*one, *many);
       EXPECT_EQ(one->stop, many->stop);
-      ASSERT_EQ(one->violations.size(), many->violations.size());
-      for (std::size_t i = 0; i < one->violations.size(); ++i) {
-        EXPECT_EQ(one->violations[i].property, many->violations[i].property);
-        EXPECT_EQ(one->violations[i].occurrences, many->violations[i].occurrences);
-        EXPECT_EQ(one->violations[i].path, many->violations[i].path);
-        EXPECT_EQ(one->violations[i].recovery, many->violations[i].recovery);
-      }
     }
     EXPECT_EQ(broken1.states, broken_n.states);
     EXPECT_EQ(broken1.transitions, broken_n.transitions);
@@ -182,16 +189,7 @@ TEST(ExplorerSearch, SmallBatchesMergedWhileTheNextExpandsGiveTheSameResult) {
     for (const auto& [one, system] : {std::pair{&deviations1, &deviations}, std::pair{&clean1, &clean}}) {
       const auto many = run(*system, threads, small);
       EXPECT_TRUE(many.complete());
-      EXPECT_EQ(one->states, many.states);
-      EXPECT_EQ(one->transitions, many.transitions);
-      EXPECT_EQ(one->max_depth, many.max_depth);
-      ASSERT_EQ(one->violations.size(), many.violations.size());
-      for (std::size_t i = 0; i < one->violations.size(); ++i) {
-        EXPECT_EQ(one->violations[i].property, many.violations[i].property);
-        EXPECT_EQ(one->violations[i].occurrences, many.violations[i].occurrences);
-        EXPECT_EQ(one->violations[i].path, many.violations[i].path);
-        EXPECT_EQ(one->violations[i].recovery, many.violations[i].recovery);
-      }
+      expectSameExploration(*one, many);
     }
   }
   EXPECT_GT(clean1.states, 10000u);  // about 600 batches of 16
