@@ -611,6 +611,11 @@ class Explorer {
             index = frontier_.slotAt(merge_position_);  // moved if the table grew
           }
           if (successor.recovery && target != index) {
+            // A recovery edge counts too (admit() checked only the state's own bytes).
+            if (options_.max_memory_bytes != 0 && memory() + sizeof(Index) > options_.max_memory_bytes) {
+              stop_ = StopReason::MemoryLimit;
+              return false;
+            }
             recovery_edges_.push_back(successor.existing_index != kNone ? successor.existing_index : bfs_of_slot_[target]);
           }
         }
