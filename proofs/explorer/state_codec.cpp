@@ -424,6 +424,24 @@ void walk(V& v, const BrokerOwn<B>& own) {
   walk(v, bySlot(x.replicas, v.shape.partitions()));
   walk(v, x.outbox);
 }
+// A broker's own fields but its request queue: the segmented encoding keeps the queue apart too
+// (a controller's requests change the queue alone; a delivered request takes its head off).
+template <class B>
+struct BrokerRest {
+  B& x;
+};
+template <class V, class B>
+void walk(V& v, const BrokerRest<B>& rest) {
+  auto& x = rest.x;
+  static_assert(kWalkedFields<BrokerData> == 1 + 7 + 1, "the broker's queue, its other fields, its controller module");
+  walk(v, x.alive);
+  walk(v, x.broker_epoch);
+  walk(v, x.known_controller_epoch);
+  walk(v, bySlot(x.metadata_cache, v.shape.partitions()));
+  walk(v, x.metadata_live_brokers);
+  walk(v, bySlot(x.replicas, v.shape.partitions()));
+  walk(v, x.outbox);
+}
 template <class V, Is<BrokerData> T>
 void walk(V& v, T& x) {
   walk(v, BrokerOwn<T>{x});
@@ -570,13 +588,12 @@ void copyController(const ControllerData& from, ControllerData& to, const StateS
   to.events = from.events;
 }
 
-// Every field of a broker but its controller module (the walk's BrokerOwn).
-void copyBrokerOwn(const BrokerData& from, BrokerData& to, const StateShape& shape) {
+// Every field of a broker but its request queue and its controller module (the walk's BrokerRest).
+void copyBrokerRest(const BrokerData& from, BrokerData& to, const StateShape& shape) {
   static_assert(kWalkedFields<BrokerData> == 9, "copy every field of BrokerData");
   to.alive = from.alive;
   to.broker_epoch = from.broker_epoch;
   to.known_controller_epoch = from.known_controller_epoch;
-  to.inbox = from.inbox;
   copySlots(from.metadata_cache, to.metadata_cache, shape.partitions());
   to.metadata_live_brokers = from.metadata_live_brokers;
   copySlots(from.replicas, to.replicas, shape.partitions());
@@ -631,17 +648,17 @@ bool sameController(const ControllerData& a, const ControllerData& b, const Stat
          a.rsm_batch_unflushed == b.rsm_batch_unflushed && sameContext(a.context, b.context, shape) && a.events == b.events;
 }
 
-// Every field of a broker but its controller module (the walk's BrokerOwn).
-bool sameBrokerOwn(const BrokerData& a, const BrokerData& b, const StateShape& shape) {
+// Every field of a broker but its request queue and its controller module (the walk's BrokerRest).
+bool sameBrokerRest(const BrokerData& a, const BrokerData& b, const StateShape& shape) {
   static_assert(kWalkedFields<BrokerData> == 9, "compare every field of BrokerData");
   return a.alive == b.alive && a.broker_epoch == b.broker_epoch && a.known_controller_epoch == b.known_controller_epoch &&
-         a.inbox == b.inbox && sameSlots(a.metadata_cache, b.metadata_cache, shape.partitions()) &&
+         sameSlots(a.metadata_cache, b.metadata_cache, shape.partitions()) &&
          a.metadata_live_brokers == b.metadata_live_brokers && sameSlots(a.replicas, b.replicas, shape.partitions()) &&
          a.outbox == b.outbox;
 }
 
 bool sameBroker(const BrokerData& a, const BrokerData& b, const StateShape& shape) {
-  return sameBrokerOwn(a, b, shape) && sameController(a.controller, b.controller, shape);
+  return a.inbox == b.inbox && sameBrokerRest(a, b, shape) && sameController(a.controller, b.controller, shape);
 }
 
 }  // namespace
@@ -664,9 +681,10 @@ void copyWorldSegments(const Observation& from, Observation& to, const StateShap
   if (segments & 1u) copyZooKeeper(from.zk, to.zk, shape);
   SegmentMask bit = 2;
   for (const std::uint8_t b : shape.brokers()) {
-    if (segments & bit) copyBrokerOwn(from.brokers[b], to.brokers[b], shape);
-    if (segments & (bit << 1)) copyController(from.brokers[b].controller, to.brokers[b].controller, shape);
-    bit <<= 2;
+    if (segments & bit) to.brokers[b].inbox = from.brokers[b].inbox;
+    if (segments & (bit << 1)) copyBrokerRest(from.brokers[b], to.brokers[b], shape);
+    if (segments & (bit << 2)) copyController(from.brokers[b].controller, to.brokers[b].controller, shape);
+    bit <<= 3;
   }
 }
 
@@ -706,21 +724,40 @@ void decodeWorld(std::string_view bytes, Observation& world, Bounds& budget) {
 // ---------------------------------------------------------------- the segmented encoding
 //
 // An encoding is a sequence of segments, each the varint length of its bytes and then the walk
-// of one part of the state: ZooKeeper; for each broker of the shape, its own fields and then its
-// controller module; the budget. A segment's zero runs end with it, so its bytes depend on its
-// part alone: a successor's encoding copies its parent's bytes for the parts a step left alone,
-// and a decoder skips the parts whose bytes equal those of the state it decoded before.
+// of one part of the state: ZooKeeper; for each broker of the shape, its request queue, its
+// other fields, and its controller module; the budget. A segment's zero runs end with it, so its
+// bytes depend on its part alone: a successor's encoding copies its parent's bytes for the parts
+// a step left alone, and a decoder skips the parts whose bytes equal those of the state it
+// decoded before.
+//
+// A request queue's segment is itself a sequence of blocks, one per request (each a varint
+// length and the walk of the request), and no count: a delivered request takes the first block
+// off the parent's bytes, and requests the controller sends add blocks after them — most
+// successors' queues are one of the two (on `default`, 76 % of changed queues lost their head).
 
 namespace {
 
-// One segment's part of the state, by position: 0 = ZooKeeper, then two per shape broker, then
+using Inbox = decltype(BrokerData::inbox);
+
+// A request queue as a segment part.
+template <class L>
+struct RequestBlocks {
+  L& list;
+};
+template <class T>
+inline constexpr bool kIsRequestBlocks = false;
+template <class L>
+inline constexpr bool kIsRequestBlocks<RequestBlocks<L>> = true;
+
+// One segment's part of the state, by position: 0 = ZooKeeper, then three per shape broker, then
 // the budget. `visit(part)` gets the part (const or not, as the world and budget are).
 template <class World, class Budget, class Visit>
 void forEachSegment(World& world, Budget& budget, const StateShape& shape, Visit visit) {
   visit(world.zk);
   for (const std::uint8_t b : shape.brokers()) {
     auto& broker = world.brokers[b];
-    visit(walker::BrokerOwn<std::remove_reference_t<decltype(broker)>>{broker});
+    visit(RequestBlocks<std::remove_reference_t<decltype((broker.inbox))>>{broker.inbox});
+    visit(walker::BrokerRest<std::remove_reference_t<decltype(broker)>>{broker});
     visit(broker.controller);
   }
   visit(budget);
@@ -747,18 +784,105 @@ Segment takeSegment(std::string_view& bytes) {
   return segment;
 }
 
+// A segment of the given body: its varint length, then the body.
+void appendSegment(std::string_view body, std::string& out) {
+  std::size_t length = body.size();
+  while (length >= 0x80) {
+    out.push_back(static_cast<char>(static_cast<std::uint8_t>(length | 0x80)));
+    length >>= 7;
+  }
+  out.push_back(static_cast<char>(static_cast<std::uint8_t>(length)));
+  out += body;
+}
+
 template <class Part>
-[[gnu::flatten]] void encodeSegment(const Part& part, const StateShape& shape, std::string& out) {
+[[gnu::flatten]] void encodeWalk(const Part& part, const StateShape& shape, std::string& out) {
   walker::EncodeSink sink(out, shape);
   walk(sink, part);
   sink.finishSegment();
 }
 
+// Appends the blocks of requests [first, list.size()) to `body`.
+void encodeRequestBlocks(const Inbox& list, std::size_t first, const StateShape& shape, std::string& body) {
+  for (std::size_t i = first; i < list.size(); ++i) encodeWalk(list[i], shape, body);
+}
+
 template <class Part>
-[[gnu::flatten]] void decodeSegment(std::string_view body, const StateShape& shape, Part&& part) {
+void encodeSegment(const Part& part, const StateShape& shape, std::string& out) {
+  if constexpr (kIsRequestBlocks<Part>) {
+    thread_local std::string body;
+    body.clear();
+    encodeRequestBlocks(part.list, 0, shape, body);
+    appendSegment(body, out);
+  } else {
+    encodeWalk(part, shape, out);
+  }
+}
+
+template <class Part>
+[[gnu::flatten]] void decodeWalk(std::string_view body, const StateShape& shape, Part&& part) {
   walker::DecodeSource source(body, shape);
   walk(source, part);
   KCSPEC_ASSERT(source.atEnd());
+}
+
+// Decodes the blocks in `blocks` into list[first …], which it resizes to hold them.
+void decodeRequestBlocks(std::string_view blocks, std::size_t first, const StateShape& shape, Inbox& list) {
+  std::size_t count = 0;
+  for (std::string_view rest = blocks; !rest.empty(); ++count) takeSegment(rest);
+  list.resize(first + count);
+  for (std::size_t i = first; i < first + count; ++i) decodeWalk(takeSegment(blocks).body, shape, list[i]);
+}
+
+template <class Part>
+void decodeSegment(std::string_view body, const StateShape& shape, Part&& part) {
+  if constexpr (kIsRequestBlocks<std::remove_cvref_t<Part>>) {
+    decodeRequestBlocks(body, 0, shape, part.list);
+  } else {
+    decodeWalk(body, shape, part);
+  }
+}
+
+// A queue's segment after a step, from its parent's `before`: the parent's bytes when the queue
+// is unchanged (false), else the parent's blocks without the first when the head was taken off,
+// the parent's blocks and the new requests' when requests were added, or every block (true).
+bool encodeRequestsAfter(const Inbox& was, const Inbox& is, const Segment& before, const StateShape& shape,
+                         std::string& out) {
+  if (is == was) {
+    out += before.whole;
+    return false;
+  }
+  if (is.size() + 1 == was.size() && std::equal(is.begin(), is.end(), was.begin() + 1)) {
+    std::string_view blocks = before.body;
+    takeSegment(blocks);
+    appendSegment(blocks, out);
+  } else if (is.size() > was.size() && std::equal(was.begin(), was.end(), is.begin())) {
+    thread_local std::string body;
+    body.assign(before.body);
+    encodeRequestBlocks(is, was.size(), shape, body);
+    appendSegment(body, out);
+  } else {
+    encodeSegment(RequestBlocks<const Inbox>{is}, shape, out);
+  }
+  return true;
+}
+
+// decodeSegment of a queue's `body` into `list`, which holds the decoding of `previous` (a
+// different body): the head taken off, or the added requests decoded, when that is the change.
+void decodeRequestsOver(std::string_view body, std::string_view previous, const StateShape& shape, Inbox& list) {
+  if (!previous.empty()) {
+    std::string_view rest = previous;
+    takeSegment(rest);
+    if (body == rest) {
+      list.erase_at(0);
+      return;
+    }
+  }
+  if (body.size() > previous.size() && body.starts_with(previous)) {
+    decodeRequestBlocks(body.substr(previous.size()), list.size(), shape, list);
+    return;
+  }
+  decodeRequestBlocks(body, 0, shape, list);
 }
 
 }  // namespace
@@ -786,7 +910,9 @@ void encodeWorldAfter(const Observation& parent, std::string_view parent_encodin
   for (const std::uint8_t b : shape.brokers()) {
     const BrokerData& was = parent.brokers[b];
     const BrokerData& is = world.brokers[b];
-    segment(sameBrokerOwn(was, is, shape), walker::BrokerOwn<const BrokerData>{is});
+    if (encodeRequestsAfter(was.inbox, is.inbox, takeSegment(parent_encoding), shape, out)) changed |= bit;
+    bit <<= 1;
+    segment(sameBrokerRest(was, is, shape), walker::BrokerRest<const BrokerData>{is});
     segment(sameController(was.controller, is.controller, shape), is.controller);
   }
   segment(false, budget);  // a few bytes: encoding them costs what comparing would
@@ -803,7 +929,13 @@ void decodeWorldOver(std::string_view bytes, std::string_view previous, const St
                      Bounds& budget) {
   forEachSegment(world, budget, shape, [&](auto&& part) {
     const Segment segment = takeSegment(bytes);
-    if (takeSegment(previous).whole != segment.whole) decodeSegment(segment.body, shape, part);
+    const Segment before = takeSegment(previous);
+    if (before.whole == segment.whole) return;
+    if constexpr (kIsRequestBlocks<std::remove_cvref_t<decltype(part)>>) {
+      decodeRequestsOver(segment.body, before.body, shape, part.list);
+    } else {
+      decodeSegment(segment.body, shape, part);
+    }
   });
   KCSPEC_ASSERT(bytes.empty() && previous.empty());
 }

@@ -12,8 +12,8 @@
 //   tests/explorer/state_codec_test.cpp checks the round trip on every explored state;
 // - the encoding writes the fields as zig-zag varints and run-length encodes zero bytes (most
 //   of a world is default values): a few hundred bytes for a 53 kB value. It is a sequence of
-//   self-contained segments (ZooKeeper; per broker its own fields, then its controller module;
-//   the budget), so a successor's encoding reuses its parent's bytes for the parts a step left
+//   self-contained segments (ZooKeeper; per broker its request queue, its other fields, then its
+//   controller module; the budget), so a successor's encoding reuses its parent's bytes for the parts a step left
 //   unchanged (encodeWorldAfter) and a decoder skips the parts it already holds (decodeWorldOver);
 // - hashEncoding(encoding) is the explorer's fingerprint of a state (xxHash64 of the bytes: the
 //   encoding is canonical, so equal states hash equally);
@@ -115,11 +115,12 @@ void decodeWorld(std::string_view bytes, Observation& world, Bounds& budget);
 void encodeWorld(const Observation& world, const Bounds& budget, const StateShape& shape, std::string& out);
 void decodeWorld(std::string_view bytes, const StateShape& shape, Observation& world, Bounds& budget);
 
-// The world's segments as bits: bit 0 ZooKeeper; for the i-th broker of the shape, bit 1 + 2i
-// its own fields and bit 2 + 2i its controller module. (The budget, the last segment, is tiny and
-// always re-encoded and copied whole.)
+// The world's segments as bits: bit 0 ZooKeeper; for the i-th broker of the shape, bit 1 + 3i
+// its request queue, bit 2 + 3i its other fields and bit 3 + 3i its controller module. (The
+// budget, the last segment, is tiny and always re-encoded and copied whole.)
 using SegmentMask = std::uint32_t;
-inline constexpr SegmentMask kEveryWorldSegment = (SegmentMask{1} << (1 + 2 * kMaxBrokers)) - 1;
+inline constexpr SegmentMask kEveryWorldSegment = (SegmentMask{1} << (1 + 3 * kMaxBrokers)) - 1;
+static_assert(1 + 3 * kMaxBrokers <= 32, "a SegmentMask has a bit per segment");
 
 // encodeWorld(world, budget, shape, out), given the parent state `parent` the step that led to
 // `world` started from and its encoding `parent_encoding` (= encodeWorld(parent, …, shape)): the
