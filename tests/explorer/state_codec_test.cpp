@@ -278,6 +278,59 @@ TEST(StateCodec, SegmentsAreReusedOnlyForUnchangedParts) {
   EXPECT_EQ(world.brokers[2].controller.context.partitions[1].replica_states[1], ReplicaState::OfflineReplica);
 }
 
+// A request queue's segment after the two common steps: the head delivered (the parent's blocks
+// without the first) and requests added (the parent's blocks, then the new ones). Both give the
+// plain encoding, mark only that queue as changed, and decode over the parent without decoding
+// the requests the parent already had: a value planted in one of them survives.
+TEST(StateCodec, QueueSegmentsTakeTheHeadOffAndAppendWithoutReencoding) {
+  const Config config = everyPerturbationOnce();
+  const SpecSystem system(config);
+  const StateShape shape(config);
+  const std::vector<SpecSystem::State> states = testing::breadthFirstSample(system, 3000);
+  const SpecSystem::State* parent = nullptr;
+  std::size_t position = 0;  // the broker's position in the shape
+  for (const SpecSystem::State& state : states) {
+    for (std::size_t i = 0; i < shape.brokers().size() && parent == nullptr; ++i) {
+      if (state.world.brokers[shape.brokers()[i]].inbox.size() >= 2) {
+        parent = &state;
+        position = i;
+      }
+    }
+    if (parent != nullptr) break;
+  }
+  ASSERT_NE(parent, nullptr) << "no sampled state has two requests queued at one broker";
+  const std::uint8_t broker = shape.brokers()[position];
+  const SegmentMask queue_bit = SegmentMask{1} << (1 + 3 * position);
+  std::string parent_bytes;
+  encodeWorld(parent->world, parent->budget, shape, parent_bytes);
+
+  spec::ClusterState delivered = *parent;
+  delivered.world.brokers[broker].inbox.erase_at(0);
+  spec::ClusterState added = *parent;
+  added.world.brokers[broker].inbox.push_back(parent->world.brokers[broker].inbox[0]);
+  for (const spec::ClusterState* child : {&delivered, &added}) {
+    std::string plain, reused;
+    encodeWorld(child->world, child->budget, shape, plain);
+    SegmentMask changed = 0;
+    encodeWorldAfter(parent->world, parent_bytes, child->world, child->budget, shape, reused, changed);
+    EXPECT_EQ(reused, plain);
+    // (The budget's segment, after the world's, is always encoded again and counts as changed.)
+    const SegmentMask world_segments = (SegmentMask{1} << (1 + 3 * shape.brokers().size())) - 1;
+    EXPECT_EQ(changed & world_segments, queue_bit);
+    Observation world = parent->world;
+    Bounds budget = parent->budget;
+    const bool head_taken = child == &delivered;
+    // Planted in the parent's second request: after the head is taken off it is the first.
+    world.brokers[broker].inbox[1].controller_epoch = 999;
+    decodeWorldOver(plain, parent_bytes, shape, world, budget);
+    EXPECT_EQ(world.brokers[broker].inbox.size(), child->world.brokers[broker].inbox.size());
+    EXPECT_EQ(world.brokers[broker].inbox[head_taken ? 0 : 1].controller_epoch, 999);
+    world.brokers[broker].inbox[head_taken ? 0 : 1].controller_epoch =
+        child->world.brokers[broker].inbox[head_taken ? 0 : 1].controller_epoch;
+    EXPECT_EQ(world, child->world);
+  }
+}
+
 // sameWorld (equality over the configuration's slots) says what operator== says, for states
 // of the configuration; a difference in any of its slots is seen.
 TEST(StateCodec, SameWorldFollowsEquality) {
