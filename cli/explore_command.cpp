@@ -426,7 +426,7 @@ CommandRun addExploreCommand(CLI::App& app) {
   auto* command = app.add_subcommand(
       "explore", "Explore every state of a configuration (breadth first) and check the invariant catalog");
   auto* preset_option =
-      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most two per history; about 20 seconds on 2 cores), medium (about 6 minutes), large (medium plus a leader rebalance; under an hour, 19 GB), every-perturbation, crash-isr, crash-deletion, stress-4 or stress-5 (default: default)");
+      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most two per history; about 20 seconds on 2 cores), medium (about 5 minutes), large (medium plus a leader rebalance; about 36 minutes, 19 GB), every-perturbation, crash-isr, crash-deletion, stress-4 or stress-5 (default: default)");
   auto* config_option = command->add_option("--config", options->config_file, "A configuration file (config_text.hpp's format)");
   preset_option->excludes(config_option);
   config_option->excludes(preset_option);

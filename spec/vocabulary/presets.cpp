@@ -116,7 +116,7 @@ bound auto-rebalances 1
 )";
 
 // `medium` and `large` for longer exhaustive runs on a 2-core machine: `crash-isr` plus one
-// controlled shutdown (53,416,765 states, about six minutes), and on top of that the automatic
+// controlled shutdown (53,416,765 states, about five minutes), and on top of that the automatic
 // preferred-leader rebalance firing once (274,776,959 states, about 36 minutes and 19 GB;
 // docs/performance.md).
 constexpr std::string_view kMedium = R"(# kcspec preset: medium
