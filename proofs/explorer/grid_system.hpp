@@ -6,10 +6,11 @@
 // A state is kCounters counters, each 0 … max_count; action i increments counter i (enabled
 // while it is below max_count). The state graph is a grid: (m + 1)^k states for m = max_count
 // and k = kCounters, k·m·(m + 1)^(k−1) transitions (each of the k counters steps m times for each
-// value of the others), and k·m the deepest level. A state encodes as `encoding_bytes` bytes (the counters
-// every 64 bytes, zeros between), hashed with the spec's fingerprint (xxHash64 of the encoding). One state
-// safety property (the counters stay in range) and one liveness goal (counter 0 reaches
-// max_count; recovery actions: incrementing counter 0) make the checker do its whole work.
+// value of the others), and k·m the deepest level. A state encodes as `encoding_bytes` bytes
+// (the counters every 64 bytes, zeros between), hashed with the spec's fingerprint (xxHash64 of
+// the encoding). One state safety property (the counters stay in range) and one liveness goal
+// (counter 0 reaches max_count; recovery actions: incrementing counter 0) make the checker do
+// its whole work.
 #pragma once
 
 #include <algorithm>
