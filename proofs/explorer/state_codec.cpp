@@ -405,27 +405,9 @@ KCSPEC_WALK_FIELDS(StopReplicaPartitionState, x.tp, x.leader_epoch, x.delete_par
 KCSPEC_WALK_FIELDS(ControlRequest, x.kind, x.controller_id, x.controller_epoch, x.broker_epoch, x.leader_and_isr,
                    x.update_metadata, x.live_brokers, x.stop_replica, x.response_wanted)
 KCSPEC_WALK_FIELDS(StopReplicaResponse, x.controller_id, x.controller_epoch, x.partitions)
-// A broker's own fields — everything but its controller module, which the segmented encoding
-// keeps apart (a request delivered to a broker changes the one and not the other).
-template <class B>
-struct BrokerOwn {
-  B& x;
-};
-template <class V, class B>
-void walk(V& v, const BrokerOwn<B>& own) {
-  auto& x = own.x;
-  static_assert(kWalkedFields<BrokerData> == 8 + 1, "the broker's own fields and its controller module");
-  walk(v, x.alive);
-  walk(v, x.broker_epoch);
-  walk(v, x.known_controller_epoch);
-  walk(v, x.inbox);
-  walk(v, bySlot(x.metadata_cache, v.shape.partitions()));
-  walk(v, x.metadata_live_brokers);
-  walk(v, bySlot(x.replicas, v.shape.partitions()));
-  walk(v, x.outbox);
-}
-// A broker's own fields but its request queue: the segmented encoding keeps the queue apart too
-// (a controller's requests change the queue alone; a delivered request takes its head off).
+// A broker's fields but its request queue and its controller module: the segmented encoding
+// keeps the three apart (a controller's requests change the queue alone, a delivered request
+// takes its head off and changes the rest, an event changes the controller module alone).
 template <class B>
 struct BrokerRest {
   B& x;
@@ -444,7 +426,8 @@ void walk(V& v, const BrokerRest<B>& rest) {
 }
 template <class V, Is<BrokerData> T>
 void walk(V& v, T& x) {
-  walk(v, BrokerOwn<T>{x});
+  walk(v, x.inbox);
+  walk(v, BrokerRest<T>{x});
   walk(v, x.controller);
 }
 KCSPEC_WALK_FIELDS(Observation, x.zk, bySlot(x.brokers, v.shape.brokers()))
