@@ -258,7 +258,7 @@ void printText(const Config& config, const Subject& subject, const ExploreResult
   fmt::print("  max depth    {}\n", result.max_depth);
   fmt::print("  time         {:.2f} s ({} states/s, {} transitions/s)\n", result.seconds,
              grouped(static_cast<std::uint64_t>(rate)), grouped(static_cast<std::uint64_t>(transition_rate)));
-  fmt::print("  memory       {}\n", mib(result.memory_bytes));
+  fmt::print("  memory       {} at the peak\n", mib(result.memory_bytes));
   fmt::print("  complete     {}\n", result.complete() ? "yes" : fmt::format("no ({})", explorer::stopReasonName(result.stop)));
   fmt::print("  liveness     {}\n", result.liveness_checked ? "checked" : "not checked (the exploration is incomplete or liveness is off)");
 
@@ -426,7 +426,7 @@ CommandRun addExploreCommand(CLI::App& app) {
   auto* command = app.add_subcommand(
       "explore", "Explore every state of a configuration (breadth first) and check the invariant catalog");
   auto* preset_option =
-      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most two per history; about 20 seconds on 2 cores), medium (about 5 minutes), large (medium plus a leader rebalance; about 36 minutes, 19 GB), every-perturbation, crash-isr, crash-deletion, stress-4 or stress-5 (default: default)");
+      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most two per history; about 20 seconds on 2 cores), medium (five perturbation kinds, at most three per history; about 8 minutes), large (crash-isr plus a controlled shutdown and a leader rebalance, no overall bound; about 30 minutes, 19 GB), every-perturbation, crash-isr, crash-deletion, stress-4 or stress-5 (default: default)");
   auto* config_option = command->add_option("--config", options->config_file, "A configuration file (config_text.hpp's format)");
   preset_option->excludes(config_option);
   config_option->excludes(preset_option);

@@ -92,7 +92,7 @@ constexpr std::string_view stopReasonName(StopReason reason) {
 struct ExploreOptions {
   unsigned threads = 0;               // 0: std::thread::hardware_concurrency()
   int max_depth = -1;                 // < 0: none; states at depth max_depth are checked, not expanded
-  std::uint64_t max_memory_bytes = 0; // 0: none; counts the visited set, parent links, recovery edges, frontier
+  std::uint64_t max_memory_bytes = 0; // 0: none; counts the visited set, parent links, recovery edges, frontier, the liveness pass
   std::function<bool(std::string_view property_id)> is_known_deviation;  // empty: none is
   bool stop_at_violation = true;      // stop after the level in which a (non-deviation) violation is found
   bool check_liveness = true;
@@ -126,7 +126,8 @@ struct ExploreResult {
   unsigned threads = 1;
   StopReason stop = StopReason::Complete;
   bool liveness_checked = false;
-  std::uint64_t memory_bytes = 0;  // the checker's accounted memory at the end
+  std::uint64_t memory_bytes = 0;  // the most memory the checker accounted at once (a cap of it lets the run complete)
+  std::uint64_t liveness_bytes = 0;  // of which the liveness pass's (0 when it did not run)
   std::uint64_t visited_bytes = 0; // of which the visited set with its parent links (12-byte slots)
   std::vector<Violation<S>> violations;  // safety in properties() order, then liveness
 
@@ -155,7 +156,8 @@ class Explorer {
       known_[i] = options_.is_known_deviation && options_.is_known_deviation(properties[i].id);
       if (properties[i].kind == PropertyKind::Liveness) liveness_.push_back(i);
     }
-    if (liveness_.size() > 31) throw std::invalid_argument("a system may declare at most 31 liveness properties");
+    // Goal bits 0 … n−1, the all-goals bit n, and the liveness pass's on-stack mark (bit 31).
+    if (liveness_.size() > 30) throw std::invalid_argument("a system may declare at most 30 liveness properties");
     check_liveness_ = options_.check_liveness && !liveness_.empty();
     threads_ = options_.threads != 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
   }
@@ -185,16 +187,26 @@ class Explorer {
       monitor.request_stop();
       monitor.join();
     }
+    std::uint64_t liveness_bytes = 0;
     if (stop_ == StopReason::Complete && check_liveness_) {
-      checkLiveness();
-      result.liveness_checked = true;
+      // The liveness pass's working arrays count against the cap too: a run that cannot afford
+      // them stops here, explored but with liveness unchecked.
+      liveness_bytes = livenessPassBytes();
+      if (!affords(memory() + liveness_bytes)) {
+        stop_ = StopReason::MemoryLimit;
+        liveness_bytes = 0;
+      } else {
+        checkLiveness();
+        result.liveness_checked = true;
+      }
     }
 
     result.states = visited_.size();
     result.transitions = transitions_;
     result.max_depth = static_cast<int>(level_begin_.size()) - 1;
     result.stop = stop_;
-    result.memory_bytes = memory();
+    result.memory_bytes = std::max(peak_memory_, memory());
+    result.liveness_bytes = liveness_bytes;
     result.visited_bytes = visited_.bytes();
     buildViolations(result);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -247,6 +259,14 @@ class Explorer {
   std::uint64_t memory() const {
     return visited_.bytes() + visited_.size() * livenessBytesPerState() + bfs_of_slot_.size() * sizeof(Index) +
            recovery_edges_.size() * sizeof(Index) + frontier_.memory() + next_frontier_.memory();
+  }
+
+  // Whether the checker may hold `bytes` at once (within --max-memory); the most it held so far
+  // is kept for the report, so that a cap of that figure lets the same run complete.
+  bool affords(std::uint64_t bytes) {
+    if (options_.max_memory_bytes != 0 && bytes > options_.max_memory_bytes) return false;
+    peak_memory_ = std::max(peak_memory_, bytes);
+    return true;
   }
 
   // The visited set grew: every slot held anywhere moves.
@@ -312,12 +332,10 @@ class Explorer {
       slot = *found;
       return true;
     }
-    if (options_.max_memory_bytes != 0) {
-      std::uint64_t after = memory() - visited_.bytes() + visited_.bytesAfterInsert() + livenessBytesPerState() +
-                            next_frontier_.bytesToPush(encoding.size());
-      if (check_liveness_ && visited_.bytesAfterInsert() != visited_.bytes()) after += visited_.capacity() / 8 * sizeof(Index);
-      if (after > options_.max_memory_bytes) return false;
-    }
+    std::uint64_t after = memory() - visited_.bytes() + visited_.bytesAfterInsert() + livenessBytesPerState() +
+                          next_frontier_.bytesToPush(encoding.size());
+    if (check_liveness_ && visited_.bytesAfterInsert() != visited_.bytes()) after += visited_.capacity() / 8 * sizeof(Index);
+    if (!affords(after)) return false;
     if (visited_.size() >= kNone - 1) throw std::length_error("more than 2^32 states");
     if (visited_.growsOnInsert() && finish_expansion_) {
       // Others read the table: the batch being expanded is finished first (its chunks' slots are
@@ -612,7 +630,7 @@ class Explorer {
           }
           if (successor.recovery && target != index) {
             // A recovery edge counts too (admit() checked only the state's own bytes).
-            if (options_.max_memory_bytes != 0 && memory() + sizeof(Index) > options_.max_memory_bytes) {
+            if (!affords(memory() + sizeof(Index))) {
               stop_ = StopReason::MemoryLimit;
               return false;
             }
@@ -632,11 +650,32 @@ class Explorer {
 
   // ------------------------------------------------------------------ liveness
 
+  // What checkLiveness() allocates: the reverse adjacency (one offset per state, 4 bytes when
+  // the recovery edges number fewer than 2^32, and one entry per edge) and its work stack (a
+  // state is on it at most once: at most one entry per state).
+  std::uint64_t livenessPassBytes() const {
+    const std::uint64_t n = visited_.size();
+    const std::uint64_t offset_bytes = smallLivenessOffsets() ? sizeof(std::uint32_t) : sizeof(std::uint64_t);
+    return (n + 1) * offset_bytes + recovery_edges_.size() * sizeof(Index) + n * sizeof(Index);
+  }
+  bool smallLivenessOffsets() const { return recovery_edges_.size() < (std::uint64_t{1} << 32); }
+
   void checkLiveness() {
-    const std::size_t n = visited_.size();
     edge_begin_.push_back(recovery_edges_.size());
+    if (smallLivenessOffsets()) {
+      propagateGoals<std::uint32_t>();
+    } else {
+      propagateGoals<std::uint64_t>();
+    }
+    findLivenessViolators();
+  }
+
+  // reach[i] (goals_, in place): the goals recovery can reach from state i.
+  template <class Offset>
+  void propagateGoals() {
+    const std::size_t n = visited_.size();
     // Reverse adjacency (predecessors over recovery edges), counting sort by target.
-    std::vector<std::uint64_t> reverse_begin(n + 1, 0);
+    std::vector<Offset> reverse_begin(n + 1, 0);
     for (std::size_t e = 0; e < recovery_edges_.size(); ++e) ++reverse_begin[recovery_edges_[e] + 1];
     for (std::size_t i = 0; i < n; ++i) reverse_begin[i + 1] += reverse_begin[i];
     std::vector<Index> predecessors(recovery_edges_.size());
@@ -649,25 +688,39 @@ class Explorer {
     }
     for (std::size_t t = n; t > 0; --t) reverse_begin[t] = reverse_begin[t - 1];
     reverse_begin[0] = 0;
-    // reach[i]: the goals recovery can reach from i. Monotone fixpoint: each state is pushed at
-    // most once per goal bit it gains.
+    // Monotone fixpoint: a state is pushed when it gains goal bits and is not on the stack
+    // already (kOnStack marks it), so the stack never holds more than n entries.
     ChunkedVector<std::uint32_t>& reach = goals_;
+    constexpr std::uint32_t kOnStack = 1u << 31;  // above every goal bit (the constructor's limit)
     std::vector<Index> work;
+    work.reserve(n);  // what livenessPassBytes() counts: no reallocation beyond it
     for (std::size_t i = 0; i < n; ++i) {
-      if (reach[i] != 0) work.push_back(static_cast<Index>(i));
+      if (reach[i] != 0) {
+        reach[i] |= kOnStack;
+        work.push_back(static_cast<Index>(i));
+      }
     }
     while (!work.empty()) {
       const Index v = work.back();
       work.pop_back();
-      for (std::uint64_t e = reverse_begin[v]; e < reverse_begin[v + 1]; ++e) {
+      reach[v] &= ~kOnStack;
+      for (Offset e = reverse_begin[v]; e < reverse_begin[v + 1]; ++e) {
         const Index u = predecessors[e];
-        const std::uint32_t merged = reach[u] | reach[v];
+        const std::uint32_t merged = reach[u] | (reach[v] & ~kOnStack);
         if (merged != reach[u]) {
           reach[u] = merged;
-          work.push_back(u);
+          if ((merged & kOnStack) == 0) {
+            reach[u] |= kOnStack;
+            work.push_back(u);
+          }
         }
       }
     }
+  }
+
+  void findLivenessViolators() {
+    const std::size_t n = visited_.size();
+    ChunkedVector<std::uint32_t>& reach = goals_;
     // Per goal (and for all goals at once), the first violator in BFS order.
     const std::size_t goal_count = liveness_.size() + 1;
     liveness_first_.assign(goal_count, Occurrence{});
@@ -814,6 +867,7 @@ class Explorer {
   Frontier frontier_;
   Frontier next_frontier_;
   std::uint64_t transitions_ = 0;
+  std::uint64_t peak_memory_ = 0;  // the most affords() accepted
   std::size_t merge_position_ = 0;          // the frontier position of the next expanded state the merge takes
   std::vector<Chunk>* merging_ = nullptr;   // the batch being merged (its slots move when the table grows)
   std::vector<Chunk>* expanding_ = nullptr;  // the batch expanded during that merge (its slots too)
