@@ -518,12 +518,17 @@ TEST(Presets, MediumAndLargeRaiseTheBoundsOfCrashIsr) {
   Bounds bd = d.bounds, bm = m.bounds, bl = l.bounds;
   for (std::size_t i = 0; i < kBoundNames.size(); ++i) {
     EXPECT_GE(*boundField(bm, i), *boundField(bd, i)) << kBoundNames[i];
-    EXPECT_GE(*boundField(bl, i), *boundField(bm, i)) << kBoundNames[i];
+    EXPECT_GE(*boundField(bl, i), *boundField(bd, i)) << kBoundNames[i];
   }
   EXPECT_NE(bm, bd);
+  EXPECT_NE(bl, bd);
   EXPECT_NE(bl, bm);
   EXPECT_GE(m.brokers.size(), d.brokers.size());
-  EXPECT_GE(l.brokers.size(), m.brokers.size());
+  EXPECT_GE(l.brokers.size(), d.brokers.size());
+  // medium has more kinds, at most three per history; large fewer kinds, all of them in one history.
+  EXPECT_EQ(bm.perturbations, 3);
+  EXPECT_EQ(bl.perturbations, kAnyNumberOfPerturbations);
+  EXPECT_GT(bm.preferred_elections, bl.preferred_elections);
 }
 
 // ---- observations -------------------------------------------------------------------------------
