@@ -50,6 +50,7 @@
 #include <vector>
 
 #include "proofs/explorer/chunked_vector.hpp"
+#include "proofs/explorer/edge_offsets.hpp"
 #include "proofs/explorer/frontier.hpp"
 #include "proofs/explorer/system.hpp"
 #include "proofs/explorer/visited_set.hpp"
@@ -250,10 +251,10 @@ class Explorer {
     std::uint64_t count = 0;
   };
 
-  // Liveness keeps per state its goal bits and where its recovery edges begin, and per slot the
-  // state's BFS index.
+  // Liveness keeps per state its goal bits and where its recovery edges begin (4 bytes each),
+  // and per slot the state's BFS index.
   std::size_t livenessBytesPerState() const {
-    return check_liveness_ ? sizeof(std::uint32_t) + sizeof(std::uint64_t) : 0;
+    return check_liveness_ ? sizeof(std::uint32_t) + EdgeOffsets::kBytesPerEntry : 0;
   }
 
   std::uint64_t memory() const {
@@ -332,9 +333,10 @@ class Explorer {
       slot = *found;
       return true;
     }
-    std::uint64_t after = memory() - visited_.bytes() + visited_.bytesAfterInsert() + livenessBytesPerState() +
-                          next_frontier_.bytesToPush(encoding.size());
-    if (check_liveness_ && visited_.bytesAfterInsert() != visited_.bytes()) after += visited_.capacity() / 8 * sizeof(Index);
+    // A growth's peak is the table's first phase with the old BFS indexes held (remap() then
+    // holds less: the new table, the map and the old and the new BFS indexes).
+    const std::uint64_t after = memory() - visited_.bytes() + visited_.bytesAfterInsert() + livenessBytesPerState() +
+                                next_frontier_.bytesToPush(encoding.size());
     if (!affords(after)) return false;
     if (visited_.size() >= kNone - 1) throw std::length_error("more than 2^32 states");
     if (visited_.growsOnInsert() && finish_expansion_) {
@@ -650,13 +652,15 @@ class Explorer {
 
   // ------------------------------------------------------------------ liveness
 
-  // What checkLiveness() allocates: the reverse adjacency (one offset per state, 4 bytes when
-  // the recovery edges number fewer than 2^32, and one entry per edge) and its work stack (a
-  // state is on it at most once: at most one entry per state).
+  // What checkLiveness() holds beyond the exploration's records at its peak: the reverse
+  // adjacency (one offset per state, 4 bytes when the recovery edges number fewer than 2^32, and
+  // one entry per edge) while the forward edges are still held. Its work stack (a state is on it
+  // at most once: at most one entry per state) comes after the forward edges and their offsets
+  // are released, so it fits in what they held.
   std::uint64_t livenessPassBytes() const {
     const std::uint64_t n = visited_.size();
     const std::uint64_t offset_bytes = smallLivenessOffsets() ? sizeof(std::uint32_t) : sizeof(std::uint64_t);
-    return (n + 1) * offset_bytes + recovery_edges_.size() * sizeof(Index) + n * sizeof(Index);
+    return (n + 1) * offset_bytes + recovery_edges_.size() * sizeof(Index);
   }
   bool smallLivenessOffsets() const { return recovery_edges_.size() < (std::uint64_t{1} << 32); }
 
@@ -688,6 +692,9 @@ class Explorer {
     }
     for (std::size_t t = n; t > 0; --t) reverse_begin[t] = reverse_begin[t - 1];
     reverse_begin[0] = 0;
+    // The forward edges are not read again: their memory makes room for the work stack.
+    recovery_edges_.release();
+    edge_begin_.release();
     // Monotone fixpoint: a state is pushed when it gains goal bits and is not on the stack
     // already (kOnStack marks it), so the stack never holds more than n entries.
     ChunkedVector<std::uint32_t>& reach = goals_;
@@ -862,7 +869,7 @@ class Explorer {
   std::vector<std::uint64_t> level_begin_;  // how many states precede each depth
   std::vector<Index> bfs_of_slot_;          // per slot (liveness): the state's BFS index
   ChunkedVector<std::uint32_t> goals_;       // per BFS index (liveness): compact goal bits
-  ChunkedVector<std::uint64_t> edge_begin_;  // per BFS index (liveness): its recovery edges' start
+  EdgeOffsets edge_begin_;                   // per BFS index (liveness): its recovery edges' start
   ChunkedVector<Index> recovery_edges_;      // BFS indexes
   Frontier frontier_;
   Frontier next_frontier_;

@@ -6,7 +6,9 @@
 // full — 13.7 to 15.4 bytes per visited state once past the first thousand.
 //
 // Growing moves states to other slots: insert() reports the old → new slot map to the caller,
-// which remaps every slot it holds (the parent links are remapped here). Fingerprint 0 is the
+// which remaps every slot it holds (the parent links are remapped here). A growth holds at most
+// the old table, the new fingerprints and the map at once (25 bytes per old slot): the old
+// fingerprints are released before the new parent links are allocated. Fingerprint 0 is the
 // empty-slot marker, so a state whose fingerprint is 0 is stored as 1 (one more collision, with
 // probability 2⁻⁶⁴).
 //
@@ -38,11 +40,11 @@ class VisitedSet {
   std::size_t capacity() const { return keys_.size(); }
   std::size_t bytes() const { return bytesFor(capacity()); }
 
-  // What the table would occupy after one more insertion (while it grows, the old table and
-  // the slot map are held too).
+  // The most the table occupies during one more insertion: while it grows, the old table, the
+  // new fingerprints and the slot map (grow()'s first phase, its peak).
   std::size_t bytesAfterInsert() const {
     if (!needsGrowth()) return bytes();
-    return bytes() + bytesFor(grownCapacity()) + capacity() * sizeof(Slot);
+    return bytes() + grownCapacity() * sizeof(Fingerprint) + capacity() * sizeof(Slot);
   }
 
   std::optional<Slot> find(Fingerprint fingerprint) const {
@@ -110,20 +112,28 @@ class VisitedSet {
     parents_.assign(slots, kNoSlot);
   }
 
+  // Two phases, so that the old fingerprints are gone before the new parent links exist: first
+  // the fingerprints move (the map records where), then the parent links.
   std::vector<Slot> grow() {
-    std::vector<Fingerprint> old_keys = std::move(keys_);
+    const std::size_t old_capacity = keys_.size();
+    const std::size_t new_capacity = grownCapacity();
+    if (new_capacity > std::size_t{kNoSlot}) throw std::length_error("more than 2^32 visited-set slots");
+    std::vector<Slot> map(old_capacity, kNoSlot);
+    {
+      std::vector<Fingerprint> old_keys = std::move(keys_);
+      keys_.assign(new_capacity, 0);
+      for (std::size_t i = 0; i < old_capacity; ++i) {
+        if (old_keys[i] == 0) continue;
+        std::size_t slot = home(old_keys[i]);
+        while (keys_[slot] != 0) slot = next(slot);
+        keys_[slot] = old_keys[i];
+        map[i] = static_cast<Slot>(slot);
+      }
+    }  // the old fingerprints are released here
     std::vector<Slot> old_parents = std::move(parents_);
-    allocate(old_keys.size() + old_keys.size() / 8);
-    std::vector<Slot> map(old_keys.size(), kNoSlot);
-    for (std::size_t i = 0; i < old_keys.size(); ++i) {
-      if (old_keys[i] == 0) continue;
-      std::size_t slot = home(old_keys[i]);
-      while (keys_[slot] != 0) slot = next(slot);
-      keys_[slot] = old_keys[i];
-      map[i] = static_cast<Slot>(slot);
-    }
-    for (std::size_t i = 0; i < old_keys.size(); ++i) {
-      if (old_keys[i] != 0) parents_[map[i]] = old_parents[i] == kNoSlot ? kNoSlot : map[old_parents[i]];
+    parents_.assign(new_capacity, kNoSlot);
+    for (std::size_t i = 0; i < old_capacity; ++i) {
+      if (map[i] != kNoSlot) parents_[map[i]] = old_parents[i] == kNoSlot ? kNoSlot : map[old_parents[i]];
     }
     return map;
   }
