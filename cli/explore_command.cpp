@@ -258,9 +258,12 @@ void printText(const Config& config, const Subject& subject, const ExploreResult
   fmt::print("  max depth    {}\n", result.max_depth);
   fmt::print("  time         {:.2f} s ({} states/s, {} transitions/s)\n", result.seconds,
              grouped(static_cast<std::uint64_t>(rate)), grouped(static_cast<std::uint64_t>(transition_rate)));
-  fmt::print("  memory       {} at the peak\n", mib(result.memory_bytes));
+  fmt::print("  memory       {} at the peak (visited set {}; {} recovery edges)\n", mib(result.memory_bytes),
+             mib(result.visited_bytes), grouped(result.recovery_edges));
   fmt::print("  complete     {}\n", result.complete() ? "yes" : fmt::format("no ({})", explorer::stopReasonName(result.stop)));
-  fmt::print("  liveness     {}\n", result.liveness_checked ? "checked" : "not checked (the exploration is incomplete or liveness is off)");
+  fmt::print("  liveness     {}\n", result.liveness_checked
+                                        ? fmt::format("checked ({} sweep{})", result.liveness_sweeps, result.liveness_sweeps == 1 ? "" : "s")
+                                        : std::string("not checked (the exploration is incomplete or liveness is off)"));
 
   for (const Violation<S>& v : result.violations) {
     if (!v.known_deviation) continue;
@@ -322,7 +325,10 @@ std::string jsonReport(const Config& config, const Subject& subject, const Explo
   report["complete"] = result.complete();
   report["stop"] = std::string(explorer::stopReasonName(result.stop));
   report["liveness_checked"] = result.liveness_checked;
+  report["liveness_sweeps"] = result.liveness_sweeps;
   report["memory_bytes"] = result.memory_bytes;
+  report["visited_bytes"] = result.visited_bytes;
+  report["recovery_edges"] = result.recovery_edges;
   nlohmann::ordered_json violations = nlohmann::ordered_json::array();
   for (const Violation<S>& v : result.violations) {
     const Reported* r = reportOf(reported, v.property);
@@ -373,8 +379,13 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
       const double dt = p.seconds - last.seconds;
       const double rate = dt > 0 ? static_cast<double>(p.states - last.states) / dt : 0.0;
       last = {p.states, p.seconds};
-      fmt::print(stderr, "\r\033[Kexplore: {} states ({}/s)  queue {}  depth {}  memory {}  {:.0f} s", grouped(p.states),
-                 grouped(static_cast<std::uint64_t>(rate)), grouped(p.queue), p.depth, mib(p.memory_bytes), p.seconds);
+      if (p.liveness_sweep > 0) {
+        fmt::print(stderr, "\r\033[Kexplore: {} states explored; liveness: sweep {} over the recovery edges  {:.0f} s",
+                   grouped(p.states), p.liveness_sweep, p.seconds);
+      } else {
+        fmt::print(stderr, "\r\033[Kexplore: {} states ({}/s)  queue {}  depth {}  memory {}  {:.0f} s", grouped(p.states),
+                   grouped(static_cast<std::uint64_t>(rate)), grouped(p.queue), p.depth, mib(p.memory_bytes), p.seconds);
+      }
       std::fflush(stderr);
     };
   }

@@ -17,16 +17,18 @@
 //   encoding the merge then finds known: the merge, in order, decides what is new. The table
 //   grows only while no one else reads it: a merge that needs it to grow first finishes the
 //   next batch's expansion itself and waits for the others.
-// - Memory: the visited set (visited_set.hpp) maps 64-bit fingerprints to indexes; per index
-//   the checker keeps the parent's index, the action's position in the parent's action list and
-//   the fingerprint (to check replays); the frontier is kept encoded. Paths are rebuilt by
-//   replaying those positions from the initial state.
+// - Memory: the visited set (visited_set.hpp) holds per slot a state's 64-bit fingerprint and
+//   its parent's slot (12 bytes); the frontier is kept encoded and compressed (frontier.hpp).
+//   Paths are rebuilt by replaying from the initial state: each step takes the parent's first
+//   action whose successor has the child's fingerprint.
 // - Safety: the shortest counterexample of each violated property (the first in BFS order), and
 //   how many states or transitions violate it. A property the caller marks as a known deviation
 //   is reported the same way but does not stop the run and does not make it fail.
 // - Liveness (only when the exploration is complete): recovery edges (System::isRecovery) are
-//   stored as compact adjacency lists; a backward fixpoint from the states that reach each goal
-//   (System::goalsReached) finds, per goal, every state from which recovery alone can reach it,
+//   stored as compact adjacency lists (4 bytes an edge, 4 bytes a state for where its edges
+//   begin); a fixpoint over them, swept in reverse BFS order without allocating, spreads the
+//   goal bits back from the states that reach each goal (System::goalsReached) and finds, per
+//   goal, every state from which recovery alone can reach it,
 //   plus the states from which recovery reaches one state where every goal holds at once
 //   ("GOOD"). A violator is reported with the shortest path to it and a recovery walk from it
 //   that never gets there.
@@ -66,6 +68,7 @@ struct Progress {
   std::uint64_t queue = 0;        // states waiting to be expanded (this level's rest and the next level)
   int depth = 0;                  // the level being expanded
   std::uint64_t memory_bytes = 0;
+  int liveness_sweep = 0;         // 0: exploring; k > 0: the liveness pass's k-th sweep
   double seconds = 0;
 };
 
@@ -93,7 +96,7 @@ constexpr std::string_view stopReasonName(StopReason reason) {
 struct ExploreOptions {
   unsigned threads = 0;               // 0: std::thread::hardware_concurrency()
   int max_depth = -1;                 // < 0: none; states at depth max_depth are checked, not expanded
-  std::uint64_t max_memory_bytes = 0; // 0: none; counts the visited set, parent links, recovery edges, frontier, the liveness pass
+  std::uint64_t max_memory_bytes = 0; // 0: none; counts the visited set, parent links, liveness records, frontier
   std::function<bool(std::string_view property_id)> is_known_deviation;  // empty: none is
   bool stop_at_violation = true;      // stop after the level in which a (non-deviation) violation is found
   bool check_liveness = true;
@@ -128,8 +131,9 @@ struct ExploreResult {
   StopReason stop = StopReason::Complete;
   bool liveness_checked = false;
   std::uint64_t memory_bytes = 0;  // the most memory the checker accounted at once (a cap of it lets the run complete)
-  std::uint64_t liveness_bytes = 0;  // of which the liveness pass's (0 when it did not run)
   std::uint64_t visited_bytes = 0; // of which the visited set with its parent links (12-byte slots)
+  std::uint64_t recovery_edges = 0;  // recovery edges recorded for liveness (between distinct states)
+  int liveness_sweeps = 0;           // the liveness pass's sweeps (0 when it did not run)
   std::vector<Violation<S>> violations;  // safety in properties() order, then liveness
 
   bool complete() const { return stop == StopReason::Complete; }
@@ -157,8 +161,8 @@ class Explorer {
       known_[i] = options_.is_known_deviation && options_.is_known_deviation(properties[i].id);
       if (properties[i].kind == PropertyKind::Liveness) liveness_.push_back(i);
     }
-    // Goal bits 0 … n−1, the all-goals bit n, and the liveness pass's on-stack mark (bit 31).
-    if (liveness_.size() > 30) throw std::invalid_argument("a system may declare at most 30 liveness properties");
+    // Goal bits 0 … n−1 and the all-goals bit n in 32 bits.
+    if (liveness_.size() > 31) throw std::invalid_argument("a system may declare at most 31 liveness properties");
     check_liveness_ = options_.check_liveness && !liveness_.empty();
     threads_ = options_.threads != 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
   }
@@ -184,22 +188,16 @@ class Explorer {
     }
 
     explore();
+    result.recovery_edges = recovery_edges_.size();
+    if (stop_ == StopReason::Complete && check_liveness_) {
+      // The pass allocates nothing: what it needs was counted while exploring. It can be
+      // cancelled (or run out of time) between sweeps, leaving liveness unchecked.
+      result.liveness_checked = checkLiveness();
+      result.liveness_sweeps = progress_sweep_.load(std::memory_order_relaxed);
+    }
     if (monitor.joinable()) {
       monitor.request_stop();
       monitor.join();
-    }
-    std::uint64_t liveness_bytes = 0;
-    if (stop_ == StopReason::Complete && check_liveness_) {
-      // The liveness pass's working arrays count against the cap too: a run that cannot afford
-      // them stops here, explored but with liveness unchecked.
-      liveness_bytes = livenessPassBytes();
-      if (!affords(memory() + liveness_bytes)) {
-        stop_ = StopReason::MemoryLimit;
-        liveness_bytes = 0;
-      } else {
-        checkLiveness();
-        result.liveness_checked = true;
-      }
     }
 
     result.states = visited_.size();
@@ -207,7 +205,6 @@ class Explorer {
     result.max_depth = static_cast<int>(level_begin_.size()) - 1;
     result.stop = stop_;
     result.memory_bytes = std::max(peak_memory_, memory());
-    result.liveness_bytes = liveness_bytes;
     result.visited_bytes = visited_.bytes();
     buildViolations(result);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -304,6 +301,7 @@ class Explorer {
     p.queue = (level > done ? level - done : 0) + progress_next_.load(std::memory_order_relaxed);
     p.depth = progress_depth_.load(std::memory_order_relaxed);
     p.memory_bytes = progress_memory_.load(std::memory_order_relaxed);
+    p.liveness_sweep = progress_sweep_.load(std::memory_order_relaxed);
     p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     return p;
   }
@@ -652,77 +650,39 @@ class Explorer {
 
   // ------------------------------------------------------------------ liveness
 
-  // What checkLiveness() holds beyond the exploration's records at its peak: the reverse
-  // adjacency (one offset per state, 4 bytes when the recovery edges number fewer than 2^32, and
-  // one entry per edge) while the forward edges are still held. Its work stack (a state is on it
-  // at most once: at most one entry per state) comes after the forward edges and their offsets
-  // are released, so it fits in what they held.
-  std::uint64_t livenessPassBytes() const {
-    const std::uint64_t n = visited_.size();
-    const std::uint64_t offset_bytes = smallLivenessOffsets() ? sizeof(std::uint32_t) : sizeof(std::uint64_t);
-    return (n + 1) * offset_bytes + recovery_edges_.size() * sizeof(Index);
-  }
-  bool smallLivenessOffsets() const { return recovery_edges_.size() < (std::uint64_t{1} << 32); }
-
-  void checkLiveness() {
+  // reach[i] (goals_, in place): the goals recovery can reach from state i — the least fixpoint
+  // of reach[i] = goals[i] | reach[t] for every recovery edge i → t, by sweeps over the forward
+  // edges in reverse BFS order until one changes nothing. An edge to a later state (most of them)
+  // is settled in the sweep that reaches its source; each edge back to an earlier state may cost
+  // one more sweep (the presets need 4 to 6). Nothing is allocated; a sweep that changes
+  // something adds a goal bit to some state, so at most (goal bits) × n + 1 sweeps are made.
+  // False when cancelled (or out of time) between sweeps: liveness is then unchecked.
+  bool checkLiveness() {
     edge_begin_.push_back(recovery_edges_.size());
-    if (smallLivenessOffsets()) {
-      propagateGoals<std::uint32_t>();
-    } else {
-      propagateGoals<std::uint64_t>();
-    }
-    findLivenessViolators();
-  }
-
-  // reach[i] (goals_, in place): the goals recovery can reach from state i.
-  template <class Offset>
-  void propagateGoals() {
     const std::size_t n = visited_.size();
-    // Reverse adjacency (predecessors over recovery edges), counting sort by target.
-    std::vector<Offset> reverse_begin(n + 1, 0);
-    for (std::size_t e = 0; e < recovery_edges_.size(); ++e) ++reverse_begin[recovery_edges_[e] + 1];
-    for (std::size_t i = 0; i < n; ++i) reverse_begin[i + 1] += reverse_begin[i];
-    std::vector<Index> predecessors(recovery_edges_.size());
-    // reverse_begin[t] serves as t's fill cursor, ending at t + 1's begin; shifting it one place
-    // right restores the begins (no second n-sized array).
-    for (std::size_t source = 0; source < n; ++source) {
-      for (std::uint64_t e = edge_begin_[source]; e < edge_begin_[source + 1]; ++e) {
-        predecessors[reverse_begin[recovery_edges_[e]]++] = static_cast<Index>(source);
-      }
-    }
-    for (std::size_t t = n; t > 0; --t) reverse_begin[t] = reverse_begin[t - 1];
-    reverse_begin[0] = 0;
-    // The forward edges are not read again: their memory makes room for the work stack.
-    recovery_edges_.release();
-    edge_begin_.release();
-    // Monotone fixpoint: a state is pushed when it gains goal bits and is not on the stack
-    // already (kOnStack marks it), so the stack never holds more than n entries.
     ChunkedVector<std::uint32_t>& reach = goals_;
-    constexpr std::uint32_t kOnStack = 1u << 31;  // above every goal bit (the constructor's limit)
-    std::vector<Index> work;
-    work.reserve(n);  // what livenessPassBytes() counts: no reallocation beyond it
-    for (std::size_t i = 0; i < n; ++i) {
-      if (reach[i] != 0) {
-        reach[i] |= kOnStack;
-        work.push_back(static_cast<Index>(i));
+    const std::uint64_t max_sweeps = (liveness_.size() + 1) * std::uint64_t{n} + 1;
+    bool changed = true;
+    for (std::uint64_t sweep = 1; changed; ++sweep) {
+      KCSPEC_ASSERT(sweep <= max_sweeps);
+      if (cancelled()) {
+        stop_ = interrupted() ? StopReason::Cancelled : StopReason::TimeLimit;
+        return false;
       }
-    }
-    while (!work.empty()) {
-      const Index v = work.back();
-      work.pop_back();
-      reach[v] &= ~kOnStack;
-      for (Offset e = reverse_begin[v]; e < reverse_begin[v + 1]; ++e) {
-        const Index u = predecessors[e];
-        const std::uint32_t merged = reach[u] | (reach[v] & ~kOnStack);
-        if (merged != reach[u]) {
-          reach[u] = merged;
-          if ((merged & kOnStack) == 0) {
-            reach[u] |= kOnStack;
-            work.push_back(u);
-          }
+      progress_sweep_.store(static_cast<int>(std::min<std::uint64_t>(sweep, INT32_MAX)), std::memory_order_relaxed);
+      changed = false;
+      for (std::size_t i = n; i-- > 0;) {
+        std::uint32_t merged = reach[i];
+        const std::uint64_t end = edge_begin_[i + 1];
+        for (std::uint64_t e = edge_begin_[i]; e < end; ++e) merged |= reach[recovery_edges_[e]];
+        if (merged != reach[i]) {
+          reach[i] = merged;
+          changed = true;
         }
       }
     }
+    findLivenessViolators();
+    return true;
   }
 
   void findLivenessViolators() {
@@ -891,6 +851,7 @@ class Explorer {
   std::atomic<std::uint64_t> progress_next_{0};
   std::atomic<int> progress_depth_{0};
   std::atomic<std::uint64_t> progress_memory_{0};
+  std::atomic<int> progress_sweep_{0};
 };
 
 }  // namespace detail
