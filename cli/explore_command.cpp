@@ -58,6 +58,7 @@ struct ExploreOptions {
   int max_depth = -1;
   std::uint64_t max_memory_mib = 0;
   int max_seconds = 0;  // 0: no time limit
+  std::uint64_t expect_states = 0;  // 0: a preset's published count (without --max-depth), else none
   bool json = false;
   std::string out = "kcspec-out";
   bool keep_going = false;
@@ -369,6 +370,10 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
   run.max_depth = options.max_depth;
   run.max_memory_bytes = options.max_memory_mib * 1024 * 1024;
   run.max_time = std::chrono::seconds(options.max_seconds);
+  run.expected_states = options.expect_states;
+  if (run.expected_states == 0 && options.config_file.empty() && options.max_depth < 0) {
+    run.expected_states = presetStateCount(options.preset.empty() ? "default" : options.preset).value_or(0);
+  }
   run.is_known_deviation = [](std::string_view id) { return explorer::isKnownKafkaDeviation(id); };
   run.stop_at_violation = !options.keep_going;
   run.check_liveness = !options.no_liveness;
@@ -448,6 +453,10 @@ CommandRun addExploreCommand(CLI::App& app) {
   command->add_option("--max-memory", options->max_memory_mib,
                       "Stop with a partial report when the checker's memory would exceed N MiB")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30));
+  command->add_option("--expect-states", options->expect_states,
+                      "Size the visited set up front for N states, so that it never grows below N (memory only: "
+                      "no effect on results; default: a preset's published count, without --max-depth)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
   command->add_option("--max-seconds", options->max_seconds,
                       "Stop with a partial report once the exploration has run N seconds")
       ->check(CLI::Range(1, 100'000'000));

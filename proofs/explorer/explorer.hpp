@@ -105,6 +105,11 @@ struct ExploreOptions {
   const std::atomic<bool>* cancel = nullptr;         // polled between states
   std::chrono::milliseconds max_time{0};             // 0: none; polled between states, like cancel
   std::size_t batch_states = 0;       // frontier states per batch; 0: 2,048 per thread (no effect on results)
+  // A sizing hint: the visited set (and the BFS indexes) are allocated up front for this many
+  // states, so that up to it the table never grows and never holds an old and a new table at
+  // once (a growth's peak is 25 bytes per old slot). 0: none; ignored when the up-front table
+  // alone would exceed max_memory_bytes. Memory only: no effect on results.
+  std::uint64_t expected_states = 0;
 };
 
 template <System S>
@@ -187,6 +192,7 @@ class Explorer {
       });
     }
 
+    presize();
     explore();
     result.recovery_edges = recovery_edges_.size();
     if (stop_ == StopReason::Complete && check_liveness_) {
@@ -257,6 +263,18 @@ class Explorer {
   std::uint64_t memory() const {
     return visited_.bytes() + visited_.size() * livenessBytesPerState() + bfs_of_slot_.size() * sizeof(Index) +
            recovery_edges_.size() * sizeof(Index) + frontier_.memory() + next_frontier_.memory();
+  }
+
+  // Follows ExploreOptions::expected_states: a table that takes that many states without
+  // growing (growth starts past 7/8 full), when the cap allows it.
+  void presize() {
+    const std::uint64_t expected = options_.expected_states;
+    if (expected == 0 || expected >= kNone - 1) return;
+    const std::uint64_t slots = (8 * (expected + 1)) / 7 + 2;
+    if (slots <= visited_.capacity() || slots >= VisitedSet::kNoSlot) return;
+    const std::uint64_t bytes = slots * (sizeof(Fingerprint) + sizeof(Slot) + (check_liveness_ ? sizeof(Index) : 0));
+    if (!affords(bytes)) return;
+    visited_ = VisitedSet(static_cast<std::size_t>(slots));
   }
 
   // Whether the checker may hold `bytes` at once (within --max-memory); the most it held so far

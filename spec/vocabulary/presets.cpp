@@ -240,6 +240,17 @@ std::optional<std::string_view> presetText(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<std::uint64_t> presetStateCount(std::string_view name) {
+  // Checked against an exploration by tests for crash-isr (Presets tests); the others by the
+  // runs docs/performance.md records.
+  if (name == "default") return 4'566'100;
+  if (name == "crash-isr") return 1'282'696;
+  if (name == "crash-deletion") return 2'010'277;
+  if (name == "medium") return 84'151'819;
+  if (name == "large") return 274'776'959;
+  return std::nullopt;
+}
+
 std::optional<Config> preset(std::string_view name) {
   const std::optional<std::string_view> text = presetText(name);
   if (!text) return std::nullopt;

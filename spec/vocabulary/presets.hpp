@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -25,6 +26,11 @@ inline constexpr std::array<std::string_view, 3> kRandomHistoryPresetNames = {"e
 
 // The preset called `name`, or nullopt when there is none.
 std::optional<Config> preset(std::string_view name);
+
+// How many states an exhaustive exploration of the preset visits (its published count,
+// docs/performance.md), for presets explored to completion; nullopt for the others. The explorer
+// takes it as a sizing hint (ExploreOptions::expected_states): a wrong count costs memory only.
+std::optional<std::uint64_t> presetStateCount(std::string_view name);
 
 // The preset's text, as `kcspec` could print it for a user to start from (nullopt: no such preset).
 std::optional<std::string_view> presetText(std::string_view name);

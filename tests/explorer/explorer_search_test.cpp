@@ -271,6 +271,45 @@ TEST(ExplorerSearch, MemoryCapOfThePeakLetsTheRunComplete) {
   }
 }
 
+// The sizing hint: a table allocated up front for the expected states gives the same
+// exploration without ever growing (its bytes are the up-front table's); a hint the cap cannot
+// afford is ignored (the run grows its table as usual and completes).
+TEST(ExplorerSearch, ExpectedStatesPresizesTheTableWithoutChangingTheResult) {
+  const SpecSystem system(crashAndFailover());  // 19k states: past the initial 1,024 slots
+  const auto plain = run(system, 2);
+  ASSERT_TRUE(plain.complete());
+  ExploreOptions hinted;
+  hinted.expected_states = plain.states;
+  const auto presized = run(system, 2, hinted);
+  expectSameExploration(plain, presized);
+  EXPECT_TRUE(presized.liveness_checked);
+  const std::uint64_t slots = 8 * (plain.states + 1) / 7 + 2;  // never 7/8 full
+  EXPECT_EQ(presized.visited_bytes, slots * 12);
+  EXPECT_NE(presized.visited_bytes, plain.visited_bytes);
+  ExploreOptions too_big = hinted;
+  too_big.expected_states = 100 * plain.states;
+  too_big.max_memory_bytes = plain.memory_bytes;
+  const auto ignored = run(system, 2, too_big);
+  EXPECT_TRUE(ignored.complete());
+  EXPECT_EQ(ignored.visited_bytes, plain.visited_bytes);
+}
+
+// A preset's published state count is its exhaustive exploration's (crash-isr: 1.3 million
+// states, the smallest that is published; the larger ones are measured in docs/performance.md).
+TEST(ExplorerSearch, PresetStateCountIsTheExploredCount) {
+  const std::optional<std::uint64_t> count = presetStateCount("crash-isr");
+  ASSERT_TRUE(count.has_value());
+  ExploreOptions options;
+  options.expected_states = *count;
+  options.check_liveness = false;
+  const auto result = run(SpecSystem(*preset("crash-isr")), 2, options);
+  ASSERT_TRUE(result.complete());
+  EXPECT_EQ(result.states, *count);
+  EXPECT_EQ(result.visited_bytes, (8 * (*count + 1) / 7 + 2) * 12);  // no growth
+  EXPECT_FALSE(presetStateCount("every-perturbation").has_value());
+  EXPECT_FALSE(presetStateCount("no-such-preset").has_value());
+}
+
 TEST(ExplorerSearch, TimeLimitStopsWithAPartialReport) {
   // The default preset has about 2 million states: no machine explores them in a millisecond.
   ExploreOptions options;
