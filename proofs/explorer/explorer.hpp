@@ -197,7 +197,7 @@ class Explorer {
     result.recovery_edges = recovery_edges_.size();
     if (stop_ == StopReason::Complete && check_liveness_) {
       // The pass allocates nothing: what it needs was counted while exploring. It can be
-      // cancelled (or run out of time) between sweeps, leaving liveness unchecked.
+      // cancelled (or run out of time), leaving liveness unchecked.
       result.liveness_checked = checkLiveness();
       result.liveness_sweeps = progress_sweep_.load(std::memory_order_relaxed);
     }
@@ -674,7 +674,7 @@ class Explorer {
   // is settled in the sweep that reaches its source; each edge back to an earlier state may cost
   // one more sweep (the presets need 4 to 6). Nothing is allocated; a sweep that changes
   // something adds a goal bit to some state, so at most (goal bits) × n + 1 sweeps are made.
-  // False when cancelled (or out of time) between sweeps: liveness is then unchecked.
+  // False when cancelled (or out of time) meanwhile: liveness is then unchecked.
   bool checkLiveness() {
     edge_begin_.push_back(recovery_edges_.size());
     const std::size_t n = visited_.size();
@@ -683,13 +683,13 @@ class Explorer {
     bool changed = true;
     for (std::uint64_t sweep = 1; changed; ++sweep) {
       KCSPEC_ASSERT(sweep <= max_sweeps);
-      if (cancelled()) {
-        stop_ = interrupted() ? StopReason::Cancelled : StopReason::TimeLimit;
-        return false;
-      }
       progress_sweep_.store(static_cast<int>(std::min<std::uint64_t>(sweep, INT32_MAX)), std::memory_order_relaxed);
       changed = false;
       for (std::size_t i = n; i-- > 0;) {
+        if (i % (std::size_t{1} << 20) == 0 && cancelled()) {  // a sweep of a large run takes seconds
+          stop_ = interrupted() ? StopReason::Cancelled : StopReason::TimeLimit;
+          return false;
+        }
         std::uint32_t merged = reach[i];
         const std::uint64_t end = edge_begin_[i + 1];
         for (std::uint64_t e = edge_begin_[i]; e < end; ++e) merged |= reach[recovery_edges_[e]];
