@@ -120,7 +120,7 @@ bound auto-rebalances 1
 // an admin's preferred election, at most three perturbations per history (84,151,819 states,
 // about eight minutes, 6 GB); `large` adds a controlled shutdown and the automatic rebalance with
 // no overall bound, so every history may hold all four of its kinds (274,776,959 states, about
-// half an hour and 18.6 GB; more would not fit this machine's 24 GiB; docs/performance.md).
+// 26 minutes and 11 GB; a larger candidate did not fit this machine's 24 GiB: docs/performance.md).
 constexpr std::string_view kMedium = R"(# kcspec preset: medium
 name medium
 brokers 1 2 3
