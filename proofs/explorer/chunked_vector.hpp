@@ -36,12 +36,6 @@ class ChunkedVector {
     return chunks_[i / kChunkElements][i % kChunkElements];
   }
 
-  // Frees every chunk: the vector is empty again.
-  void release() {
-    std::vector<std::unique_ptr<T[]>>().swap(chunks_);
-    size_ = 0;
-  }
-
   // What the chunks take (the chunk table itself is a pointer per chunk).
   std::size_t bytes() const { return chunks_.size() * (kChunkElements * sizeof(T) + sizeof(void*)); }
 

@@ -39,12 +39,6 @@ class BasicEdgeOffsets {
     return block_begins_[i / kBlockEntries] + distances_[i];
   }
 
-  // Frees every entry (the liveness pass is done with them).
-  void release() {
-    distances_.release();
-    std::vector<std::uint64_t>().swap(block_begins_);
-  }
-
   std::size_t bytes() const { return distances_.bytes() + block_begins_.capacity() * sizeof(std::uint64_t); }
 
  private:

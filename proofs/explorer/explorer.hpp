@@ -266,11 +266,11 @@ class Explorer {
   }
 
   // Follows ExploreOptions::expected_states: a table that takes that many states without
-  // growing (growth starts past 7/8 full), when the cap allows it.
+  // growing, when the cap allows it.
   void presize() {
     const std::uint64_t expected = options_.expected_states;
     if (expected == 0 || expected >= kNone - 1) return;
-    const std::uint64_t slots = (8 * (expected + 1)) / 7 + 2;
+    const std::uint64_t slots = VisitedSet::slotsToHold(static_cast<std::size_t>(expected));
     if (slots <= visited_.capacity() || slots >= VisitedSet::kNoSlot) return;
     const std::uint64_t bytes = slots * (sizeof(Fingerprint) + sizeof(Slot) + (check_liveness_ ? sizeof(Index) : 0));
     if (!affords(bytes)) return;

@@ -56,6 +56,9 @@ class VisitedSet {
     }
   }
 
+  // The capacity that holds `states` without growing (growth starts past 7/8 full).
+  static std::size_t slotsToHold(std::size_t states) { return 8 * (states + 1) / 7 + 2; }
+
   // Whether the next insert() grows the table (moving every slot).
   bool growsOnInsert() const { return needsGrowth(); }
 

@@ -241,8 +241,8 @@ std::optional<std::string_view> presetText(std::string_view name) {
 }
 
 std::optional<std::uint64_t> presetStateCount(std::string_view name) {
-  // Checked against an exploration by tests for crash-isr (Presets tests); the others by the
-  // runs docs/performance.md records.
+  // crash-isr's is checked against an exploration (the explorer test
+  // PresetStateCountIsTheExploredCount); the others are the runs docs/performance.md records.
   if (name == "default") return 4'566'100;
   if (name == "crash-isr") return 1'282'696;
   if (name == "crash-deletion") return 2'010'277;

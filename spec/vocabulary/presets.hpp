@@ -1,8 +1,9 @@
 // The embedded configurations: `default` (every perturbation kind, at most two per history:
 // explored exhaustively in under a minute, DESIGN.md), `medium` and `large` (sized for about ten
 // minutes and an hour: `medium` takes about eight, `large` about 26, and the next larger
-// candidate outgrew this 24 GiB machine; docs/performance.md has today's times), `every-perturbation` (every kind
-// once, without the overall bound: far too large to complete), `crash-isr` (the previous default),
+// candidate outgrew this 24 GiB machine; docs/performance.md has today's times),
+// `every-perturbation` (every kind once, without the overall bound: far too large to complete),
+// `crash-isr` (the previous default),
 // `crash-deletion` (the first slice's default), and `stress-4` and `stress-5` for random
 // histories. Each is written in the configuration's text form and parsed, so it is valid by
 // construction.

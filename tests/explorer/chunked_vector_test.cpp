@@ -39,15 +39,5 @@ TEST(ChunkedVector, MemoryIsTheDataPlusAtMostOneChunk) {
   EXPECT_LE(values.bytes(), data + 16 * sizeof(std::uint32_t) + 2 * sizeof(void*));
 }
 
-TEST(ChunkedVector, ReleaseFreesEveryChunk) {
-  ChunkedVector<std::uint32_t, 4> values;
-  for (std::uint32_t i = 0; i < 10; ++i) values.push_back(i);
-  values.release();
-  EXPECT_TRUE(values.empty());
-  EXPECT_EQ(values.bytes(), 0u);
-  values.push_back(9);
-  EXPECT_EQ(values[0], 9u);
-}
-
 }  // namespace
 }  // namespace kcspec::explorer
