@@ -59,6 +59,7 @@ struct ExploreOptions {
   std::uint64_t max_memory_mib = 0;
   int max_seconds = 0;  // 0: no time limit
   std::uint64_t expect_states = 0;  // 0: a preset's published count (without --max-depth or --max-memory), else none
+  std::string spill_dir;            // empty: the frontier and the recovery edges stay in memory
   bool json = false;
   std::string out = "kcspec-out";
   bool keep_going = false;
@@ -371,6 +372,7 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
   run.max_memory_bytes = options.max_memory_mib * 1024 * 1024;
   run.max_time = std::chrono::seconds(options.max_seconds);
   run.expected_states = options.expect_states;
+  run.spill_directory = options.spill_dir;
   // A preset's count sizes the table when the run is meant to complete: not under --max-depth,
   // nor under --max-memory (a capped run may reach more states growing its table as it goes).
   if (run.expected_states == 0 && options.config_file.empty() && options.max_depth < 0 && options.max_memory_mib == 0) {
@@ -398,9 +400,12 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
   }
 
   ExploreResult<S> result;
-  {
+  try {
     InterruptGuard guard;
     result = explorer::explore(system, run);
+  } catch (const std::runtime_error& e) {  // a spill file failed (a full disk): no report can be made
+    if (tty) fmt::print(stderr, "\r\033[K");
+    throw UserError("--spill-dir", fmt::format("{}; the exploration stopped without a report", e.what()));
   }
   if (tty) fmt::print(stderr, "\r\033[K");
   if (result.stop == explorer::StopReason::Cancelled) fmt::print(stderr, "kcspec explore: interrupted; partial report\n");
@@ -431,6 +436,11 @@ int runExplore(const ExploreOptions& options) {
   if (options.system == "spec" && !subject.mutants.none()) {
     throw UserError("--mutant", "mutants belong to the reference implementation: use --system impl or --system both");
   }
+  if (!options.spill_dir.empty()) {
+    if (const std::string problem = explorer::spillDirectoryProblem(options.spill_dir); !problem.empty()) {
+      throw UserError("--spill-dir", problem);
+    }
+  }
   const Config config = loadConfig(options);
   if (options.system == "impl") return runSystem(ImplSystem(config, subject.mutants), config, subject, options);
   if (options.system == "both") return runSystem(BothSystem(config, subject.mutants), config, subject, options);
@@ -459,6 +469,9 @@ CommandRun addExploreCommand(CLI::App& app) {
                       "Size the visited set up front for N states, so that it never grows below N (memory only: "
                       "no effect on results; default: a preset's published count, without --max-depth or --max-memory)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
+  command->add_option("--spill-dir", options->spill_dir,
+                      "Write the frontier's full blocks and liveness' recovery edges to unnamed files in DIR instead "
+                      "of holding them in memory (memory only: no effect on results; for runs that would not fit)");
   command->add_option("--max-seconds", options->max_seconds,
                       "Stop with a partial report once the exploration has run N seconds")
       ->check(CLI::Range(1, 100'000'000));

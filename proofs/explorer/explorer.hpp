@@ -39,6 +39,7 @@
 #include <bit>
 #include <chrono>
 #include <condition_variable>
+#include <exception>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -52,8 +53,9 @@
 #include <vector>
 
 #include "proofs/explorer/chunked_vector.hpp"
-#include "proofs/explorer/edge_offsets.hpp"
 #include "proofs/explorer/frontier.hpp"
+#include "proofs/explorer/recovery_edges.hpp"
+#include "proofs/explorer/spill_file.hpp"
 #include "proofs/explorer/system.hpp"
 #include "proofs/explorer/visited_set.hpp"
 
@@ -110,6 +112,11 @@ struct ExploreOptions {
   // once (a growth's peak is 25 bytes per old slot). 0: none; ignored when the up-front table
   // alone would exceed max_memory_bytes. Memory only: no effect on results.
   std::uint64_t expected_states = 0;
+  // Empty: none. Else a directory where the frontier's full blocks and liveness' recovery edges
+  // are written (unnamed files, gone when the run ends), so that memory holds neither: both are
+  // written once in order and read back in order. Memory only: no effect on results. A failed
+  // write or read there throws std::runtime_error out of explore().
+  std::string spill_directory;
 };
 
 template <System S>
@@ -170,6 +177,10 @@ class Explorer {
     if (liveness_.size() > 31) throw std::invalid_argument("a system may declare at most 31 liveness properties");
     check_liveness_ = options_.check_liveness && !liveness_.empty();
     threads_ = options_.threads != 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
+    if (!options_.spill_directory.empty() && check_liveness_) {
+      recovery_edges_ = RecoveryEdges(std::make_unique<SpillFile>(options_.spill_directory));
+    }
+    next_frontier_ = newFrontier();
   }
 
   ExploreResult<S> run() {
@@ -194,7 +205,7 @@ class Explorer {
 
     presize();
     explore();
-    result.recovery_edges = recovery_edges_.size();
+    result.recovery_edges = recovery_edges_.edges();
     if (stop_ == StopReason::Complete && check_liveness_) {
       // The pass allocates nothing: what it needs was counted while exploring. It can be
       // cancelled (or run out of time), leaving liveness unchecked.
@@ -254,16 +265,16 @@ class Explorer {
     std::uint64_t count = 0;
   };
 
-  // Liveness keeps per state its goal bits and where its recovery edges begin (4 bytes each),
-  // and per slot the state's BFS index.
-  std::size_t livenessBytesPerState() const {
-    return check_liveness_ ? sizeof(std::uint32_t) + EdgeOffsets::kBytesPerEntry : 0;
-  }
+  // Liveness keeps per state its goal bits (4 bytes) and per slot the state's BFS index; the
+  // recovery edges (with a count per state) are counted by what their chunks take in memory.
+  std::size_t livenessBytesPerState() const { return check_liveness_ ? sizeof(std::uint32_t) : 0; }
 
   std::uint64_t memory() const {
     return visited_.bytes() + visited_.size() * livenessBytesPerState() + bfs_of_slot_.size() * sizeof(Index) +
-           recovery_edges_.size() * sizeof(Index) + frontier_.memory() + next_frontier_.memory();
+           recovery_edges_.bytes() + frontier_.memory() + next_frontier_.memory();
   }
+
+  Frontier newFrontier() const { return Frontier(options_.spill_directory); }
 
   // Follows ExploreOptions::expected_states: a table that takes that many states without
   // growing, when the cap allows it.
@@ -328,7 +339,7 @@ class Explorer {
   bool timedOut() const {
     return options_.max_time.count() > 0 && std::chrono::steady_clock::now() - start_ >= options_.max_time;
   }
-  bool cancelled() const { return interrupted() || timedOut(); }
+  bool cancelled() const { return interrupted() || timedOut() || worker_failed_.load(std::memory_order_relaxed); }
 
   std::uint32_t compactGoals(PropertyMask reached) const {
     std::uint32_t goals = 0;
@@ -391,7 +402,7 @@ class Explorer {
     for (int depth = 0;; ++depth) {
       frontier_ = std::move(next_frontier_);
       frontier_.finish();  // only read from now on
-      next_frontier_ = Frontier{};
+      next_frontier_ = newFrontier();
       if (frontier_.size() == 0) {
         level_begin_.pop_back();  // the empty level that was opened
         return;
@@ -472,7 +483,17 @@ class Explorer {
     {
       std::vector<std::jthread> pool;
       pool.reserve(helpers);
-      for (unsigned t = 0; t < helpers; ++t) pool.emplace_back(work);
+      // A helper's exception (a spill file's failed read) stops the others and is rethrown here.
+      const auto helper_work = [&] {
+        try {
+          work();
+        } catch (...) {
+          std::lock_guard lock(worker_failure_mutex_);
+          if (!worker_failure_) worker_failure_ = std::current_exception();
+          worker_failed_.store(true, std::memory_order_relaxed);
+        }
+      };
+      for (unsigned t = 0; t < helpers; ++t) pool.emplace_back(helper_work);
       if (previous != nullptr) {
         expanding_ = &chunks;
         if (helpers > 0) {
@@ -488,6 +509,7 @@ class Explorer {
       }
       if (merged) work();
     }  // joined: every chunk's writes are visible
+    if (worker_failed_.load(std::memory_order_relaxed)) std::rethrow_exception(worker_failure_);
     return chunks;
   }
 
@@ -627,10 +649,7 @@ class Explorer {
         for (PropertyMask bits = expanded.state_violations; bits != 0; bits &= bits - 1) {
           record(static_cast<std::size_t>(std::countr_zero(bits)), index, kNone);
         }
-        if (check_liveness_) {
-          goals_.push_back(expanded.goals);
-          edge_begin_.push_back(recovery_edges_.size());
-        }
+        if (check_liveness_) goals_.push_back(expanded.goals);
         for (std::uint32_t s = 0; s < expanded.successor_count; ++s) {
           const Successor& successor = chunk.successors[expanded.first_successor + s];
           ++transitions_;
@@ -648,12 +667,19 @@ class Explorer {
           }
           if (successor.recovery && target != index) {
             // A recovery edge counts too (admit() checked only the state's own bytes).
-            if (!affords(memory() + sizeof(Index))) {
+            if (!affords(memory() + recovery_edges_.bytesToPush())) {
               stop_ = StopReason::MemoryLimit;
               return false;
             }
-            recovery_edges_.push_back(successor.existing_index != kNone ? successor.existing_index : bfs_of_slot_[target]);
+            recovery_edges_.addEdge(successor.existing_index != kNone ? successor.existing_index : bfs_of_slot_[target]);
           }
+        }
+        if (check_liveness_) {
+          if (!affords(memory() + recovery_edges_.bytesToPush())) {
+            stop_ = StopReason::MemoryLimit;
+            return false;
+          }
+          recovery_edges_.endState();
         }
         ++merge_position_;
         progress_states_.store(visited_.size(), std::memory_order_relaxed);
@@ -676,8 +702,8 @@ class Explorer {
   // something adds a goal bit to some state, so at most (goal bits) × n + 1 sweeps are made.
   // False when cancelled (or out of time) meanwhile: liveness is then unchecked.
   bool checkLiveness() {
-    edge_begin_.push_back(recovery_edges_.size());
     const std::size_t n = visited_.size();
+    KCSPEC_ASSERT(recovery_edges_.states() == n);  // complete: every state was merged, in BFS order
     ChunkedVector<std::uint32_t>& reach = goals_;
     const std::uint64_t max_sweeps = (liveness_.size() + 1) * std::uint64_t{n} + 1;
     bool changed = true;
@@ -685,14 +711,14 @@ class Explorer {
       KCSPEC_ASSERT(sweep <= max_sweeps);
       progress_sweep_.store(static_cast<int>(std::min<std::uint64_t>(sweep, INT32_MAX)), std::memory_order_relaxed);
       changed = false;
+      RecoveryEdges::Backwards edges(recovery_edges_);
       for (std::size_t i = n; i-- > 0;) {
         if (i % (std::size_t{1} << 20) == 0 && cancelled()) {  // a sweep of a large run takes seconds
           stop_ = interrupted() ? StopReason::Cancelled : StopReason::TimeLimit;
           return false;
         }
         std::uint32_t merged = reach[i];
-        const std::uint64_t end = edge_begin_[i + 1];
-        for (std::uint64_t e = edge_begin_[i]; e < end; ++e) merged |= reach[recovery_edges_[e]];
+        edges.previousState([&](Index target) { merged |= reach[target]; });
         if (merged != reach[i]) {
           reach[i] = merged;
           changed = true;
@@ -847,8 +873,7 @@ class Explorer {
   std::vector<std::uint64_t> level_begin_;  // how many states precede each depth
   std::vector<Index> bfs_of_slot_;          // per slot (liveness): the state's BFS index
   ChunkedVector<std::uint32_t> goals_;       // per BFS index (liveness): compact goal bits
-  EdgeOffsets edge_begin_;                   // per BFS index (liveness): its recovery edges' start
-  ChunkedVector<Index> recovery_edges_;      // BFS indexes
+  RecoveryEdges recovery_edges_;             // per BFS index (liveness): its recovery successors' BFS indexes
   Frontier frontier_;
   Frontier next_frontier_;
   std::uint64_t transitions_ = 0;
@@ -860,6 +885,9 @@ class Explorer {
   std::array<Occurrence, kMaxProperties> first_{};
   std::vector<Occurrence> liveness_first_;
   StopReason stop_ = StopReason::Complete;
+  std::atomic<bool> worker_failed_{false};  // a helper thread threw (worker_failure_): the others stop
+  std::mutex worker_failure_mutex_;
+  std::exception_ptr worker_failure_;
 
   std::chrono::steady_clock::time_point start_;
   std::atomic<std::uint64_t> progress_states_{0};

@@ -41,6 +41,7 @@ Frontier::Cursor::Cursor(Cursor&&) noexcept = default;
 Frontier::Cursor& Frontier::Cursor::operator=(Cursor&&) noexcept = default;
 
 Frontier::Frontier() : id_(newIdentity()) {}
+Frontier::Frontier(std::string spill_directory) : id_(newIdentity()), spill_directory_(std::move(spill_directory)) {}
 Frontier::~Frontier() = default;
 
 Frontier::Frontier(Frontier&& other) noexcept : Frontier() { swap(other); }
@@ -58,6 +59,16 @@ void Frontier::swap(Frontier& other) noexcept {
   std::swap(entries_, other.entries_);
   std::swap(slots_, other.slots_);
   std::swap(encoder_, other.encoder_);
+  std::swap(spill_directory_, other.spill_directory_);
+  std::swap(spill_, other.spill_);
+}
+
+void Frontier::spillLastBlock() {
+  Block& block = blocks_.back();
+  if (!spill_) spill_ = std::make_unique<SpillFile>(spill_directory_);
+  block.file_offset = spill_->append(block.bytes.get(), block.used);
+  block.bytes.reset();
+  bytes_ -= block.capacity;
 }
 
 void Frontier::push(std::string_view encoding, Slot slot) {
@@ -101,6 +112,7 @@ void Frontier::push(std::string_view encoding, Slot slot) {
   if (blocks_.empty() || blocks_.back().used + stored.size() > blocks_.back().capacity) {
     const std::size_t capacity = std::max(kBlockBytes, stored.size());
     try {
+      if (!spill_directory_.empty() && !blocks_.empty()) spillLastBlock();
       blocks_.push_back(Block{std::make_unique_for_overwrite<char[]>(capacity), capacity, 0});
     } catch (...) {
       encoder.group_entries = 0;  // LZ4's stream holds this encoding, the frontier does not
@@ -116,25 +128,38 @@ void Frontier::push(std::string_view encoding, Slot slot) {
   slots_.push_back(slot);
 }
 
-std::string_view Frontier::stored(std::size_t i) const {
+std::string_view Frontier::stored(std::size_t i, Cursor& cursor) const {
   const Entry& entry = entries_[i];
   const Block& block = blocks_[entry.block];
   const std::size_t begin = entry.offset_and_flags & kOffsetMask;
   const std::size_t end = i + 1 < entries_.size() && entries_[i + 1].block == entry.block
                               ? entries_[i + 1].offset_and_flags & kOffsetMask
                               : block.used;
-  return std::string_view(block.bytes.get() + begin, end - begin);
+  const char* bytes = block.bytes.get();
+  if (bytes == nullptr) {  // spilled: read into the cursor
+    if (cursor.block_ != entry.block) {
+      cursor.block_bytes_.resize(block.used);
+      spill_->read(block.file_offset, cursor.block_bytes_.data(), block.used);
+      cursor.block_ = entry.block;
+    }
+    bytes = cursor.block_bytes_.data();
+  }
+  return std::string_view(bytes + begin, end - begin);
 }
 
 std::string_view Frontier::at(std::size_t i, Cursor& cursor) const {
   KCSPEC_ASSERT(i < entries_.size());
   std::size_t key = i;
   while ((entries_[key].offset_and_flags & kKey) == 0) --key;  // the first entry is a key
-  if ((entries_[key].offset_and_flags & kRaw) != 0 && stored(key).size() > kGroupBytes) {
-    return stored(key);  // a group of its own, stored as is
-  }
-  if (cursor.frontier_ != id_ || cursor.key_ != key) {
+  if (cursor.frontier_ != id_) {
     cursor.frontier_ = id_;
+    cursor.ends_.clear();
+    cursor.block_ = SIZE_MAX;
+  }
+  if ((entries_[key].offset_and_flags & kRaw) != 0 && stored(key, cursor).size() > kGroupBytes) {
+    return stored(key, cursor);  // a group of its own, stored as is
+  }
+  if (cursor.key_ != key) {
     cursor.key_ = key;
     cursor.ends_.clear();
   }
@@ -143,7 +168,7 @@ std::string_view Frontier::at(std::size_t i, Cursor& cursor) const {
   // Decode the group on from the last state the cursor holds (its bytes are the dictionary).
   for (std::size_t j = key + cursor.ends_.size(); j <= i; ++j) {
     const std::size_t begin = cursor.ends_.empty() ? 0 : cursor.ends_.back();
-    const std::string_view bytes = stored(j);
+    const std::string_view bytes = stored(j, cursor);
     std::size_t length = bytes.size();
     if ((entries_[j].offset_and_flags & kRaw) != 0) {
       KCSPEC_ASSERT(begin + length <= kGroupBytes);

@@ -19,15 +19,22 @@
 // encoding never straddles two blocks; one larger than a block gets a block of its own size.
 // Per state there are 8 bytes of position and 4 of slot, in chunks that are never reallocated
 // either.
+//
+// Given a spill directory (`kcspec explore --spill-dir`), each full block is written to the
+// level's own unnamed file there and released, so memory holds the per-state records and one
+// block; a reader then reads a block into its cursor when it first needs it (a level is read in
+// order, so about once per block and reader).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "proofs/explorer/chunked_vector.hpp"
+#include "proofs/explorer/spill_file.hpp"
 #include "proofs/explorer/visited_set.hpp"
 
 namespace kcspec::explorer {
@@ -53,9 +60,14 @@ class Frontier {
     std::size_t key_ = 0;         // the group's first state
     std::vector<std::uint32_t> ends_;  // per state decoded from the key: where its bytes end in buffer_
     std::unique_ptr<char[]> buffer_;   // kGroupBytes
+    std::size_t block_ = SIZE_MAX;           // the spilled block read into block_bytes_
+    std::vector<char> block_bytes_;
   };
 
   Frontier();
+  // Spills full blocks to an unnamed file in `spill_directory` (empty: keeps them in memory).
+  // The file is created with the first full block; its failure throws std::runtime_error.
+  explicit Frontier(std::string spill_directory);
   ~Frontier();
   Frontier(Frontier&& other) noexcept;
   Frontier& operator=(Frontier&& other) noexcept;
@@ -89,9 +101,10 @@ class Frontier {
 
  private:
   struct Block {
-    std::unique_ptr<char[]> bytes;
+    std::unique_ptr<char[]> bytes;  // null once spilled
     std::size_t capacity = 0;
     std::size_t used = 0;
+    std::uint64_t file_offset = 0;  // where a spilled block's `used` bytes are
   };
   // A stored encoding: its block, and its offset there with two flags in the top bits (its
   // length is where the next one in the block begins, or the block's end).
@@ -106,7 +119,8 @@ class Frontier {
   struct Encoder;  // frontier.cpp: LZ4's stream and the group's raw bytes, while pushing
 
   void swap(Frontier& other) noexcept;
-  std::string_view stored(std::size_t i) const;
+  std::string_view stored(std::size_t i, Cursor& cursor) const;
+  void spillLastBlock();
 
   std::uint64_t id_;  // for cursors; a moved-from Frontier gets a new one
   std::vector<Block> blocks_;
@@ -114,6 +128,8 @@ class Frontier {
   ChunkedVector<Entry, kChunkEntries> entries_;
   ChunkedVector<Slot, kChunkEntries> slots_;
   std::unique_ptr<Encoder> encoder_;  // allocated by the first push
+  std::string spill_directory_;
+  std::unique_ptr<SpillFile> spill_;  // created by the first spilled block
 };
 
 }  // namespace kcspec::explorer
