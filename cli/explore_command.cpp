@@ -262,6 +262,7 @@ void printText(const Config& config, const Subject& subject, const ExploreResult
              grouped(static_cast<std::uint64_t>(rate)), grouped(static_cast<std::uint64_t>(transition_rate)));
   fmt::print("  memory       {} at the peak (visited set {}; {} recovery edges)\n", mib(result.memory_bytes),
              mib(result.visited_bytes), grouped(result.recovery_edges));
+  if (result.spilled_bytes > 0) fmt::print("  spilled      {} on disk at the most\n", mib(result.spilled_bytes));
   fmt::print("  complete     {}\n", result.complete() ? "yes" : fmt::format("no ({})", explorer::stopReasonName(result.stop)));
   fmt::print("  liveness     {}\n", result.liveness_checked
                                         ? fmt::format("checked ({} sweep{})", result.liveness_sweeps, result.liveness_sweeps == 1 ? "" : "s")
@@ -331,6 +332,7 @@ std::string jsonReport(const Config& config, const Subject& subject, const Explo
   report["memory_bytes"] = result.memory_bytes;
   report["visited_bytes"] = result.visited_bytes;
   report["recovery_edges"] = result.recovery_edges;
+  report["spilled_bytes"] = result.spilled_bytes;
   nlohmann::ordered_json violations = nlohmann::ordered_json::array();
   for (const Violation<S>& v : result.violations) {
     const Reported* r = reportOf(reported, v.property);

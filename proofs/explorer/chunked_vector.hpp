@@ -1,6 +1,6 @@
 // ChunkedVector: an append-only array in fixed chunks that are never reallocated, for the
-// explorer's per-state and per-edge records (liveness' goal bits, edge offsets and recovery
-// edges). A std::vector doubling to hundreds of millions of entries holds the old and the new
+// explorer's per-state records (liveness' goal bits, the frontier's positions and slots). A
+// std::vector doubling to hundreds of millions of entries holds the old and the new
 // array at once while it copies — up to three times the data at the peak; this one holds the
 // data plus at most one partly filled chunk.
 #pragma once

@@ -19,14 +19,17 @@
 //   next batch's expansion itself and waits for the others.
 // - Memory: the visited set (visited_set.hpp) holds per slot a state's 64-bit fingerprint and
 //   its parent's slot (12 bytes); the frontier is kept encoded and compressed (frontier.hpp).
+//   With a spill directory, the frontier's full blocks and the recovery edges are written to
+//   unnamed files (spill_file.hpp) and read back in order: what memory holds is then the visited
+//   set, the BFS indexes, the goal bits and the frontier's per-state records.
 //   Paths are rebuilt by replaying from the initial state: each step takes the parent's first
 //   action whose successor has the child's fingerprint.
 // - Safety: the shortest counterexample of each violated property (the first in BFS order), and
 //   how many states or transitions violate it. A property the caller marks as a known deviation
 //   is reported the same way but does not stop the run and does not make it fail.
 // - Liveness (only when the exploration is complete): recovery edges (System::isRecovery) are
-//   stored as compact adjacency lists (4 bytes an edge, 4 bytes a state for where its edges
-//   begin); a fixpoint over them, swept in reverse BFS order without allocating, spreads the
+//   stored as one stream (recovery_edges.hpp: 4 bytes an edge, then 4 bytes a state for how
+//   many it has, so that a reader going backwards finds them); a fixpoint over them, swept in reverse BFS order without allocating, spreads the
 //   goal bits back from the states that reach each goal (System::goalsReached) and finds, per
 //   goal, every state from which recovery alone can reach it,
 //   plus the states from which recovery reaches one state where every goal holds at once
@@ -145,6 +148,7 @@ struct ExploreResult {
   std::uint64_t memory_bytes = 0;  // the most memory the checker accounted at once (a cap of it lets the run complete)
   std::uint64_t visited_bytes = 0; // of which the visited set with its parent links (12-byte slots)
   std::uint64_t recovery_edges = 0;  // recovery edges recorded for liveness (between distinct states)
+  std::uint64_t spilled_bytes = 0;   // the most the spill files held at once (ExploreOptions::spill_directory)
   int liveness_sweeps = 0;           // the liveness pass's sweeps (0 when it did not run)
   std::vector<Violation<S>> violations;  // safety in properties() order, then liveness
 
@@ -222,6 +226,7 @@ class Explorer {
     result.max_depth = static_cast<int>(level_begin_.size()) - 1;
     result.stop = stop_;
     result.memory_bytes = std::max(peak_memory_, memory());
+    result.spilled_bytes = std::max(peak_spilled_, spilled());
     result.visited_bytes = visited_.bytes();
     buildViolations(result);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -275,6 +280,10 @@ class Explorer {
   }
 
   Frontier newFrontier() const { return Frontier(options_.spill_directory); }
+
+  std::uint64_t spilled() const {
+    return recovery_edges_.spilledBytes() + frontier_.spilledBytes() + next_frontier_.spilledBytes();
+  }
 
   // Follows ExploreOptions::expected_states: a table that takes that many states without
   // growing, when the cap allows it.
@@ -687,6 +696,7 @@ class Explorer {
       }
       chunk = Chunk{};  // release the arena early
       progress_memory_.store(memory(), std::memory_order_relaxed);
+      peak_spilled_ = std::max(peak_spilled_, spilled());
     }
     progress_transitions_.store(transitions_, std::memory_order_relaxed);
     return true;
@@ -878,6 +888,7 @@ class Explorer {
   Frontier next_frontier_;
   std::uint64_t transitions_ = 0;
   std::uint64_t peak_memory_ = 0;  // the most affords() accepted
+  std::uint64_t peak_spilled_ = 0;  // the most the spill files held, as of a chunk's merge
   std::size_t merge_position_ = 0;          // the frontier position of the next expanded state the merge takes
   std::vector<Chunk>* merging_ = nullptr;   // the batch being merged (its slots move when the table grows)
   std::vector<Chunk>* expanding_ = nullptr;  // the batch expanded during that merge (its slots too)

@@ -98,6 +98,8 @@ class Frontier {
   void finish();
 
   std::size_t memory() const;
+  // What its spill file holds (0 without one).
+  std::uint64_t spilledBytes() const { return spill_ ? spill_->size() : 0; }
 
  private:
   struct Block {

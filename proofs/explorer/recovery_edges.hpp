@@ -47,6 +47,7 @@ class BasicRecoveryEdges {
   }
 
   std::uint64_t states() const { return states_; }
+  std::uint64_t spilledBytes() const { return spill_ ? spill_->size() : 0; }
   std::uint64_t edges() const { return edges_; }
 
   // What the chunks in memory take (and, when spilling, the read buffer).

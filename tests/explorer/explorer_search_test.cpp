@@ -290,9 +290,11 @@ TEST(ExplorerSearch, SpillingGivesTheSameExplorationInLessMemory) {
     EXPECT_TRUE(spilled.liveness_checked);
     EXPECT_EQ(spilled.liveness_sweeps, kept.liveness_sweeps);
     EXPECT_EQ(spilled.recovery_edges, kept.recovery_edges);
+    EXPECT_EQ(kept.spilled_bytes, 0u);
     // 19k states, whose recovery edges fill several chunks; the deletion's few thousand states
     // need less than the two chunks a spilling run holds.
     if (config.bounds.crashes > 0) {
+      EXPECT_GT(spilled.spilled_bytes, 0u);
       EXPECT_LT(spilled.memory_bytes, kept.memory_bytes);
     }
   }
