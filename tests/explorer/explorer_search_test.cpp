@@ -381,6 +381,72 @@ TEST(ExplorerSearch, CancelStopsAtOnce) {
   EXPECT_EQ(result.states, 1u);  // the initial state only
 }
 
+// A test-only system: SpecSystem that sets *cancel while it checks the states of its
+// `cancel_at`-th expansion — with one thread and cancel_at = the state count, as the last state
+// is expanded, so that the exploration is already over when the flag is first looked at.
+class CancellingSystem {
+ public:
+  using State = SpecSystem::State;
+  using Action = SpecSystem::Action;
+  using Observation = SpecSystem::Observation;
+
+  CancellingSystem(Config config, std::uint64_t cancel_at, std::atomic<bool>& cancel)
+      : inner_(std::move(config)), cancel_at_(cancel_at), cancel_(cancel) {}
+
+  std::string_view name() const { return "cancelling-spec"; }
+  std::vector<State> initialStates() const { return inner_.initialStates(); }
+  void actions(const State& s, std::vector<Action>& out) const { inner_.actions(s, out); }
+  State next(const State& s, const Action& a, PropertyMask& violated) const { return inner_.next(s, a, violated); }
+  Fingerprint fingerprint(const State& s) const { return inner_.fingerprint(s); }
+  void encode(const State& s, std::string& out) const { inner_.encode(s, out); }
+  State decode(std::string_view bytes) const { return inner_.decode(bytes); }
+  const Observation& observe(const State& s) const { return inner_.observe(s); }
+  std::span<const PropertyInfo> properties() const { return inner_.properties(); }
+  PropertyMask violatedStateProperties(const State& s) const {
+    if (++expanded_ == cancel_at_) cancel_.store(true);
+    return inner_.violatedStateProperties(s);
+  }
+  PropertyMask goalsReached(const State& s) const { return inner_.goalsReached(s); }
+  bool isRecovery(const Action& a) const { return inner_.isRecovery(a); }
+  const Config& config() const { return inner_.config(); }
+
+ private:
+  SpecSystem inner_;
+  std::uint64_t cancel_at_;
+  std::atomic<bool>& cancel_;
+  mutable std::atomic<std::uint64_t> expanded_{0};
+};
+static_assert(System<CancellingSystem>);
+
+// Cancelled during the liveness pass (Ctrl-C after the last state): every state explored, the
+// pass stops within its first sweep (it looks at the flag every 2^20 states and at a sweep's
+// end), liveness unchecked, and the report says cancelled. Cancelled one expansion earlier, the
+// exploration itself stops instead.
+TEST(ExplorerSearch, CancelDuringTheLivenessPassLeavesLivenessUnchecked) {
+  const Config config = deletionWithErrors();  // L6 fails: a pass that ran would report it
+  const auto full = run(SpecSystem(config), 1);
+  ASSERT_TRUE(full.liveness_checked);
+  ASSERT_GE(full.liveness_sweeps, 2);
+  ASSERT_NE(find(full, "L6"), nullptr);
+
+  std::atomic<bool> cancel{false};
+  ExploreOptions options;
+  options.cancel = &cancel;
+  const auto in_pass = run(CancellingSystem(config, full.states, cancel), 1, options);
+  EXPECT_EQ(in_pass.stop, StopReason::Cancelled);
+  EXPECT_EQ(in_pass.states, full.states);
+  EXPECT_EQ(in_pass.transitions, full.transitions);
+  EXPECT_FALSE(in_pass.liveness_checked);
+  EXPECT_EQ(in_pass.liveness_sweeps, 1);
+  EXPECT_EQ(find(in_pass, "L6"), nullptr);
+
+  cancel.store(false);
+  const auto before_pass = run(CancellingSystem(config, full.states - 1, cancel), 1, options);
+  EXPECT_EQ(before_pass.stop, StopReason::Cancelled);
+  EXPECT_FALSE(before_pass.liveness_checked);
+  EXPECT_EQ(before_pass.liveness_sweeps, 0);
+}
+
 TEST(ExplorerSearch, ProgressIsReported) {
   std::atomic<int> calls{0};
   ExploreOptions options;
