@@ -55,8 +55,8 @@
 #include <thread>
 #include <vector>
 
-#include "proofs/explorer/chunked_vector.hpp"
 #include "proofs/explorer/frontier.hpp"
+#include "proofs/explorer/goal_bits.hpp"
 #include "proofs/explorer/recovery_edges.hpp"
 #include "proofs/explorer/spill_file.hpp"
 #include "proofs/explorer/system.hpp"
@@ -180,6 +180,7 @@ class Explorer {
     // Goal bits 0 … n−1 and the all-goals bit n in 32 bits.
     if (liveness_.size() > 31) throw std::invalid_argument("a system may declare at most 31 liveness properties");
     check_liveness_ = options_.check_liveness && !liveness_.empty();
+    goals_ = GoalBits(liveness_.size() + 1);
     threads_ = options_.threads != 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
     if (!options_.spill_directory.empty() && check_liveness_) {
       recovery_edges_ = RecoveryEdges(std::make_unique<SpillFile>(options_.spill_directory));
@@ -270,9 +271,10 @@ class Explorer {
     std::uint64_t count = 0;
   };
 
-  // Liveness keeps per state its goal bits (4 bytes) and per slot the state's BFS index; the
-  // recovery edges (with a count per state) are counted by what their chunks take in memory.
-  std::size_t livenessBytesPerState() const { return check_liveness_ ? sizeof(std::uint32_t) : 0; }
+  // Liveness keeps per state its goal bits (1 byte, or 4 past 8 bits) and per slot the state's
+  // BFS index; the recovery edges (with a count per state) are counted by what their chunks take
+  // in memory.
+  std::size_t livenessBytesPerState() const { return check_liveness_ ? goals_.bytesPerState() : 0; }
 
   std::uint64_t memory() const {
     return visited_.bytes() + visited_.size() * livenessBytesPerState() + bfs_of_slot_.size() * sizeof(Index) +
@@ -714,7 +716,7 @@ class Explorer {
   bool checkLiveness() {
     const std::size_t n = visited_.size();
     KCSPEC_ASSERT(recovery_edges_.states() == n);  // complete: every state was merged, in BFS order
-    ChunkedVector<std::uint32_t>& reach = goals_;
+    GoalBits& reach = goals_;
     const std::uint64_t max_sweeps = (liveness_.size() + 1) * std::uint64_t{n} + 1;
     bool changed = true;
     for (std::uint64_t sweep = 1; changed; ++sweep) {
@@ -730,7 +732,7 @@ class Explorer {
         std::uint32_t merged = reach[i];
         edges.previousState([&](Index target) { merged |= reach[target]; });
         if (merged != reach[i]) {
-          reach[i] = merged;
+          reach.set(i, merged);
           changed = true;
         }
       }
@@ -741,7 +743,7 @@ class Explorer {
 
   void findLivenessViolators() {
     const std::size_t n = visited_.size();
-    ChunkedVector<std::uint32_t>& reach = goals_;
+    const GoalBits& reach = goals_;
     // Per goal (and for all goals at once), the first violator in BFS order.
     const std::size_t goal_count = liveness_.size() + 1;
     liveness_first_.assign(goal_count, Occurrence{});
@@ -882,7 +884,7 @@ class Explorer {
   VisitedSet visited_;                      // fingerprints and parent links, per slot
   std::vector<std::uint64_t> level_begin_;  // how many states precede each depth
   std::vector<Index> bfs_of_slot_;          // per slot (liveness): the state's BFS index
-  ChunkedVector<std::uint32_t> goals_;       // per BFS index (liveness): compact goal bits
+  GoalBits goals_;                           // per BFS index (liveness): compact goal bits
   RecoveryEdges recovery_edges_;             // per BFS index (liveness): its recovery successors' BFS indexes
   Frontier frontier_;
   Frontier next_frontier_;
