@@ -120,7 +120,8 @@ bound auto-rebalances 1
 // an admin's preferred election, at most three perturbations per history (84,151,819 states,
 // about eight minutes, 6 GB); `large` adds a controlled shutdown and the automatic rebalance with
 // no overall bound, so every history may hold all four of its kinds (274,776,959 states, about
-// 26 minutes and 11 GB; a larger candidate did not fit this machine's 24 GiB: docs/performance.md).
+// 26 minutes and 11 GB, 6 GB with --spill-dir; the next larger candidate is about three times
+// its size: docs/performance.md, "Session 10").
 constexpr std::string_view kMedium = R"(# kcspec preset: medium
 name medium
 brokers 1 2 3
