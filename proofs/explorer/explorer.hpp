@@ -29,12 +29,12 @@
 //   is reported the same way but does not stop the run and does not make it fail.
 // - Liveness (only when the exploration is complete): recovery edges (System::isRecovery) are
 //   stored as one stream (recovery_edges.hpp: 4 bytes an edge, then 4 bytes a state for how
-//   many it has, so that a reader going backwards finds them); a fixpoint over them, swept in reverse BFS order without allocating, spreads the
-//   goal bits back from the states that reach each goal (System::goalsReached) and finds, per
-//   goal, every state from which recovery alone can reach it,
-//   plus the states from which recovery reaches one state where every goal holds at once
-//   ("GOOD"). A violator is reported with the shortest path to it and a recovery walk from it
-//   that never gets there.
+//   many it has, so that a reader going backwards finds them); a fixpoint over them, swept in
+//   reverse BFS order without allocating, spreads the goal bits (goal_bits.hpp) back from the
+//   states that reach each goal (System::goalsReached) and finds, per goal, every state from
+//   which recovery alone can reach it, plus the states from which recovery reaches one state
+//   where every goal holds at once ("GOOD"). A violator is reported with the shortest path to
+//   it and a recovery walk from it that never gets there.
 #pragma once
 
 #include <algorithm>
@@ -42,8 +42,8 @@
 #include <bit>
 #include <chrono>
 #include <condition_variable>
-#include <exception>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <limits>
 #include <mutex>
