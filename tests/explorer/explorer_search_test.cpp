@@ -34,21 +34,16 @@ Config crashAndFailover() { return twoBrokers(Bounds{.crashes = 1, .controller_f
 // Deletion with a StopReplica error: Kafka's L6 deviation (deletion waits for a restart forever).
 Config deletionWithErrors() { return twoBrokers(Bounds{.topic_deletions = 1, .stop_replica_errors = 1}); }
 
-// A test-only system: SpecSystem plus one state property "X1" that fails once a second
-// controller epoch has been written (/controller_epoch >= 2).
-class BrokenSystem {
+// SpecSystem's interface through the basic calls only (none of its fast paths): the test
+// systems below derive from it and hide the calls they change.
+class ForwardingSpecSystem {
  public:
   using State = SpecSystem::State;
   using Action = SpecSystem::Action;
   using Observation = SpecSystem::Observation;
 
-  explicit BrokenSystem(Config config) : inner_(std::move(config)) {
-    properties_.assign(inner_.properties().begin(), inner_.properties().end());
-    properties_.push_back(PropertyInfo{"X1", "NoSecondControllerEpoch", PropertyKind::StateSafety});
-  }
-  static bool broken(const State& state) { return state.world.zk.controller_epoch >= 2; }
+  explicit ForwardingSpecSystem(Config config) : inner_(std::move(config)) {}
 
-  std::string_view name() const { return "broken-spec"; }
   std::vector<State> initialStates() const { return inner_.initialStates(); }
   void actions(const State& s, std::vector<Action>& out) const { inner_.actions(s, out); }
   State next(const State& s, const Action& a, PropertyMask& violated) const { return inner_.next(s, a, violated); }
@@ -56,16 +51,33 @@ class BrokenSystem {
   void encode(const State& s, std::string& out) const { inner_.encode(s, out); }
   State decode(std::string_view bytes) const { return inner_.decode(bytes); }
   const Observation& observe(const State& s) const { return inner_.observe(s); }
-  std::span<const PropertyInfo> properties() const { return properties_; }
-  PropertyMask violatedStateProperties(const State& s) const {
-    return inner_.violatedStateProperties(s) | (broken(s) ? propertyBit(properties_.size() - 1) : 0);
-  }
+  std::span<const PropertyInfo> properties() const { return inner_.properties(); }
+  PropertyMask violatedStateProperties(const State& s) const { return inner_.violatedStateProperties(s); }
   PropertyMask goalsReached(const State& s) const { return inner_.goalsReached(s); }
   bool isRecovery(const Action& a) const { return inner_.isRecovery(a); }
   const Config& config() const { return inner_.config(); }
 
- private:
+ protected:
   SpecSystem inner_;
+};
+
+// A test-only system: SpecSystem plus one state property "X1" that fails once a second
+// controller epoch has been written (/controller_epoch >= 2).
+class BrokenSystem : public ForwardingSpecSystem {
+ public:
+  explicit BrokenSystem(Config config) : ForwardingSpecSystem(std::move(config)) {
+    properties_.assign(inner_.properties().begin(), inner_.properties().end());
+    properties_.push_back(PropertyInfo{"X1", "NoSecondControllerEpoch", PropertyKind::StateSafety});
+  }
+  static bool broken(const State& state) { return state.world.zk.controller_epoch >= 2; }
+
+  std::string_view name() const { return "broken-spec"; }
+  std::span<const PropertyInfo> properties() const { return properties_; }
+  PropertyMask violatedStateProperties(const State& s) const {
+    return inner_.violatedStateProperties(s) | (broken(s) ? propertyBit(properties_.size() - 1) : 0);
+  }
+
+ private:
   std::vector<PropertyInfo> properties_;
 };
 static_assert(System<BrokenSystem>);
@@ -384,34 +396,18 @@ TEST(ExplorerSearch, CancelStopsAtOnce) {
 // A test-only system: SpecSystem that sets *cancel while it checks the states of its
 // `cancel_at`-th expansion — with one thread and cancel_at = the state count, as the last state
 // is expanded, so that the exploration is already over when the flag is first looked at.
-class CancellingSystem {
+class CancellingSystem : public ForwardingSpecSystem {
  public:
-  using State = SpecSystem::State;
-  using Action = SpecSystem::Action;
-  using Observation = SpecSystem::Observation;
-
   CancellingSystem(Config config, std::uint64_t cancel_at, std::atomic<bool>& cancel)
-      : inner_(std::move(config)), cancel_at_(cancel_at), cancel_(cancel) {}
+      : ForwardingSpecSystem(std::move(config)), cancel_at_(cancel_at), cancel_(cancel) {}
 
   std::string_view name() const { return "cancelling-spec"; }
-  std::vector<State> initialStates() const { return inner_.initialStates(); }
-  void actions(const State& s, std::vector<Action>& out) const { inner_.actions(s, out); }
-  State next(const State& s, const Action& a, PropertyMask& violated) const { return inner_.next(s, a, violated); }
-  Fingerprint fingerprint(const State& s) const { return inner_.fingerprint(s); }
-  void encode(const State& s, std::string& out) const { inner_.encode(s, out); }
-  State decode(std::string_view bytes) const { return inner_.decode(bytes); }
-  const Observation& observe(const State& s) const { return inner_.observe(s); }
-  std::span<const PropertyInfo> properties() const { return inner_.properties(); }
   PropertyMask violatedStateProperties(const State& s) const {
     if (++expanded_ == cancel_at_) cancel_.store(true);
     return inner_.violatedStateProperties(s);
   }
-  PropertyMask goalsReached(const State& s) const { return inner_.goalsReached(s); }
-  bool isRecovery(const Action& a) const { return inner_.isRecovery(a); }
-  const Config& config() const { return inner_.config(); }
 
  private:
-  SpecSystem inner_;
   std::uint64_t cancel_at_;
   std::atomic<bool>& cancel_;
   mutable std::atomic<std::uint64_t> expanded_{0};
