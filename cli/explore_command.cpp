@@ -58,6 +58,7 @@ struct ExploreOptions {
   int max_depth = -1;
   std::uint64_t max_memory_mib = 0;
   int max_seconds = 0;  // 0: no time limit
+  int progress_every_seconds = 0;  // 0: a progress line only on a terminal (rewritten twice a second)
   std::uint64_t expect_states = 0;  // 0: a preset's published count (without --max-depth or --max-memory), else none
   std::string spill_dir;            // empty: the frontier and the recovery edges stay in memory
   bool json = false;
@@ -384,18 +385,26 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
   run.stop_at_violation = !options.keep_going;
   run.check_liveness = !options.no_liveness;
   run.cancel = &g_interrupted;
-  if (tty) {
-    run.progress_interval = std::chrono::milliseconds(500);
-    run.on_progress = [&last](const explorer::Progress& p) {
+  // On a terminal one line, rewritten twice a second; with --progress-every N, a line of its own
+  // every N seconds (a log of a long run: stderr redirected, or a terminal that keeps them all).
+  const bool progress_lines = options.progress_every_seconds > 0;
+  const bool rewrite = tty && !progress_lines;
+  if (rewrite || progress_lines) {
+    run.progress_interval = progress_lines ? std::chrono::milliseconds(1000LL * options.progress_every_seconds)
+                                           : std::chrono::milliseconds(500);
+    run.on_progress = [&last, rewrite](const explorer::Progress& p) {
       const double dt = p.seconds - last.seconds;
       const double rate = dt > 0 ? static_cast<double>(p.states - last.states) / dt : 0.0;
       last = {p.states, p.seconds};
+      const std::string_view start = rewrite ? "\r\033[K" : "";
+      const std::string_view end = rewrite ? "" : "\n";
       if (p.liveness_sweep > 0) {
-        fmt::print(stderr, "\r\033[Kexplore: {} states explored; liveness: sweep {} over the recovery edges  {:.0f} s",
-                   grouped(p.states), p.liveness_sweep, p.seconds);
+        fmt::print(stderr, "{}explore: {} states explored; liveness: sweep {} over the recovery edges  {:.0f} s{}", start,
+                   grouped(p.states), p.liveness_sweep, p.seconds, end);
       } else {
-        fmt::print(stderr, "\r\033[Kexplore: {} states ({}/s)  queue {}  depth {}  memory {}  {:.0f} s", grouped(p.states),
-                   grouped(static_cast<std::uint64_t>(rate)), grouped(p.queue), p.depth, mib(p.memory_bytes), p.seconds);
+        fmt::print(stderr, "{}explore: {} states ({}/s)  queue {}  depth {}  memory {}  {:.0f} s{}", start,
+                   grouped(p.states), grouped(static_cast<std::uint64_t>(rate)), grouped(p.queue), p.depth,
+                   mib(p.memory_bytes), p.seconds, end);
       }
       std::fflush(stderr);
     };
@@ -406,10 +415,10 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
     InterruptGuard guard;
     result = explorer::explore(system, run);
   } catch (const std::runtime_error& e) {  // a spill file failed (a full disk): no report can be made
-    if (tty) fmt::print(stderr, "\r\033[K");
+    if (rewrite) fmt::print(stderr, "\r\033[K");
     throw UserError("--spill-dir", fmt::format("{}; the exploration stopped without a report", e.what()));
   }
-  if (tty) fmt::print(stderr, "\r\033[K");
+  if (rewrite) fmt::print(stderr, "\r\033[K");
   if (result.stop == explorer::StopReason::Cancelled) fmt::print(stderr, "kcspec explore: interrupted; partial report\n");
 
   std::vector<Reported> reported;
@@ -456,7 +465,7 @@ CommandRun addExploreCommand(CLI::App& app) {
   auto* command = app.add_subcommand(
       "explore", "Explore every state of a configuration (breadth first) and check the invariant catalog");
   auto* preset_option =
-      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most two per history; about 20 seconds on 2 cores), medium (five perturbation kinds, at most three per history; about 8 minutes), large (crash-isr plus a controlled shutdown and a leader rebalance, no overall bound; about 26 minutes, 11 GB, or 6 GB with --spill-dir), every-perturbation, crash-isr, crash-deletion, stress-4 or stress-5 (default: default)");
+      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most two per history; about 20 seconds on 2 cores), medium (five perturbation kinds, at most three per history; about 8 minutes), large (crash-isr with a partition at replication factor 3, plus a controlled shutdown and a leader rebalance, at most three per history; about 47 minutes, 7 GB with --spill-dir), every-perturbation, crash-isr, crash-deletion, stress-4 or stress-5 (default: default)");
   auto* config_option = command->add_option("--config", options->config_file, "A configuration file (config_text.hpp's format)");
   preset_option->excludes(config_option);
   config_option->excludes(preset_option);
@@ -477,6 +486,10 @@ CommandRun addExploreCommand(CLI::App& app) {
   command->add_option("--max-seconds", options->max_seconds,
                       "Stop with a partial report once the exploration has run N seconds")
       ->check(CLI::Range(1, 100'000'000));
+  command->add_option("--progress-every", options->progress_every_seconds,
+                      "Print a progress line of its own every N seconds, also when stderr is not a terminal (a log "
+                      "of a long run; default: on a terminal only, one line rewritten twice a second)")
+      ->check(CLI::Range(1, 86'400));
   command->add_option("--system", options->system,
                       "What to explore: spec (the executable spec, default), impl (the reference implementation) or "
                       "both (spec and impl in lockstep; their observations must agree after every step)")
