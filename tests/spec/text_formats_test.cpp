@@ -525,10 +525,17 @@ TEST(Presets, MediumAndLargeRaiseTheBoundsOfCrashIsr) {
   EXPECT_NE(bl, bm);
   EXPECT_GE(m.brokers.size(), d.brokers.size());
   EXPECT_GE(l.brokers.size(), d.brokers.size());
-  // medium has more kinds, at most three per history; large fewer kinds, all of them in one history.
+  // Both at most three perturbations per history; medium has more kinds, large a partition on
+  // every broker (t-0 at replication factor 3) where medium's are at 2.
   EXPECT_EQ(bm.perturbations, 3);
-  EXPECT_EQ(bl.perturbations, kAnyNumberOfPerturbations);
+  EXPECT_EQ(bl.perturbations, 3);
   EXPECT_GT(bm.preferred_elections, bl.preferred_elections);
+  ASSERT_EQ(m.topics[0].assignment.size(), 2);
+  ASSERT_EQ(l.topics[0].assignment.size(), 2);
+  EXPECT_EQ(m.topics[0].assignment[0], (BrokerList{1, 2}));
+  EXPECT_EQ(l.topics[0].assignment[0], (BrokerList{1, 2, 3}));
+  EXPECT_EQ(l.topics[0].assignment[1], m.topics[0].assignment[1]);
+  EXPECT_EQ(l.topics[1].assignment, m.topics[1].assignment);
 }
 
 // ---- observations -------------------------------------------------------------------------------
