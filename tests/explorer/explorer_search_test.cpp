@@ -1,9 +1,11 @@
 // The search itself: shortest counterexamples of a deliberately broken property, determinism
 // across thread counts, known deviations, and the depth and memory limits.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "proofs/explorer/explorer.hpp"
@@ -288,7 +290,10 @@ TEST(ExplorerSearch, MemoryCapOfThePeakLetsTheRunComplete) {
 // what is found: the same counts, violations, shortest paths and recovery walks (L6 on the
 // deletion configuration), liveness checked with the same sweeps, in less memory.
 TEST(ExplorerSearch, SpillingGivesTheSameExplorationInLessMemory) {
-  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "kcspec-explorer-spill";
+  // A directory of this process's own: two test runs at once (a build and a sanitized build, two
+  // checkouts) must not see each other's files.
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / ("kcspec-explorer-spill-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   for (const Config& config : {deletionWithErrors(), crashAndFailover()}) {
     SCOPED_TRACE(config.name);
@@ -315,6 +320,7 @@ TEST(ExplorerSearch, SpillingGivesTheSameExplorationInLessMemory) {
   const auto deletion = run(SpecSystem(deletionWithErrors()), 1, one_thread);
   EXPECT_NE(find(deletion, "L6"), nullptr);
   EXPECT_TRUE(std::filesystem::is_empty(dir));  // unnamed files, gone with the run
+  std::filesystem::remove(dir);
 }
 
 // The sizing hint: a table allocated up front for the expected states gives the same
