@@ -125,6 +125,7 @@ std::vector<Command> commands() {
                         {"max_depth_overflow", {"explore", "--max-depth", "99999999999"}, "--max-depth"},
                         {"max_memory_0", {"explore", "--max-memory", "0"}, "--max-memory"},
                         {"spill_dir_missing", {"explore", "--spill-dir", "{DIR}/no/such/dir"}, "--spill-dir: spill file in"},
+                        {"progress_every_0", {"explore", "--progress-every", "0"}, "--progress-every"},
                         {"no_such_preset", {"explore", "--preset", "no-such"}, "--preset"},
                         {"config_negative_bound", {"explore", "--config", "{DIR}/negative_bound.conf"}, "negative_bound.conf:5:"},
                         {"config_huge_bound", {"explore", "--config", "{DIR}/huge_bound.conf"}, "huge_bound.conf:5:"}}},
