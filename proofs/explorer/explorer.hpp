@@ -74,6 +74,7 @@ struct Progress {
   int depth = 0;                  // the level being expanded
   std::uint64_t memory_bytes = 0;
   int liveness_sweep = 0;         // 0: exploring; k > 0: the liveness pass's k-th sweep
+  std::uint64_t sizing_bytes = 0; // > 0: allocating a visited set of this size up front (expected_states), before the first state
   double seconds = 0;
 };
 
@@ -296,7 +297,10 @@ class Explorer {
     if (slots <= visited_.capacity() || slots >= VisitedSet::kNoSlot) return;
     const std::uint64_t bytes = slots * (sizeof(Fingerprint) + sizeof(Slot) + (check_liveness_ ? sizeof(Index) : 0));
     if (!affords(bytes)) return;
+    progress_sizing_bytes_.store(bytes, std::memory_order_relaxed);
     visited_ = VisitedSet(static_cast<std::size_t>(slots));
+    if (check_liveness_) bfs_of_slot_.assign(visited_.capacity(), kNone);
+    progress_sizing_bytes_.store(0, std::memory_order_relaxed);
   }
 
   // Whether the checker may hold `bytes` at once (within --max-memory); the most it held so far
@@ -324,7 +328,7 @@ class Explorer {
       }
     }
     if (check_liveness_) {
-      std::vector<Index> moved(visited_.capacity(), kNone);
+      HugeVector<Index> moved(visited_.capacity(), kNone);
       for (std::size_t i = 0; i < map.size(); ++i) {
         if (map[i] != VisitedSet::kNoSlot) moved[map[i]] = bfs_of_slot_[i];
       }
@@ -342,6 +346,7 @@ class Explorer {
     p.depth = progress_depth_.load(std::memory_order_relaxed);
     p.memory_bytes = progress_memory_.load(std::memory_order_relaxed);
     p.liveness_sweep = progress_sweep_.load(std::memory_order_relaxed);
+    p.sizing_bytes = progress_sizing_bytes_.load(std::memory_order_relaxed);
     p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     return p;
   }
@@ -883,7 +888,7 @@ class Explorer {
 
   VisitedSet visited_;                      // fingerprints and parent links, per slot
   std::vector<std::uint64_t> level_begin_;  // how many states precede each depth
-  std::vector<Index> bfs_of_slot_;          // per slot (liveness): the state's BFS index
+  HugeVector<Index> bfs_of_slot_;           // per slot (liveness): the state's BFS index
   GoalBits goals_;                           // per BFS index (liveness): compact goal bits
   RecoveryEdges recovery_edges_;             // per BFS index (liveness): its recovery successors' BFS indexes
   Frontier frontier_;
@@ -911,6 +916,7 @@ class Explorer {
   std::atomic<int> progress_depth_{0};
   std::atomic<std::uint64_t> progress_memory_{0};
   std::atomic<int> progress_sweep_{0};
+  std::atomic<std::uint64_t> progress_sizing_bytes_{0};
 };
 
 }  // namespace detail

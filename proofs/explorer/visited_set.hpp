@@ -25,6 +25,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "proofs/explorer/huge_page_allocator.hpp"
 #include "proofs/explorer/system.hpp"
 
 namespace kcspec::explorer {
@@ -123,7 +124,7 @@ class VisitedSet {
     if (new_capacity > std::size_t{kNoSlot}) throw std::length_error("more than 2^32 visited-set slots");
     std::vector<Slot> map(old_capacity, kNoSlot);
     {
-      std::vector<Fingerprint> old_keys = std::move(keys_);
+      HugeVector<Fingerprint> old_keys = std::move(keys_);
       keys_.assign(new_capacity, 0);
       for (std::size_t i = 0; i < old_capacity; ++i) {
         if (old_keys[i] == 0) continue;
@@ -133,7 +134,7 @@ class VisitedSet {
         map[i] = static_cast<Slot>(slot);
       }
     }  // the old fingerprints are released here
-    std::vector<Slot> old_parents = std::move(parents_);
+    HugeVector<Slot> old_parents = std::move(parents_);
     parents_.assign(new_capacity, kNoSlot);
     for (std::size_t i = 0; i < old_capacity; ++i) {
       if (map[i] != kNoSlot) parents_[map[i]] = old_parents[i] == kNoSlot ? kNoSlot : map[old_parents[i]];
@@ -141,8 +142,8 @@ class VisitedSet {
     return map;
   }
 
-  std::vector<Fingerprint> keys_;
-  std::vector<Slot> parents_;
+  HugeVector<Fingerprint> keys_;
+  HugeVector<Slot> parents_;
   std::size_t size_ = 0;
 };
 

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -459,6 +460,39 @@ TEST(ExplorerSearch, ProgressIsReported) {
   };
   run(SpecSystem(crashAndFailover()), 2, options);
   EXPECT_GT(calls.load(), 0);
+}
+
+// While a table is sized up front (expected_states) no state exists yet: the progress reports
+// say so (sizing_bytes: the table's bytes, with the liveness pass's per-slot index), and none
+// after it does. 20 million expected states make a table of about 370 MB, whose allocation
+// takes long enough (tenths of a second) for reports every millisecond to see it.
+TEST(ExplorerSearch, ProgressNamesTheSizingOfThePresizedTable) {
+  constexpr std::uint64_t kExpectedStates = 20'000'000;
+  const std::uint64_t slots = 8 * (kExpectedStates + 1) / 7 + 2;
+  std::mutex mutex;
+  std::vector<Progress> reports;
+  ExploreOptions options;
+  options.expected_states = kExpectedStates;
+  options.progress_interval = std::chrono::milliseconds(1);
+  options.on_progress = [&](const Progress& p) {
+    const std::lock_guard lock(mutex);
+    reports.push_back(p);
+  };
+  const auto result = run(SpecSystem(crashAndFailover()), 2, options);
+  ASSERT_TRUE(result.complete());
+  const std::lock_guard lock(mutex);
+  std::size_t sizing = 0;
+  bool explored = false;
+  for (const Progress& p : reports) {
+    if (p.sizing_bytes > 0) {
+      ++sizing;
+      EXPECT_FALSE(explored) << "sizing reported after a state was";
+      EXPECT_EQ(p.states, 0u);
+      EXPECT_EQ(p.sizing_bytes, slots * (12 + 4));
+    }
+    explored = explored || p.states > 0;
+  }
+  EXPECT_GT(sizing, 0u) << reports.size() << " reports, none while sizing";
 }
 
 }  // namespace
