@@ -402,8 +402,9 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
         fmt::print(stderr, "{}explore: sizing the visited set for {} states ({})  {:.0f} s{}", start,
                    grouped(expected_states), mib(p.sizing_bytes), p.seconds, end);
       } else if (p.liveness_sweep > 0) {
-        fmt::print(stderr, "{}explore: {} states explored; liveness: sweep {} over the recovery edges  {:.0f} s{}", start,
-                   grouped(p.states), p.liveness_sweep, p.seconds, end);
+        const std::uint64_t percent = p.states > 0 ? std::min<std::uint64_t>(100, 100 * p.liveness_swept / p.states) : 0;
+        fmt::print(stderr, "{}explore: {} states explored; liveness: sweep {} over the recovery edges, {} %  {:.0f} s{}",
+                   start, grouped(p.states), p.liveness_sweep, percent, p.seconds, end);
       } else {
         fmt::print(stderr, "{}explore: {} states ({}/s)  queue {}  depth {}  memory {}  {:.0f} s{}", start,
                    grouped(p.states), grouped(static_cast<std::uint64_t>(rate)), grouped(p.queue), p.depth,

@@ -68,13 +68,15 @@ namespace kcspec::explorer {
 inline constexpr PropertyInfo kAllGoalsProperty{"GOOD", "RecoveryReachesGoodState", PropertyKind::Liveness};
 
 struct Progress {
-  std::uint64_t states = 0;       // visited so far
-  std::uint64_t transitions = 0;  // computed so far
-  std::uint64_t queue = 0;        // states waiting to be expanded (this level's rest and the next level)
-  int depth = 0;                  // the level being expanded
+  std::uint64_t states = 0;          // visited so far
+  std::uint64_t transitions = 0;     // computed so far
+  std::uint64_t queue = 0;           // states waiting to be expanded (this level's rest and the next level)
+  int depth = 0;                     // the level being expanded
   std::uint64_t memory_bytes = 0;
-  int liveness_sweep = 0;         // 0: exploring; k > 0: the liveness pass's k-th sweep
-  std::uint64_t sizing_bytes = 0; // > 0: allocating a visited set of this size up front (expected_states), before the first state
+  int liveness_sweep = 0;            // 0: exploring; k > 0: the liveness pass's k-th sweep
+  std::uint64_t liveness_swept = 0;  // in that sweep, the states swept so far (of `states`, by 2^20)
+  std::uint64_t sizing_bytes = 0;    // > 0: a visited set of this size is being allocated up front
+                                     // (ExploreOptions::expected_states), before the first state
   double seconds = 0;
 };
 
@@ -346,6 +348,7 @@ class Explorer {
     p.depth = progress_depth_.load(std::memory_order_relaxed);
     p.memory_bytes = progress_memory_.load(std::memory_order_relaxed);
     p.liveness_sweep = progress_sweep_.load(std::memory_order_relaxed);
+    p.liveness_swept = progress_swept_.load(std::memory_order_relaxed);
     p.sizing_bytes = progress_sizing_bytes_.load(std::memory_order_relaxed);
     p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     return p;
@@ -729,10 +732,14 @@ class Explorer {
       progress_sweep_.store(static_cast<int>(std::min<std::uint64_t>(sweep, INT32_MAX)), std::memory_order_relaxed);
       changed = false;
       RecoveryEdges::Backwards edges(recovery_edges_);
+      progress_swept_.store(0, std::memory_order_relaxed);
       for (std::size_t i = n; i-- > 0;) {
-        if (i % (std::size_t{1} << 20) == 0 && cancelled()) {  // a sweep of a large run takes seconds
-          stop_ = interrupted() ? StopReason::Cancelled : StopReason::TimeLimit;
-          return false;
+        if (i % (std::size_t{1} << 20) == 0) {  // a sweep of a large run takes minutes
+          progress_swept_.store(n - i, std::memory_order_relaxed);
+          if (cancelled()) {
+            stop_ = interrupted() ? StopReason::Cancelled : StopReason::TimeLimit;
+            return false;
+          }
         }
         std::uint32_t merged = reach[i];
         edges.previousState([&](Index target) { merged |= reach[target]; });
@@ -916,6 +923,7 @@ class Explorer {
   std::atomic<int> progress_depth_{0};
   std::atomic<std::uint64_t> progress_memory_{0};
   std::atomic<int> progress_sweep_{0};
+  std::atomic<std::uint64_t> progress_swept_{0};
   std::atomic<std::uint64_t> progress_sizing_bytes_{0};
 };
 

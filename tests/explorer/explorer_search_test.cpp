@@ -456,6 +456,11 @@ TEST(ExplorerSearch, ProgressIsReported) {
   options.progress_interval = std::chrono::milliseconds(1);
   options.on_progress = [&calls](const Progress& p) {
     EXPECT_GE(p.seconds, 0.0);
+    EXPECT_EQ(p.sizing_bytes, 0u);  // nothing sized up front without expected_states
+    EXPECT_LE(p.liveness_swept, p.states);
+    if (p.liveness_sweep == 0) {
+      EXPECT_EQ(p.liveness_swept, 0u);
+    }
     ++calls;
   };
   run(SpecSystem(crashAndFailover()), 2, options);
