@@ -734,7 +734,7 @@ class Explorer {
       RecoveryEdges::Backwards edges(recovery_edges_);
       progress_swept_.store(0, std::memory_order_relaxed);
       for (std::size_t i = n; i-- > 0;) {
-        if (i % (std::size_t{1} << 20) == 0) {  // a sweep of a large run takes minutes
+        if (i % (std::size_t{1} << 20) == 0) {  // a sweep of `large` takes seconds
           progress_swept_.store(n - i, std::memory_order_relaxed);
           if (cancelled()) {
             stop_ = interrupted() ? StopReason::Cancelled : StopReason::TimeLimit;

@@ -121,7 +121,7 @@ bound auto-rebalances 1
 // about eight minutes, 6 GB); `large` adds a controlled shutdown and the automatic rebalance, at
 // most three perturbations per history, and puts partition t-0 on all three brokers
 // (replication factor 3: a crash or a shutdown leaves it two replicas to elect from) —
-// 337,911,782 states, about 47 minutes, 7 GB with --spill-dir. Until session 11 `large` kept
+// 337,911,782 states, 37 to 47 minutes, 7 GB with --spill-dir. Until session 11 `large` kept
 // t-0 at replication factor 2 with no overall bound (274,776,959 states, about 26 minutes):
 // docs/performance.md, "Session 11".
 constexpr std::string_view kMedium = R"(# kcspec preset: medium
