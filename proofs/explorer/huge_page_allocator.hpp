@@ -1,10 +1,11 @@
 // An allocator for the explorer's big tables (the visited set's fingerprints and parent links,
 // the liveness pass's per-slot index): an allocation of 2 MiB or more is its own anonymous
 // mapping, aligned to 2 MiB and marked MADV_HUGEPAGE, so that where transparent huge pages are
-// enabled "madvise" (the default of Debian's kernels) the table sits in 2 MiB pages. The table's
-// lookups land at random places in gigabytes: with 4 KiB pages nearly every one also misses the
-// TLB, and sizing a table up front first-touches one page per 4 KiB (the `large` preset's 5.8
-// GiB took about 25 s). Where huge pages are not available the madvise call fails and is
+// enabled "always" or "madvise" (this machine's setting) the table sits in 2 MiB pages. The table's
+// lookups land at random places in gigabytes, where 4 KiB pages make most of them TLB misses
+// too (no gain measured on `default`'s 80 MiB table, docs/performance.md "Session 12"), and
+// sizing a table up front first-touched one page per 4 KiB (`large`'s 5.9 GiB: 22–25 s, now
+// 2–11 s). Where huge pages are not available the madvise call fails and is
 // ignored: the mapping is then an ordinary one. Smaller allocations go to operator new.
 #pragma once
 
