@@ -469,7 +469,7 @@ CommandRun addExploreCommand(CLI::App& app) {
   auto* command = app.add_subcommand(
       "explore", "Explore every state of a configuration (breadth first) and check the invariant catalog");
   auto* preset_option =
-      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most two per history; about 20 seconds on 2 cores), medium (five perturbation kinds, at most three per history; about 8 minutes), large (crash-isr with a partition at replication factor 3, plus a controlled shutdown and a leader rebalance, at most three per history; 37 to 47 minutes, 7 GB with --spill-dir), every-perturbation, crash-isr, crash-deletion, stress-4 or stress-5 (default: default)");
+      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most two per history; about 20 seconds on 2 cores), medium (five perturbation kinds, at most three per history; about 8 minutes), large (medium with a partition at replication factor 3; about 50 minutes, 8 GB with --spill-dir), every-perturbation, crash-isr, crash-deletion, stress-4 or stress-5 (default: default)");
   auto* config_option = command->add_option("--config", options->config_file, "A configuration file (config_text.hpp's format)");
   preset_option->excludes(config_option);
   config_option->excludes(preset_option);

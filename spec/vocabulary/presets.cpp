@@ -118,12 +118,12 @@ bound auto-rebalances 1
 // `medium` and `large` for longer exhaustive runs on a 2-core machine, both grown from
 // `crash-isr`: `medium` adds a controlled shutdown, the automatic preferred-leader rebalance and
 // an admin's preferred election, at most three perturbations per history (84,151,819 states,
-// about eight minutes, 6 GB); `large` adds a controlled shutdown and the automatic rebalance, at
-// most three perturbations per history, and puts partition t-0 on all three brokers
+// about eight minutes, 6 GB); `large` is `medium` with partition t-0 on all three brokers
 // (replication factor 3: a crash or a shutdown leaves it two replicas to elect from) —
-// 337,911,782 states, 37 to 47 minutes, 7 GB with --spill-dir. Until session 11 `large` kept
-// t-0 at replication factor 2 with no overall bound (274,776,959 states, about 26 minutes):
-// docs/performance.md, "Session 11".
+// 423,848,089 states, 48 to 50 minutes, 8 GB with --spill-dir (docs/performance.md,
+// "Session 13"). `large` of sessions 11–12 had no preferred election (337,911,782 states,
+// 37 to 47 minutes); of sessions 4–10, t-0 at replication factor 2 and no overall bound
+// (274,776,959 states, about 26 minutes).
 constexpr std::string_view kMedium = R"(# kcspec preset: medium
 name medium
 brokers 1 2 3
@@ -162,6 +162,7 @@ bound crashes 1
 bound isr-shrinks 1
 bound controlled-shutdowns 1
 bound auto-rebalances 1
+bound preferred-elections 1
 bound perturbations 3
 )";
 
@@ -251,7 +252,7 @@ std::optional<std::uint64_t> presetStateCount(std::string_view name) {
   if (name == "crash-isr") return 1'282'696;
   if (name == "crash-deletion") return 2'010'277;
   if (name == "medium") return 84'151'819;
-  if (name == "large") return 337'911'782;
+  if (name == "large") return 423'848'089;
   return std::nullopt;
 }
 
