@@ -18,6 +18,7 @@
 
 #include "cli/command.hpp"
 #include "cli/files.hpp"
+#include "cli/number_options.hpp"
 #include "cli/zookeeper_connect.hpp"
 #include "impl/zookeeper/real_zk_store.hpp"
 #include "proofs/zk_check/zk_findings.hpp"
@@ -112,7 +113,7 @@ CommandRun addCheckZkCommand(CLI::App& app) {
       "check-zk", "Read a live ZooKeeper-mode Kafka cluster's metadata (read-only) and report invariant violations");
   cmd->add_option("--zookeeper", options->zookeeper, "HOST:PORT[,HOST:PORT...][/chroot] of the cluster's ZooKeeper")->required();
   cmd->add_flag("--json", options->json, "print one JSON object (per round with --watch)");
-  cmd->add_option("--watch", options->watch_seconds, "repeat every SECONDS and report what changed")->check(CLI::PositiveNumber);
+  cmd->add_option("--watch", options->watch_seconds, "repeat every SECONDS and report what changed")->check(positiveSeconds(86'400));
   cmd->add_option("--rounds", options->rounds, "with --watch: stop after N rounds (default 1000)")->check(CLI::Range(1, 100000000));
   cmd->add_option("--connect-timeout-ms", options->connect_timeout_ms, "give up connecting after this long (default 5000)")
       ->check(CLI::Range(100, 600000));

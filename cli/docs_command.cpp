@@ -64,9 +64,19 @@ int writeDocs(const fs::path& docs_dir) {
     writeFileAtomically(docs_dir / file.path, file.contents);
     fmt::print("wrote {}\n", (docs_dir / file.path).string());
   }
+  // Only files are removed: a folder inside a generated-only folder is not the code's, and may
+  // hold someone's work.
   for (const std::string& stale : staleFiles(docs_dir, files)) {
-    fs::remove(docs_dir / stale);
-    fmt::print("removed {} (no longer generated)\n", (docs_dir / stale).string());
+    const fs::path path = docs_dir / stale;
+    std::error_code error;
+    if (fs::is_directory(path, error)) {
+      throw UserError(path.string(), "a folder where only generated pages belong: not removed (move it elsewhere)");
+    }
+    fs::remove(path, error);
+    if (error) {
+      throw UserError(path.string(), "cannot remove this page, no longer generated: " + error.message());
+    }
+    fmt::print("removed {} (no longer generated)\n", path.string());
   }
   return 0;
 }
@@ -129,6 +139,7 @@ CommandRun addDocsCommand(CLI::App& app) {
   return [options] {
     // --check and --html read the docs folder: it must be one (bad input, exit 2, not a report
     // that every page is missing). Writing creates it.
+    if (options->dir.empty()) throw UserError("--dir", "empty: name the docs folder (default docs)");
     std::error_code error;
     if ((options->check || options->html) && !fs::is_directory(options->dir, error)) {
       throw UserError(options->dir, fs::exists(options->dir, error) ? "not a folder" : "no such folder");

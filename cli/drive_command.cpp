@@ -16,6 +16,7 @@
 #include "cli/command.hpp"
 #include "cli/differential_check.hpp"
 #include "cli/files.hpp"
+#include "cli/number_options.hpp"
 #include "proofs/conformance/driver_engine.hpp"
 #include "proofs/conformance/driver_session.hpp"
 #include "spec/vocabulary/action_text.hpp"
@@ -49,9 +50,7 @@ constexpr int kDefaultExhaustiveDepth = 12;
 // A spec preset or one of the differential checks' configurations (cli/differential_check.hpp).
 Config loadConfig(const DriveCommandOptions& o) {
   if (!o.config_file.empty()) {
-    const std::optional<std::string> text = readFileIfExists(o.config_file);
-    if (!text) throw UserError(o.config_file, "no such file");
-    return parseConfig(*text, o.config_file);
+    return parseConfig(readUserFile(o.config_file, "a configuration file"), o.config_file);
   }
   const std::string name = o.preset.empty() ? "default" : o.preset;
   if (std::optional<Config> config = preset(name)) return *config;
@@ -59,7 +58,7 @@ Config loadConfig(const DriveCommandOptions& o) {
   for (std::string_view n : kPresetNames) names += (names.empty() ? "" : ", ") + std::string(n);
   for (const CheckConfig& c : checkConfigs()) {
     if (c.name == name) return c.config;
-    names += ", " + std::string(c.name);
+    if (!preset(c.name)) names += ", " + std::string(c.name);  // a preset of that name is listed, and taken, first
   }
   throw UserError("--preset", fmt::format("no configuration named '{}' (there are: {})", name, names));
 }
@@ -238,14 +237,14 @@ CommandRun addDriveCommand(CLI::App& app) {
       "drive", "Drive a system under test over stdio (docs/driver-protocol.md) and compare it with the spec; exit 1 on a finding");
   cmd->add_option("--mode", o->mode, "random (default): random histories, shrunk on failure; exhaustive: breadth first");
   cmd->add_option("--seed", o->seed, "random mode: the seed (default 1)")
-      ->check(CLI::NonNegativeNumber);  // "-1" would otherwise wrap around to 2^64-1
+      ->check(wholeNumber(0, std::numeric_limits<std::uint64_t>::max()));
   cmd->add_option("--steps", o->steps,
                   fmt::format("random: actions per history at most (default {}); exhaustive: depth (default {})",
                               kDefaultRandomSteps, kDefaultExhaustiveDepth))
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--histories", o->histories, "random mode: how many histories (default 100)")->check(CLI::PositiveNumber);
+      ->check(wholeNumber(0, kMaxInt));
+  cmd->add_option("--histories", o->histories, "random mode: how many histories (default 100)")->check(wholeNumber(1, kMaxInt));
   cmd->add_option("--max-states", o->max_states, "exhaustive mode: distinct states at most (default 20000)")
-      ->check(CLI::PositiveNumber);
+      ->check(wholeNumber(1, std::numeric_limits<std::uint64_t>::max()));
   cmd->add_option("--timeout-ms", o->timeout_ms, "per reply of the SUT, in milliseconds (default 10000)")
       ->check(CLI::Range(1, 3'600'000));
   cmd->add_option("--max-line-bytes", o->max_line_bytes, "longest reply line accepted (default 8 MiB)")

@@ -26,6 +26,7 @@
 #include "cli/command.hpp"
 #include "cli/docs_sequence_diagram.hpp"
 #include "cli/files.hpp"
+#include "cli/number_options.hpp"
 #include "impl/mutants.hpp"
 #include "proofs/explorer/both_system.hpp"
 #include "proofs/explorer/explorer.hpp"
@@ -115,9 +116,7 @@ std::string_view occurrenceUnit(PropertyKind kind) { return kind == PropertyKind
 
 Config loadConfig(const ExploreOptions& options) {
   if (!options.config_file.empty()) {
-    const std::optional<std::string> text = readFileIfExists(options.config_file);
-    if (!text) throw UserError(options.config_file, "no such file");
-    return parseConfig(*text, options.config_file);  // TextError: file:line: message
+    return parseConfig(readUserFile(options.config_file, "a configuration file"), options.config_file);  // TextError: file:line: message
   }
   const std::string name = options.preset.empty() ? "default" : options.preset;
   std::optional<Config> config = preset(name);
@@ -304,7 +303,10 @@ void printText(const Config& config, const Subject& subject, const ExploreResult
     }
     if (r != nullptr) {
       fmt::print("  scenario: {}\n  sequence diagram: {}\n  reproduce: kcspec replay {}{}\n", r->scenario, r->diagram,
-                 subject.system == "spec" ? "" : "--impl ", r->scenario);
+                 subject.system == "spec"   ? ""
+                 : subject.mutants.none() ? "--impl "
+                                          : "--impl --mutant " + subject.mutantNames() + " ",
+                 r->scenario);
     }
   }
   if (!any) fmt::print("every property holds{}\n", result.complete() ? "" : " in the explored states");
@@ -457,6 +459,20 @@ int runExplore(const ExploreOptions& options) {
     }
   }
   const Config config = loadConfig(options);
+  const auto gibibytes = [](std::uint64_t bytes) { return static_cast<double>(bytes) / double(1 << 30); };
+  // A table the machine cannot hold would end the run in an allocation failure (or the kernel's
+  // out-of-memory killer) before its first state: say so now.
+  if (options.expect_states != 0) {
+    const std::uint64_t needed = explorer::presizedTableBytes(options.expect_states, !options.no_liveness);
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page_bytes = sysconf(_SC_PAGE_SIZE);
+    const std::uint64_t machine = pages > 0 && page_bytes > 0 ? std::uint64_t(pages) * std::uint64_t(page_bytes) : 0;
+    if (machine != 0 && needed > machine) {
+      throw UserError("--expect-states", fmt::format("a visited set for {} states takes {:.1f} GiB, more than this "
+                                                     "machine's {:.1f} GiB of memory",
+                                                     options.expect_states, gibibytes(needed), gibibytes(machine)));
+    }
+  }
   if (options.system == "impl") return runSystem(ImplSystem(config, subject.mutants), config, subject, options);
   if (options.system == "both") return runSystem(BothSystem(config, subject.mutants), config, subject, options);
   return runSystem(SpecSystem(config), config, subject, options);
@@ -476,7 +492,7 @@ CommandRun addExploreCommand(CLI::App& app) {
   command->add_option("--threads", options->threads, "Worker threads (default: the hardware's cores)")
       ->check(CLI::Range(1u, 1024u));
   command->add_option("--max-depth", options->max_depth, "Do not expand states deeper than N steps")
-      ->check(CLI::NonNegativeNumber);
+      ->check(wholeNumber(0, kMaxInt));
   command->add_option("--max-memory", options->max_memory_mib,
                       "Stop with a partial report when the checker's memory would exceed N MiB")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30));
@@ -500,7 +516,8 @@ CommandRun addExploreCommand(CLI::App& app) {
       ->check(CLI::IsMember({"spec", "impl", "both"}));
   command->add_option("--mutant", options->mutants,
                       "With --system impl or both: re-introduce this mutant of the reference implementation (M1…M16, "
-                      "see `kcspec mutants`); repeatable");
+                      "see `kcspec mutants`); repeatable, or several separated by commas")
+      ->delimiter(',');
   command->add_flag("--json", options->json, "Print one JSON object instead of the text report");
   command->add_option("--out", options->out, "Where counterexample scenarios and sequence diagrams (SVG) are written (default: kcspec-out)");
   command->add_flag("--keep-going", options->keep_going,

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <fstream>
 #include <poll.h>
 #include <spawn.h>
@@ -23,6 +24,28 @@ std::optional<std::string> readFileIfExists(const std::filesystem::path& path) {
   std::ostringstream contents;
   contents << in.rdbuf();
   return contents.str();
+}
+
+std::string readUserFile(const std::string& file, std::string_view what) {
+  constexpr std::size_t kMaxBytes = std::size_t{1} << 30;  // far above any configuration, scenario or trace
+  std::error_code error;
+  if (std::filesystem::is_directory(file, error)) throw UserError(file, fmt::format("is a folder, not {}", what));
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw UserError(file, fmt::format("cannot read the file: {}", std::strerror(errno)));
+  std::string contents;
+  char buffer[1 << 16];
+  for (;;) {  // bounded: each round adds to `contents`, which stops at kMaxBytes
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    const int failure = n < 0 ? errno : 0;
+    if (n <= 0 || contents.size() + static_cast<std::size_t>(n) > kMaxBytes) {
+      ::close(fd);
+      if (n == 0) return contents;
+      throw UserError(file, n < 0 ? fmt::format("cannot read the file: {}", std::strerror(failure))
+                                  : std::string("larger than 1 GiB: not a file kcspec reads"));
+    }
+    contents.append(buffer, static_cast<std::size_t>(n));
+  }
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kcspec::cli {
@@ -18,6 +19,11 @@ struct UserError : std::runtime_error {
 
 // The file's contents, or nullopt when it does not exist.
 std::optional<std::string> readFileIfExists(const std::filesystem::path& path);
+
+// The contents of a file the user named, which holds `what` ("a configuration file"): throws
+// UserError(file, …) when it is a folder, does not exist or cannot be read (with the system's
+// reason), so none of these reaches a parser as an empty text.
+std::string readUserFile(const std::string& file, std::string_view what);
 
 // Writes through a temporary file in the same folder (flushed to disk) and a rename, so a reader
 // never sees a half-written file and a failed or interrupted write leaves the old file as it was

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -58,6 +60,15 @@ int main(int argc, char** argv) {
   } catch (const kcspec::TextError& e) {  // bad input in a kcspec text format: file:line: message
     std::fflush(stdout);
     fmt::print(stderr, "{}\n", e.what());
+    return 2;
+  } catch (const std::filesystem::filesystem_error& e) {  // a folder or file the system refused
+    std::fflush(stdout);
+    fmt::print(stderr, "kcspec: {}\n", e.what());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    fmt::print(stderr, "kcspec: out of memory (explore: --max-memory stops a run cleanly before it, --spill-dir "
+                       "moves the frontier to disk)\n");
     return 2;
   }
   return 2;

@@ -5,6 +5,7 @@
 // counterexample found (after shrinking) is reported, and written as a scenario with --out.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include "cli/command.hpp"
 #include "cli/differential_check.hpp"
 #include "cli/files.hpp"
+#include "cli/number_options.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
 
@@ -89,7 +91,9 @@ int runMutants(const MutantsOptions& o) {
   }
   std::vector<MutantResult> results;
   for (const impl::MutantInfo& info : impl::kMutants) {
-    if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), std::string(info.name)) == o.only.end()) continue;
+    // --mutant takes what mutantNamed does: "M3", "m3" or the ticket.
+    const auto requested = [&](const std::string& name) { return impl::mutantNamed(name) == info.id; };
+    if (!o.only.empty() && std::none_of(o.only.begin(), o.only.end(), requested)) continue;
     MutantResult r = huntMutant(o, impl::Mutants::of({info.id}));
     r.info = &info;
     results.push_back(std::move(r));
@@ -138,11 +142,11 @@ CommandRun addMutantsCommand(CLI::App& app) {
       "mutants", "Run the differential checks (impl with one mutant against the spec) on every mutant; exit 1 if one survives");
   cmd->add_flag("--json", options->json, "print [{name, description, killed, by, counterexample_length, config}, …]");
   cmd->add_option("--budget", options->budget, "random histories per configuration and mutant (default 100)")
-      ->check(CLI::PositiveNumber);
+      ->check(wholeNumber(1, kMaxInt));
   cmd->add_option("--seed", options->seed, "the seed of the histories (default 1)")
-      ->check(CLI::NonNegativeNumber);  // "-1" would otherwise wrap around to 2^64-1
-  cmd->add_option("--max-steps", options->max_steps, "actions per history at most (default 100)")->check(CLI::PositiveNumber);
-  cmd->add_option("--mutant", options->only, "only these mutants (e.g. M3), repeatable");
+      ->check(wholeNumber(0, std::numeric_limits<std::uint64_t>::max()));
+  cmd->add_option("--max-steps", options->max_steps, "actions per history at most (default 100)")->check(wholeNumber(1, kMaxInt));
+  cmd->add_option("--mutant", options->only, "only these mutants (M3, m3 or its ticket KAFKA-3175), repeatable");
   cmd->add_option("--out", options->out, "write each shortest counterexample as mutant-<name>.scenario into this folder");
   return [options] {
     for (const std::string& name : options->only) {

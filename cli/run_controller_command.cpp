@@ -23,6 +23,7 @@
 
 #include "cli/command.hpp"
 #include "cli/files.hpp"
+#include "cli/number_options.hpp"
 #include "cli/zookeeper_connect.hpp"
 #include "impl/cluster.hpp"
 #include "impl/zookeeper/kafka_zk_client.hpp"
@@ -95,11 +96,7 @@ void reportServerEvents(impl::ImplCluster& cluster, impl::zk::RealZkStore& zk) {
 }
 
 Scenario readScenarioFile(const std::string& file) {
-  std::error_code error;
-  if (std::filesystem::is_directory(file, error)) throw UserError(file, "is a folder, not a scenario file");
-  const std::optional<std::string> text = readFileIfExists(file);
-  if (!text) throw UserError(file, "cannot read the file");
-  return parseScenario(*text, file);
+  return parseScenario(readUserFile(file, "a scenario file"), file);
 }
 
 // A second process must not re-create what the first one made (their znodes are shared).
@@ -219,10 +216,10 @@ CommandRun addRunControllerCommand(CLI::App& app) {
   cmd->add_flag("--info", options->info, "log at INFO (Kafka's default) instead of TRACE");
   cmd->add_flag("--fake-clock", options->fake_clock, "timestamp every line 2024-07-23 00:00:00,000 (reproducible output)");
   cmd->add_option("--pause-before-step", options->pause_before_step, "wait for a line on standard input before step N")
-      ->check(CLI::PositiveNumber);
+      ->check(wholeNumber(1, kMaxInt));
   cmd->add_option("--serve-until-elected", options->serve_until_elected_s,
                   "after the steps, keep running until a broker of this process is the active controller (at most SECONDS)")
-      ->check(CLI::PositiveNumber);
+      ->check(positiveSeconds(86'400));
   cmd->add_option("--session-timeout-ms", options->session_timeout_ms, "ZooKeeper session timeout (default 6000)")
       ->check(CLI::Range(200, 600000));
   cmd->add_option("--connect-timeout-ms", options->connect_timeout_ms, "give up connecting after this long (default 10000)")

@@ -21,11 +21,7 @@ namespace kcspec::cli {
 namespace {
 
 Scenario readScenarioFile(const std::string& file) {
-  std::error_code error;
-  if (std::filesystem::is_directory(file, error)) throw UserError(file, "is a folder, not a scenario file");
-  const std::optional<std::string> text = readFileIfExists(file);
-  if (!text) throw UserError(file, "cannot read the file");
-  return parseScenario(*text, file);
+  return parseScenario(readUserFile(file, "a scenario file"), file);
 }
 
 void emit(const std::string& out_file, const std::string& text) {

@@ -162,6 +162,13 @@ struct ExploreResult {
   }
 };
 
+// The bytes of a visited set sized up front for `states` (ExploreOptions::expected_states): its
+// fingerprints and parent links, and with liveness each slot's BFS index.
+inline std::uint64_t presizedTableBytes(std::uint64_t states, bool check_liveness) {
+  const std::uint64_t slots = VisitedSet::slotsToHold(static_cast<std::size_t>(states));
+  return slots * (sizeof(Fingerprint) + sizeof(VisitedSet::Slot) + (check_liveness ? sizeof(std::uint32_t) : 0));
+}
+
 namespace detail {
 
 template <System S>
@@ -297,7 +304,8 @@ class Explorer {
     if (expected == 0 || expected >= kNone - 1) return;
     const std::uint64_t slots = VisitedSet::slotsToHold(static_cast<std::size_t>(expected));
     if (slots <= visited_.capacity() || slots >= VisitedSet::kNoSlot) return;
-    const std::uint64_t bytes = slots * (sizeof(Fingerprint) + sizeof(Slot) + (check_liveness_ ? sizeof(Index) : 0));
+    const std::uint64_t bytes = presizedTableBytes(expected, check_liveness_);
+    static_assert(sizeof(Index) == sizeof(std::uint32_t), "presizedTableBytes counts a 4-byte BFS index");
     if (!affords(bytes)) return;
     progress_sizing_bytes_.store(bytes, std::memory_order_relaxed);
     visited_ = VisitedSet(static_cast<std::size_t>(slots));

@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
 
 #include "cli/docs_action_texts.hpp"
@@ -11,6 +15,7 @@
 #include "cli/docs_examples.hpp"
 #include "cli/docs_sequence_diagram.hpp"
 #include "cli/docs_spec_pages.hpp"
+#include "cli/files.hpp"
 #include "spec/rules/invariants.hpp"
 #include "spec/vocabulary/action_text.hpp"
 
@@ -125,6 +130,26 @@ TEST(SpecPages, VerdictsAreReadFromProofsTablesWithAVerdictColumn) {
   EXPECT_EQ(verdicts.size(), 2u);
   EXPECT_EQ(verdicts.at("S1"), "holds (default, 1234 states)");
   EXPECT_EQ(verdicts.at("T3"), "violated | known Kafka deviation");
+}
+
+// `kcspec docs` removes the files it no longer generates from its generated-only folders, but
+// never a folder someone put there: it stops with a UserError (exit 2) and leaves it as it was
+// (it once threw filesystem_error out of main and aborted).
+TEST(WriteDocs, RemovesStaleFilesButStopsAtAFolder) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / fmt::format("kcspec-docs-stale-{}", ::getpid());
+  fs::remove_all(dir);
+  fs::create_directories(dir / "spec" / "events" / "sub");
+  std::ofstream(dir / "spec" / "events" / "old.md") << "stale\n";
+  std::ofstream(dir / "spec" / "events" / "sub" / "notes.md") << "someone's\n";
+  testing::internal::CaptureStdout();
+  EXPECT_THROW(writeDocs(dir), UserError);
+  const std::string printed = testing::internal::GetCapturedStdout();
+  EXPECT_NE(printed.find("removed " + (dir / "spec" / "events" / "old.md").string()), std::string::npos) << printed;
+  EXPECT_FALSE(fs::exists(dir / "spec" / "events" / "old.md"));
+  EXPECT_TRUE(fs::exists(dir / "spec" / "events" / "sub" / "notes.md"));
+  EXPECT_TRUE(fs::exists(dir / "spec" / "invariants.md"));  // the pages were written first
+  fs::remove_all(dir);
 }
 
 TEST(SequenceDiagram, DrawsLifelinesAndMessagesOfARun) {
