@@ -144,14 +144,21 @@ void printText(const ProveReport& report, const std::string& written) {
 
 int runProve(const ProveCommandOptions& options) {
   const Catalog& catalog = proofs::theoremCatalog();
-  if (options.list) {
-    for (const Theorem& t : catalog.theorems) {
-      fmt::print("{}\t{}\t{}\n", t.id, proofs::methodName(t.method),
-                 t.expectation == proofs::Expectation::Holds ? "holds" : "known Kafka deviation");
+  const std::vector<const Theorem*> selection = select(catalog, options.only);
+  if (options.list) {  // the selection (--only applies), as text or JSON
+    nlohmann::ordered_json listed = nlohmann::ordered_json::array();
+    for (const Theorem* t : selection) {
+      const std::string_view expectation =
+          t->expectation == proofs::Expectation::Holds ? "holds" : "known Kafka deviation";
+      if (options.json) {
+        listed.push_back({{"id", t->id}, {"method", proofs::methodName(t->method)}, {"expectation", expectation}});
+      } else {
+        fmt::print("{}\t{}\t{}\n", t->id, proofs::methodName(t->method), expectation);
+      }
     }
+    if (options.json) fmt::print("{}\n", listed.dump());
     return 0;
   }
-  const std::vector<const Theorem*> selection = select(catalog, options.only);
   // A partial run does not overwrite the whole page unless asked to.
   const bool write = options.only.empty() || options.out_given;
   ProveOptions run;
@@ -187,7 +194,8 @@ CommandRun addProveCommand(CLI::App& app) {
   command->add_option("--threads", options->threads, "The explorer's worker threads (default: the hardware's cores)")
       ->check(CLI::Range(1u, 1024u));
   command->add_flag("--json", options->json, "Print one JSON object instead of the text summary");
-  auto* list = command->add_flag("--list", options->list, "List the theorems (id, method, expectation) and exit");
+  auto* list = command->add_flag("--list", options->list, "List the theorems (id, method, expectation; those --only selects; "
+                                 "a JSON array with --json) and exit");
   list->excludes(out);
   return [options, out] {
     options->out_given = out->count() > 0;

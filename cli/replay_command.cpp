@@ -19,22 +19,19 @@ namespace kcspec::cli {
 namespace {
 
 Scenario readScenario(const std::string& file) {
-  std::error_code error;
-  if (std::filesystem::is_directory(file, error)) throw UserError(file, "is a folder, not a scenario file");
-  const std::optional<std::string> text = readFileIfExists(file);
-  if (!text) throw UserError(file, "cannot read the file");
-  return parseScenario(*text, file);
+  return parseScenario(readUserFile(file, "a scenario file"), file);
 }
 
-// `--impl`: the reference controller's state-change.log for the scenario, as Kafka writes it.
-int replayThroughImpl(const std::string& file, bool info_only) {
+// `--impl`: the reference controller's state-change.log for the scenario, as Kafka writes it
+// (with `mutants` switched on: how `kcspec explore --system impl --mutant M` counterexamples replay).
+int replayThroughImpl(const std::string& file, bool info_only, impl::Mutants mutants) {
   const Scenario scenario = readScenario(file);
   try {
     fmt::print("{}", replayImplStateChangeLog(scenario.config, scenario.steps,
-                                              info_only ? impl::LogLevel::INFO : impl::LogLevel::TRACE));
-  } catch (const std::invalid_argument& e) {  // names the first step (1-based) that is not enabled
+                                              info_only ? impl::LogLevel::INFO : impl::LogLevel::TRACE, mutants));
+  } catch (const ImplStepNotEnabled& e) {
     std::fflush(stdout);
-    fmt::print(stderr, "{}: {}\n", file, e.what());
+    fmt::print(stderr, "{}:{}: {}\n", file, scenario.step_lines[e.index], e.what());
     return 1;
   }
   return 0;
@@ -79,17 +76,32 @@ CommandRun addReplayCommand(CLI::App& app) {
     bool json = false;
     bool impl = false;
     bool info = false;
+    std::vector<std::string> mutants;
   };
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand("replay", "Run a scenario file through the spec and print what each step changes");
   command->add_option("FILE", options->file, "A scenario file (first line `# kcspec scenario v1`)")->required();
-  command->add_flag("--json", options->json,
-                    "One JSON object per step and line: {\"step\":N,\"line\":L,\"action\":…,\"changes\":[…]}");
-  command->add_flag("--impl", options->impl,
-                    "Run the scenario through the reference controller and print its state-change.log instead");
-  command->add_flag("--info", options->info, "With --impl: only INFO and above (Kafka 3.8's default level)");
+  auto* json = command->add_flag(
+      "--json", options->json, "One JSON object per step and line: {\"step\":N,\"line\":L,\"action\":…,\"changes\":[…]}");
+  auto* through_impl = command->add_flag(
+      "--impl", options->impl, "Run the scenario through the reference controller and print its state-change.log instead");
+  json->excludes(through_impl);
+  command->add_flag("--info", options->info, "With --impl: only INFO and above (Kafka 3.8's default level)")
+      ->needs(through_impl);
+  command->add_option("--mutant", options->mutants,
+                      "With --impl: switch on these mutants of the reference controller (M3, m3 or KAFKA-3175), "
+                      "as `kcspec explore --mutant` did; repeatable, or several separated by commas")
+      ->delimiter(',')
+      ->needs(through_impl);
   return [options] {
-    return options->impl ? replayThroughImpl(options->file, options->info) : replayScenario(options->file, options->json);
+    if (!options->impl) return replayScenario(options->file, options->json);
+    impl::Mutants mutants;
+    for (const std::string& name : options->mutants) {
+      const std::optional<impl::Mutant> mutant = impl::mutantNamed(name);
+      if (!mutant) throw UserError("--mutant", fmt::format("no mutant called '{}'", name));
+      mutants.enable(*mutant);
+    }
+    return replayThroughImpl(options->file, options->info, mutants);
   };
 }
 

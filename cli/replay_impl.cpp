@@ -9,14 +9,14 @@
 namespace kcspec::cli {
 
 std::string replayImplStateChangeLog(const kcspec::Config& config, const std::vector<kcspec::Action>& actions,
-                                     impl::LogLevel threshold) {
+                                     impl::LogLevel threshold, impl::Mutants mutants) {
   impl::TextLogSink sink(threshold);
   impl::FakeClock clock;
-  impl::ImplCluster cluster(config, impl::Mutants{}, impl::LogTarget{&sink, &clock});
+  impl::ImplCluster cluster(config, mutants, impl::LogTarget{&sink, &clock});
   for (std::size_t i = 0; i < actions.size(); ++i) {
     if (!cluster.isEnabled(actions[i])) {
-      throw std::invalid_argument("action " + std::to_string(i + 1) + " (" + printAction(config, actions[i]) +
-                                  ") is not enabled");
+      throw ImplStepNotEnabled(i, "action " + std::to_string(i + 1) + " (" + printAction(config, actions[i]) +
+                                      ") is not enabled");
     }
     cluster.apply(actions[i]);
   }
