@@ -224,6 +224,10 @@ ParsedReply parseReply(std::string_view line, std::size_t max_line_bytes) {
         if (!actions.is_array() || actions.size() > kActionKindCount) {
           return ReplyError{fmt::format("member \"actions\" must be an array of at most {} action names", kActionKindCount)};
         }
+        // No action at all would let every run "conform" without a step: a finding, not a pass.
+        if (actions.empty()) {
+          return ReplyError{"member \"actions\" lists no action: nothing could be driven (leave it out to take every kind)"};
+        }
         std::vector<ActionKind> kinds;
         for (const Json& name : actions) {
           std::optional<ActionKind> kind;

@@ -9,12 +9,6 @@
 namespace kcspec::conformance {
 namespace {
 
-std::string shortened(std::string_view line) {
-  constexpr std::size_t kShown = 300;
-  if (line.size() <= kShown) return std::string(line);
-  return fmt::format("{}… ({} bytes)", line.substr(0, kShown), line.size());
-}
-
 // Control and non-ASCII bytes as \xNN, so a garbage line prints as one readable line.
 std::string printable(std::string_view text) {
   std::string out;
@@ -27,6 +21,14 @@ std::string printable(std::string_view text) {
     }
   }
   return out;
+}
+
+// printable(), of the first 300 bytes of a long line, then "… (N bytes)" (the ellipsis added
+// after the escaping, so that it prints as itself).
+std::string printableShortened(std::string_view line) {
+  constexpr std::size_t kShown = 300;
+  if (line.size() <= kShown) return printable(line);
+  return fmt::format("{}… ({} bytes)", printable(line.substr(0, kShown)), line.size());
 }
 
 }  // namespace
@@ -70,7 +72,7 @@ SutResult SutSession::exchange(const Request& request, ReplyType expected, const
     case LineStatus::Closed:
       child_->finish(std::chrono::milliseconds(1000));
       return fail(FindingKind::Exited, fmt::format("the SUT closed its output instead of answering {}", what),
-                  got.line.empty() ? "" : "unterminated output: " + printable(shortened(got.line)));
+                  got.line.empty() ? "" : "unterminated output: " + printableShortened(got.line));
     case LineStatus::TooLong:
       return fail(FindingKind::Malformed,
                   fmt::format("the reply to {} is longer than {} bytes", what, options_.max_line_bytes),
@@ -81,12 +83,12 @@ SutResult SutSession::exchange(const Request& request, ReplyType expected, const
   ParsedReply parsed = parseReply(got.line, options_.max_line_bytes);
   if (const auto* error = std::get_if<ReplyError>(&parsed)) {
     return fail(FindingKind::Malformed, fmt::format("malformed reply to {}: {}", what, error->message),
-                "the line: " + printable(shortened(got.line)));
+                "the line: " + printableShortened(got.line));
   }
   Reply& reply = std::get<Reply>(parsed);
   if (reply.id != id) {
     return fail(FindingKind::Protocol, fmt::format("the reply to {} carries id {}, expected {}", what, reply.id, id),
-                "the line: " + printable(shortened(got.line)));
+                "the line: " + printableShortened(got.line));
   }
   if (reply.type == ReplyType::Error) {
     const FindingKind kind = reply.code == ErrorCode::NotEnabled ? FindingKind::NotEnabled : FindingKind::ErrorReply;
@@ -98,7 +100,7 @@ SutResult SutSession::exchange(const Request& request, ReplyType expected, const
     return fail(FindingKind::Protocol,
                 fmt::format("the SUT answered {} with {}, expected {}", what, kReplyTypeNames[static_cast<int>(reply.type)],
                             kReplyTypeNames[static_cast<int>(expected)]),
-                "the line: " + printable(shortened(got.line)));
+                "the line: " + printableShortened(got.line));
   }
   if (reply.type == ReplyType::InitOk) implemented_ = reply.actions;
   if (!reply.observation) return Observation{};  // quit_ok

@@ -138,6 +138,8 @@ TEST(DriverProtocol, MalformedRepliesSayWhatIsWrong) {
       {R"({"type":"step_ok","id":2,"observation":{},"note":"hi"})", "unknown member \"note\""},
       {R"({"type":"init_ok","id":1,"observation":{}})", "member \"protocol\" must be 1"},
       {R"({"type":"init_ok","id":1,"protocol":1,"observation":{},"actions":["fly"]})", "/actions: \"fly\" is not an action name"},
+      // A SUT that implements nothing would pass every run without a step.
+      {R"({"type":"init_ok","id":1,"protocol":1,"observation":{},"actions":[]})", "member \"actions\" lists no action"},
       {R"({"type":"error","id":2,"code":"oops"})", "member \"code\" must be one of the error codes"},
       {R"({"type":"error","id":2,"code":"internal","message":3})", "member \"message\" must be a string"},
       {R"({"type":"done","id":2})", "unknown type \"done\""},
