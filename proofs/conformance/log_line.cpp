@@ -559,67 +559,75 @@ bool parseLice(Cursor& c, Leadership& out) {
 // ---------------------------------------------------------------------------------------------
 // Message templates
 
-// After `[Controller id=N epoch=E] ` (1.0+), or `[Controller id=N] `. False: a state-change
-// template that does not parse.
-bool parseControllerBody(Cursor c, ParsedLine& out) {
+// What a message after `[Controller id=…]` is: a template kcspec knows, read to the end of its values
+// (Record); the start of one whose values do not parse — cut short, an unknown state name (Broken);
+// or no template kcspec knows (Unknown: a controller.log line of KafkaController, which shares the
+// prefix, or a state-change line kcspec cannot read — parseLine decides which).
+enum class Body : std::uint8_t { Record, Broken, Unknown };
+
+// After `[Controller id=N epoch=E] ` (1.0+), or `[Controller id=N] `: the state-change templates of
+// facts §7.2–7.5 (P1–P5, R1–R3, C1–C6, K1–K5) and 1.0's `… with leader N`.
+Body parseControllerBody(Cursor c, ParsedLine& out) {
+  constexpr auto read = [](bool parsed) { return parsed ? Body::Record : Body::Broken; };
   switch (c.peek()) {
     case 'C':
       if (c.lit("Changed partition ")) {
-        if (!parseTpDash(c, out)) return false;
+        if (!parseTpDash(c, out)) return Body::Broken;
         const bool state_form = c.lit(" state");
-        if (!parseFromTo<PartitionState>(c, out)) return false;
+        if (!parseFromTo<PartitionState>(c, out)) return Body::Broken;
         out.kind = RecordKind::PartitionChange;
         if (c.lit(" with state ")) {  // P2, P3
           if (state_form || !(parseLeaderAndIsrFast(c, out.leadership) ||
                               parseKeyValueRendering(c, "LeaderAndIsr", out.leadership))) {
-            return false;
+            return Body::Broken;
           }
           out.has_leadership = true;
         } else if (c.lit(" with leader ")) {  // 1.0.x
           std::int32_t leader = 0;
-          if (!c.int32(leader)) return false;
+          if (!c.int32(leader)) return Body::Broken;
           out.trace_only = true;
         } else if (c.lit(" with assigned replicas")) {  // P1
         } else {  // P4
           const auto to = static_cast<PartitionState>(out.to);
           if (to == PartitionState::OfflinePartition || to == PartitionState::NonExistentPartition) out.trace_only = true;
         }
-        return true;
+        return Body::Record;
       }
       if (c.lit("Changed state of replica ")) {  // R1
         out.kind = RecordKind::ReplicaChange;
         out.trace_only = true;
-        return c.int32(out.replica) && c.lit(" for partition ") && parseTpDash(c, out) &&
-               parseFromTo<ReplicaState>(c, out);
+        return read(c.int32(out.replica) && c.lit(" for partition ") && parseTpDash(c, out) &&
+                    parseFromTo<ReplicaState>(c, out));
       }
-      if (c.lit("Changed ")) return false;
+      if (c.lit("Changed ")) return Body::Broken;
       if (c.lit("Controller ")) {  // P5, R3
         std::int32_t id = 0;
         std::int32_t epoch = 0;
-        if (!c.int32(id) || !c.lit(" epoch ") || !c.int32(epoch)) return false;
+        if (!c.int32(id) || !c.lit(" epoch ") || !c.int32(epoch)) return Body::Broken;
         if (c.lit(" failed to change state for partition ")) {
           out.kind = RecordKind::PartitionFailed;
-          return parseTpDash(c, out) && parseFromTo<PartitionState>(c, out);
+          return read(parseTpDash(c, out) && parseFromTo<PartitionState>(c, out));
         }
         if (c.lit(" initiated state change of replica ")) {
           out.kind = RecordKind::ReplicaFailed;
-          return c.int32(out.replica) && c.lit(" for partition ") && parseTpDash(c, out) &&
-                 parseFromTo<ReplicaState>(c, out) && c.lit(" failed");
+          return read(c.int32(out.replica) && c.lit(" for partition ") && parseTpDash(c, out) &&
+                      parseFromTo<ReplicaState>(c, out) && c.lit(" failed"));
         }
-        return false;
+        return Body::Broken;
       }
-      return true;
+      return Body::Unknown;
     case 'P':
       if (c.lit("Partition ")) {  // R2
         Cursor probe = c;
-        if (!probe.skipPast(" state changed to ")) return true;  // not R2
-        if (!parseTpDash(c, out) || !c.lit(" state changed to ") || !parseLice(c, out.leadership)) return false;
+        if (!probe.skipPast(" state changed to ")) return Body::Unknown;  // not R2
+        if (!parseTpDash(c, out) || !c.lit(" state changed to ") || !parseLice(c, out.leadership)) return Body::Broken;
         std::int32_t replica = 0;
-        if (!c.lit(" after removing replica ") || !c.int32(replica)) return false;
+        if (!c.lit(" after removing replica ") || !c.int32(replica)) return Body::Broken;
         out.kind = RecordKind::Leadership;
         out.has_leadership = true;
+        return Body::Record;
       }
-      return true;
+      return Body::Unknown;
     case 'S':
       if (c.lit("Sending become-leader LeaderAndIsr request ") ||
           c.lit("Sending become-follower LeaderAndIsr request ")) {  // C1
@@ -629,34 +637,49 @@ bool parseControllerBody(Cursor c, ParsedLine& out) {
         std::int32_t broker = 0;
         if (!parsed || !c.lit(" to broker ") || !c.int32(broker) || !c.lit(" for partition ") ||
             !parseTpDash(c, out)) {
-          return false;
+          return Body::Broken;
         }
         out.kind = RecordKind::Leadership;
         out.has_leadership = true;
         out.trace_only = true;
-        return true;
+        return Body::Record;
       }
       if (c.lit("Sent LeaderAndIsr request ")) {  // K1
         if (!parseLice(c, out.leadership) || !c.lit(" with new replica assignment ") ||
             !c.skipPast(" for partition being reassigned ") || !parseTpDash(c, out)) {
-          return false;
+          return Body::Broken;
         }
         out.kind = RecordKind::Leadership;
         out.has_leadership = true;
+        return Body::Record;
       }
-      return true;
+      // C2; C3 and 1.1–2.5's per-partition UpdateMetadata line; C4, C5: nothing checked.
+      if (c.lit("Sending LeaderAndIsr request to broker ") || c.lit("Sending UpdateMetadata request ") ||
+          c.lit("Sending StopReplica request ")) {
+        return Body::Record;
+      }
+      return Body::Unknown;
     case 'F':
       if (c.lit("Failed to send LeaderAndIsr request")) {  // K2
         out.kind = RecordKind::Failure;
-        if (c.skipPast(" for partition being reassigned ") && !parseTpDash(c, out)) return false;
+        if (c.skipPast(" for partition being reassigned ") && !parseTpDash(c, out)) return Body::Broken;
+        return Body::Record;
       }
-      return true;
+      return Body::Unknown;
     case 'R':
-      if (c.lit("Received error ")) out.kind = RecordKind::Failure;  // K3, K4
-      else if (c.lit("Received response ")) out.trace_only = true;  // C6
-      return true;
+      if (c.lit("Received error ")) {  // K3, K4
+        out.kind = RecordKind::Failure;
+        return Body::Record;
+      }
+      if (c.lit("Received response ")) {  // C6
+        out.trace_only = true;
+        return Body::Record;
+      }
+      return Body::Unknown;
+    case 'M':
+      return c.lit("Mark replicas ") ? Body::Record : Body::Unknown;  // K5
     default:
-      return true;
+      return Body::Unknown;
   }
 }
 
@@ -694,7 +717,17 @@ bool parseOldControllerBody(Cursor c, ParsedLine& out) {
     return parseTpDash(c, out) && parseFromTo<PartitionState>(c, out);
   }
   if (startsWith(c.rest(), "changed ") || startsWith(c.rest(), "initiated ")) return false;
-  return true;
+  // The other 0.8–0.11 messages after this prefix, not checked: they start with one of these verbs
+  // (`started leader election …`, `elected leader …`, `aborted leader election …`, `encountered
+  // error during …`, `sending … request …`, `received response …`, `sent LeaderAndIsr request …`,
+  // `failed to send LeaderAndIsr request …`, controller.log's `fails to send request …`). Any
+  // other first word — a typo such as `chnaged` — is not a message kcspec knows: unparsed.
+  const std::string_view verb = c.word();
+  if (!c.lit(" ")) return false;
+  for (std::string_view known : {"started", "elected", "aborted", "encountered", "sending", "received", "sent", "failed", "fails"}) {
+    if (verb == known) return true;
+  }
+  return false;
 }
 
 // Class-logger prefixes of controller.log (§7.8, §7.7) and broker-side prefixes: records the
@@ -731,6 +764,32 @@ bool isOtherPrefix(std::string_view s) {
   if (startsWith(s, "[Controller ") && s.size() > 12 && isDigit(s[12])) return true;  // 0.8 `[Controller N]: `
   for (std::string_view prefix : kOtherPrefixes) {
     if (startsWith(s, prefix)) return true;
+  }
+  return false;
+}
+
+// Whether the line was written by the state-change logger: its default layout's ` (state.change.logger)`
+// suffix (`message` is the rest of the line after the layout), or a custom layout's logger token
+// `state.change.logger` / `state.change.logger:N`.
+bool isStateChangeLogger(std::string_view layout_logger, std::string_view message) {
+  constexpr std::string_view kLogger = "state.change.logger";
+  if (startsWith(layout_logger, kLogger) && (layout_logger.size() == kLogger.size() || layout_logger[kLogger.size()] == ':')) {
+    return true;
+  }
+  while (!message.empty() && (isSpace(message.back()) || message.back() == '\r')) message.remove_suffix(1);
+  return message.ends_with(" (state.change.logger)");
+}
+
+// Whether `message` names a state transition, ` from <State> to <State>` with two partition or two
+// replica state names (P1–P5, R1, R3 and every older change line do; no controller.log line of
+// KafkaController does).
+bool namesTransition(std::string_view message) {
+  for (std::size_t at = message.find(" from "); at != std::string_view::npos; at = message.find(" from ", at + 1)) {
+    ParsedLine scratch;
+    Cursor partition(message.substr(at));
+    if (parseFromTo<PartitionState>(partition, scratch)) return true;
+    Cursor replica(message.substr(at));
+    if (parseFromTo<ReplicaState>(replica, scratch)) return true;
   }
   return false;
 }
@@ -932,6 +991,7 @@ void parseLine(std::string_view line, ParsedLine& out) {
 
   // The layout: `[timestamp] `, bare date/time/pid tokens, level words, `[thread] `, `logger:N - `.
   bool layout = false;
+  std::string_view layout_logger;  // `logger:N` of a custom layout
   while (!c.done()) {
     while (c.peek() == ' ') ++c.p;
     const char ch = c.peek();
@@ -978,6 +1038,7 @@ void parseLine(std::string_view line, ParsedLine& out) {
       Cursor probe = c;
       const std::string_view logger = probe.token();
       if (logger.find('.') != std::string_view::npos && probe.lit(" - ")) {
+        layout_logger = logger;
         c = probe;
         continue;
       }
@@ -989,7 +1050,23 @@ void parseLine(std::string_view line, ParsedLine& out) {
   Cursor body = c;
   switch (parseAnchor(body, out)) {
     case Anchor::Controller:
-      out.shape = parseControllerBody(body, out) ? LineShape::Head : LineShape::Unparsed;
+      switch (parseControllerBody(body, out)) {
+        case Body::Record:
+          out.shape = LineShape::Head;
+          break;
+        case Body::Broken:
+          out.shape = LineShape::Unparsed;
+          break;
+        case Body::Unknown:
+          // A message kcspec does not know. With the epoch, or written by the state-change logger,
+          // or naming a state transition, it is a state-change line kcspec cannot read: unparsed.
+          // Otherwise it is one of KafkaController's own controller.log lines (same prefix, no
+          // epoch): a record that carries nothing the checker uses.
+          out.shape = out.controller_prefix || isStateChangeLogger(layout_logger, c.rest()) || namesTransition(body.rest())
+                          ? LineShape::Unparsed
+                          : LineShape::Head;
+          break;
+      }
       keyTopic(out, c.e);
       return;
     case Anchor::Old:

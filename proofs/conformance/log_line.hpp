@@ -4,13 +4,17 @@
 //
 // A line is one of:
 //   Blank         — nothing but whitespace;
-//   Head          — a record: a message with a known prefix (`[Controller id=… epoch=…] `,
-//                   `[Controller id=…] `, `[Broker id=…] `, the controller.log class prefixes of
-//                   §7.8/§7.7) or a 0.8–0.11 message (`Controller N epoch E …`, `Broker N …`);
+//   Head          — a record: a state-change line whose message is a template kcspec knows, read to
+//                   the end of its values, after `[Controller id=… epoch=…] `, `[Controller id=…] `
+//                   or 0.8–0.11's `Controller N epoch E `; or a line with a prefix whose messages
+//                   kcspec does not read (`[Broker id=…] `, 0.8 `Broker N `, the controller.log class
+//                   prefixes of §7.8/§7.7, and `[Controller id=…] ` lines of KafkaController's own
+//                   logger: no epoch, not from the state-change logger, no ` from <State> to <State>`);
 //   Continuation  — a line of an exception attached to the previous record
 //                   (`java.lang.IllegalStateException: …`, `\tat …`, `Caused by: …`, `... N more`);
-//   Unparsed      — anything else, including a known prefix whose state-change template does not
-//                   parse (a line cut short, an unknown state name).
+//   Unparsed      — anything else, including a state-change line whose message is no template
+//                   kcspec knows (a misspelt first word) and a known template that does not parse to
+//                   the end of its values (a line cut short, an unknown state name).
 // Layouts are peeled off before the message: docker-compose prefixes (`kafka_1  | `, ANSI colours),
 // bracketed log4j timestamps, bare date/time/pid tokens, level words, `[thread]` tokens, and
 // `logger:line - ` of custom layouts. The ` (state.change.logger)` suffix is ignored.

@@ -190,6 +190,39 @@ TEST(CheckLog, ControllerLogLinesAreParsedAndQuiet) {
   EXPECT_EQ(c.report.unparsed, 0u);
 }
 
+// A state-change line whose first word is misspelt is no message kcspec knows: it is counted
+// unparsed (and listed by --verbose), never taken for a record that carries nothing.
+TEST(CheckLog, MisspeltFirstWordIsUnparsedNotDropped) {
+  const std::string misspelt =
+      "[2024-07-23 00:00:00,000] INFO [Controller id=2 epoch=1] Chnaged partition t-0 state from OnlinePartition to "
+      "NewPartition (state.change.logger)\n";
+  const Checked c = checkText(misspelt);
+  EXPECT_EQ(findings(c.report), Expected{});
+  EXPECT_EQ(c.report.parsed, 0u);
+  EXPECT_EQ(c.report.unparsed, 1u);
+  EXPECT_EQ(c.unparsed_lines, (std::vector<std::uint64_t>{1}));
+  expectAccounted(c.report);
+
+  // Spelt right, the same line is an invalid transition.
+  const Checked spelt = checkText(
+      "[2024-07-23 00:00:00,000] INFO [Controller id=2 epoch=1] Changed partition t-0 state from OnlinePartition to "
+      "NewPartition (state.change.logger)\n");
+  EXPECT_EQ(findings(spelt.report), (Expected{{1, "invalid-transition"}}));
+  EXPECT_EQ(spelt.report.unparsed, 0u);
+}
+
+TEST(CheckLog, MisspeltFirstWordsInALog) {
+  const Checked c = checkFile("misspelt_first_word.log");
+  EXPECT_EQ(findings(c.report), Expected{});
+  // `Chnaged`, `Sendng` (C1, C3), `Prtition` (R2) with the epoch; `Recieved` (K3) from the
+  // state-change logger without the epoch; `Chnaged … from OnlineReplica to OfflineReplica` with
+  // neither; 0.8's `chnaged`.
+  EXPECT_EQ(c.unparsed_lines, (std::vector<std::uint64_t>{1, 2, 3, 4, 5, 6, 7}));
+  // KafkaController's own controller.log line, a broker-side line, K5, 0.8's `started leader election`.
+  EXPECT_EQ(c.report.parsed, 4u);
+  expectAccounted(c.report);
+}
+
 // --- format generations ----------------------------------------------------------------------------
 
 TEST(CheckLog, Format08) {
@@ -425,6 +458,63 @@ TEST(LogLine, ContinuationShapes) {
     ParsedLine p;
     parseLine(line, p);
     EXPECT_EQ(p.shape, LineShape::Unparsed);
+  }
+}
+
+// Which lines are state-change lines kcspec must read (an unknown message is unparsed) and which
+// are records whose messages it does not read (docs/conformance.md, "Formats read").
+TEST(LogLine, UnknownMessagesOfStateChangeLinesAreUnparsed) {
+  for (const char* line : {
+           // The epoch prefix: only the controller's state-change logger writes it.
+           "[Controller id=2 epoch=1] Chnaged partition t-0 state from OnlinePartition to NewPartition",
+           "[Controller id=2 epoch=1] Sendng UpdateMetadata request to brokers HashSet(1, 2) for 1 partitions",
+           "[Controller id=2 epoch=1] Sending UpdateMetadta request to brokers HashSet(1, 2) for 1 partitions",
+           "[Controller id=2 epoch=1] Partition t-0 completed preferred replica leader election. New leader is 1",
+           "[Controller id=2 epoch=1] Starting become-controller",
+           // No epoch, but the state-change logger's suffix or custom-layout logger.
+           "[2024-07-23 00:00:00,000] ERROR [Controller id=2] Recieved error NOT_CONTROLLER in UpdateMetadata response x "
+           "from broker 1 (state.change.logger)",
+           "[2024-07-23 00:00:00,000] INFO [Controller id=2] Mark replica t-0 on broker 1 as offline (state.change.logger)  ",
+           "2024-07-23 00:00:00 INFO state.change.logger:42 - [Controller id=2] Mrak replicas t-0 on broker 1 as offline",
+           // No epoch, no logger, but a state transition named.
+           "[Controller id=2] Chnaged state of replica 1 for partition t-0 from OnlineReplica to OfflineReplica",
+           // 0.8–0.11: a first word that is none of the verbs Kafka wrote after this prefix.
+           "Controller 0 epoch 5 chnaged partition [t,0] state from NonExistentPartition to NewPartition",
+           "Controller 0 epoch 5 strated leader election for partition [t,0]"}) {
+    SCOPED_TRACE(line);
+    ParsedLine p;
+    parseLine(line, p);
+    EXPECT_EQ(p.shape, LineShape::Unparsed);
+  }
+  for (const char* line : {
+           // KafkaController's own controller.log lines share the prefix without the epoch.
+           "[2024-07-23 10:00:01,000] INFO [Controller id=1] Registering handlers (kafka.controller.KafkaController)",
+           "[Controller id=1] Partition t-0 completed preferred replica leader election. New leader is 1",
+           "2024-07-23 10:00:01 INFO kafka.controller.KafkaController:42 - [Controller id=1] Resigning",
+           // Templates read but not checked: C2, C3 (both generations), C5, C6, K5.
+           "[Controller id=1 epoch=1] Sending LeaderAndIsr request to broker 1 with 1 become-leader and 0 become-follower partitions",
+           "[Controller id=1 epoch=1] Sending UpdateMetadata request to brokers HashSet() for 0 partitions",
+           "[Controller id=1 epoch=1] Sending UpdateMetadata request PartitionState(controllerEpoch=1, leader=1, leaderEpoch=0, "
+           "isr=[1], zkVersion=0, replicas=[1], offlineReplicas=[]) to brokers Set(1) for partition t-0",
+           "[Controller id=1 epoch=1] Sending StopReplica request (delete = true) for 1 replicas to broker 2",
+           "[Controller id=1 epoch=1] Received response LeaderAndIsrResponseData(errorCode=0) for request LEADER_AND_ISR with "
+           "correlation id 0 sent to broker localhost:9092 (id: 1 rack: null)",
+           "[2024-07-23 00:00:00,000] INFO [Controller id=1] Mark replicas t-0 on broker 1 as offline (state.change.logger)",
+           // Broker-side lines and class-logger prefixes: their messages are not read.
+           "[2024-07-23 00:00:00,000] INFO [Broker id=1] Hnadling LeaderAndIsr request correlationId 1 (state.change.logger)",
+           "[PartitionStateMachine controllerId=1] Initializing partition state",
+           "Broker 1 cached leader info (LeaderAndIsrInfo:(Leader:0,ISR:0,LeaderEpoch:0,ControllerEpoch:5),ReplicationFactor:1),"
+           "AllReplicas:0) for partition [t,0]",
+           // 0.8–0.11 messages that are not checked.
+           "Controller 0 epoch 5 started leader election for partition [t,0]",
+           "Controller 0 epoch 5 elected leader 1 for Offline partition [t,0]",
+           "Controller 0 epoch 5 sending become-leader LeaderAndIsr request x with correlationId 3 to broker 0 for partition [t,0]",
+           "Controller 0 epoch 5 received response x for a request sent to broker id:0"}) {
+    SCOPED_TRACE(line);
+    ParsedLine p;
+    parseLine(line, p);
+    EXPECT_EQ(p.shape, LineShape::Head);
+    EXPECT_EQ(p.kind, RecordKind::Other);
   }
 }
 
