@@ -58,19 +58,17 @@ std::vector<std::string> pointerTokens(const std::string& pointer) {
   return tokens;
 }
 
-// Copies the member at `tokens` of `full` into `out`, creating objects on the way; a pointer into
-// an array copies the whole array (a partial observation gives arrays whole).
-// In the compact form a default member is missing: it is then left out (`missing_ok`).
-void select(const Json& full, const std::vector<std::string>& tokens, Json& out, const std::string& pointer,
-            bool missing_ok) {
-  const Json* from = &full;
+// Copies the member at `tokens` of `observation` into `out`, creating objects on the way; a
+// pointer into an array copies the whole array (a partial observation gives arrays whole).
+// False when this state has no such member: a member under an absent optional (null, e.g. the
+// partition-state znode before the topic exists), or in the compact form a default one.
+bool select(const Json& observation, const std::vector<std::string>& tokens, Json& out) {
+  const Json* from = &observation;
   std::size_t depth = 0;
   for (; depth < tokens.size() && !from->is_array(); ++depth) {
-    const auto found = from->is_object() ? from->find(tokens[depth]) : from->end();
-    if (!from->is_object() || found == from->end()) {
-      if (missing_ok) return;
-      throw std::invalid_argument(fmt::format("field \"{}\" names no member of the observation", pointer));
-    }
+    if (!from->is_object()) return false;
+    const auto found = from->find(tokens[depth]);
+    if (found == from->end()) return false;
     from = &*found;
   }
   Json* to = &out;
@@ -79,21 +77,35 @@ void select(const Json& full, const std::vector<std::string>& tokens, Json& out,
     to = &(*to)[tokens[i]];
   }
   *to = *from;
+  return true;
 }
 
+// The fields of one state's observation. `named[i]` becomes true when field i names a member
+// of this state's full observation: a pointer must do so in some state of the history.
 Json observationFor(const spec::ClusterState& state, const TraceWriteOptions& options,
-                    const std::vector<std::vector<std::string>>& fields) {
+                    const std::vector<std::vector<std::string>>& fields, std::vector<bool>& named) {
   Json full = observationJson(state.world, ObservationJsonOptions{.include_defaults = true});
   Json compact;
   if (options.compact) compact = observationJson(state.world, ObservationJsonOptions{.include_defaults = false});
   if (fields.empty()) return options.compact ? compact : full;
   Json out = Json::object();
   for (std::size_t i = 0; i < fields.size(); ++i) {
-    Json checked = Json::object();
-    select(full, fields[i], checked, options.fields[i], false);  // a pointer must name a member
-    select(options.compact ? compact : full, fields[i], out, options.fields[i], options.compact);
+    Json unused;
+    if (select(full, fields[i], options.compact ? unused : out)) named[i] = true;
+    if (options.compact) (void)select(compact, fields[i], out);
   }
   return out;
+}
+
+// A field that named no member in any state is a mistake (a misspelt pointer), not a member
+// that happens to be absent.
+void requireNamed(const TraceWriteOptions& options, const std::vector<bool>& named) {
+  for (std::size_t i = 0; i < named.size(); ++i) {
+    if (!named[i]) {
+      throw std::invalid_argument(fmt::format(
+          "field \"{}\" names no member of the observation in any state of the history", options.fields[i]));
+    }
+  }
 }
 
 // ---------------------------------------------------------------- ITF
@@ -179,10 +191,11 @@ Json itfValue(const Json& value, std::string_view name, bool in_topic_znode) {
 std::string writeTrace(const Config& config, const std::vector<Action>& actions, const TraceWriteOptions& options) {
   std::vector<std::vector<std::string>> fields;
   for (const std::string& field : options.fields) fields.push_back(pointerTokens(field));
+  std::vector<bool> named(fields.size(), false);
   std::string out;
   walk(config, actions, [&](std::size_t index, const std::string& action, const spec::ClusterState& state) {
     std::optional<Json> observation;
-    if (options.observations) observation = observationFor(state, options, fields);
+    if (options.observations) observation = observationFor(state, options, fields, named);
     if (index == 0) {
       out += printTraceHeader(TraceHeader{kTraceFormatVersion, printConfig(config), std::nullopt, observation});
     } else {
@@ -190,6 +203,7 @@ std::string writeTrace(const Config& config, const std::vector<Action>& actions,
     }
     out += '\n';
   });
+  if (options.observations) requireNamed(options, named);
   return out;
 }
 

@@ -16,7 +16,8 @@ namespace kcspec::conformance {
 
 struct TraceWriteOptions {
   // JSON pointers into the observation (observation_json.hpp), e.g. "/zookeeper/topics/0/states";
-  // only these members are written (a pointer into an array takes the whole array). Empty: all.
+  // only these members are written (a pointer into an array takes the whole array), in each state
+  // where they exist (not where a member on the way is null, e.g. a znode not yet created). Empty: all.
   std::vector<std::string> fields;
   bool compact = false;        // leave out default members (they are then not checked)
   bool observations = true;    // false: actions only
@@ -24,7 +25,7 @@ struct TraceWriteOptions {
 
 // The trace: a header with the configuration's text (and the initial observation), then one line
 // per action with the spec's observation after it. Throws std::invalid_argument naming the first
-// action (1-based) that is not enabled, or a field pointer that names no member.
+// action (1-based) that is not enabled, or a field pointer that names no member in any state.
 std::string writeTrace(const Config& config, const std::vector<Action>& actions, const TraceWriteOptions& options);
 
 // ITF: {"#meta":{…},"vars":["action","zookeeper","brokers"],"states":[{"#meta":{"index":i},…}, …]},

@@ -6,8 +6,10 @@
 //
 // The header may also carry "observation" (checked against the initial state). A step's
 // "action" is action_text.hpp's text form; its "observation" is a PARTIAL observation in
-// observation_json.hpp's form: only the members it gives are checked. Either line may carry
-// "meta" (any JSON value, ignored). Blank lines are ignored; any other member is an error.
+// observation_json.hpp's form: only the members it gives are checked, and an array may be given
+// as an object keyed by decimal index ({"0":…}: only those elements are checked). Either line may
+// carry "meta" (any JSON value, ignored). Blank lines are ignored; any other member is an error,
+// and so is a member name given twice in one object (at any depth).
 //
 // parseTraceLine is a pure function from one line to what it holds or what is wrong with it,
 // so that it can be fuzzed; checking the line against the spec is proofs/conformance's work.
@@ -49,8 +51,9 @@ using TraceLine = std::variant<TraceBlank, TraceHeader, TraceStep, TraceLineErro
 
 // One line (without its '\n'; a trailing '\r' is allowed). A line holding "kcspec-trace" is a
 // header, any other object a step. The observation is checked against observation_json.hpp's
-// schema (unknown members, wrong types, ids out of range are errors naming the JSON pointer).
-// Never throws.
+// schema (unknown members, wrong types, ids out of range, keys of an array given by index that
+// are no decimal index or past the array's capacity are errors naming the JSON pointer); the
+// observation kept is the one given. Never throws.
 TraceLine parseTraceLine(std::string_view line);
 
 // The lines a trace writer prints (no '\n').
