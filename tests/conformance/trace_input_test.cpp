@@ -109,9 +109,12 @@ TEST(PartialArrays, AnElementGivenByIndexThatDiffersDiverges) {
   for (std::size_t i = 1; i < lines.size(); ++i) {
     const Json step = Json::parse(lines[i]);
     if (!step["observation"].contains("brokers")) continue;
-    const auto& [id, broker] = *step["observation"]["brokers"].items().begin();
-    const auto& [index, request] = *broker["inbox"].items().begin();
-    const std::string other = request["kind"] == "StopReplica" ? "UpdateMetadata" : "StopReplica";
+    // Copies: items()'s entries live only as long as the iteration proxy that made them.
+    const Json& brokers = step["observation"]["brokers"];
+    const std::string id = brokers.begin().key();
+    const Json& inbox = brokers.begin().value()["inbox"];
+    const std::string index = inbox.begin().key();
+    const std::string other = inbox.begin().value()["kind"] == "StopReplica" ? "UpdateMetadata" : "StopReplica";
     Json changed = step;
     changed["observation"]["brokers"][id]["inbox"][index]["kind"] = other;
     lines[i] = changed.dump();
