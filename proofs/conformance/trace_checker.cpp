@@ -19,20 +19,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string pointerToken(std::string_view key) {
-  std::string out;
-  for (const char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::optional<std::size_t> arrayIndex(std::string_view key) {
   if (key.empty() || (key.size() > 1 && key[0] == '0')) return std::nullopt;
   std::size_t index = 0;
@@ -45,7 +31,7 @@ std::optional<std::size_t> arrayIndex(std::string_view key) {
 std::optional<ObservationMismatch> mismatchAt(const Json& full, const Json& partial, const std::string& pointer) {
   if (partial.is_object() && (full.is_object() || full.is_array())) {
     for (const auto& [key, value] : partial.items()) {
-      const std::string at = pointer + "/" + pointerToken(key);
+      const std::string at = pointer + "/" + jsonPointerToken(key);
       const Json* member = nullptr;
       if (full.is_object()) {
         const auto found = full.find(key);

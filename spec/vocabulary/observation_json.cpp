@@ -17,6 +17,21 @@
 #include "spec/vocabulary/states.hpp"
 
 namespace kcspec {
+
+std::string jsonPointerToken(std::string_view key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 namespace {
 
 using OJson = nlohmann::ordered_json;
@@ -348,21 +363,6 @@ class Writer {
 
 // ------------------------------------------------------------------------------------- reader
 
-// A JSON pointer segment (RFC 6901: "~" → "~0", "/" → "~1").
-std::string pointerSegment(std::string_view key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 template <class Json>
 class Reader {
  public:
@@ -387,7 +387,7 @@ class Reader {
     throw ObservationJsonError(at, message);
   }
 
-  static std::string child(const std::string& at, std::string_view key) { return at + "/" + pointerSegment(key); }
+  static std::string child(const std::string& at, std::string_view key) { return at + "/" + jsonPointerToken(key); }
   static std::string child(const std::string& at, std::size_t index) { return at + "/" + std::to_string(index); }
 
   static std::string typeName(const Json& j) { return j.type_name(); }

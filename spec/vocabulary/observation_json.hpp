@@ -56,6 +56,10 @@ struct ObservationJsonError : std::runtime_error {
   std::string message;
 };
 
+// A member name as a JSON pointer token (RFC 6901: "~" → "~0", "/" → "~1"): how every pointer
+// kcspec prints into an observation or a trace line is built.
+std::string jsonPointerToken(std::string_view key);
+
 Observation observationFromJson(const nlohmann::json& json);
 Observation observationFromJson(const nlohmann::ordered_json& json);
 

@@ -49,21 +49,6 @@ bool nestingWithin(std::string_view line, int max_depth) {
 
 std::string typeName(const Json& value) { return std::string(value.type_name()); }
 
-// A JSON pointer token (RFC 6901: "~" → "~0", "/" → "~1").
-std::string pointerToken(std::string_view key) {
-  std::string out;
-  for (const char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 // ------------------------------------------------------------------------- duplicate members
 
 // nlohmann keeps the last of two members with one name, other JSON readers the first: a
@@ -89,7 +74,7 @@ class DuplicateMemberFinder final : public nlohmann::json_sax<Json> {
 
   bool key(string_t& name) override {
     Level& level = levels_.back();
-    level.token = pointerToken(name);
+    level.token = jsonPointerToken(name);
     if (level.names.insert(name).second) return true;
     // The name as a JSON string: quotes and control characters in it stay readable.
     duplicate_ = fmt::format("duplicate member {} at {}", Json(name).dump(), pointer());
@@ -162,7 +147,7 @@ static_assert(static_cast<std::size_t>(kMaxRequestsPerBroker) < kIndexLimit);
 
 // "0", "1", … below kIndexLimit; one spelling per index ("01", "-1", "+1", "x" are refused).
 std::variant<std::size_t, BadIndexKey> indexKey(std::string_view key, const std::string& array_pointer) {
-  const std::string at = array_pointer + "/" + pointerToken(key);
+  const std::string at = array_pointer + "/" + jsonPointerToken(key);
   const bool decimal = !key.empty() && key.find_first_not_of("0123456789") == std::string_view::npos &&
                        (key.size() == 1 || key[0] != '0');
   if (!decimal) return BadIndexKey{at, "expected a decimal index (0, 1, …) as key of an array given as an object"};
@@ -254,13 +239,13 @@ void collectAt(Json& node, const std::vector<std::string>& tokens, std::size_t d
   const std::string& token = tokens[depth];
   if (!token.empty() && token[0] >= '0' && token[0] <= '9') {
     if (node.is_object()) {
-      for (auto& [key, value] : node.items()) collectAt(value, tokens, depth + 1, pointer + "/" + pointerToken(key), out);
+      for (auto& [key, value] : node.items()) collectAt(value, tokens, depth + 1, pointer + "/" + jsonPointerToken(key), out);
     } else if (node.is_array()) {
       for (std::size_t i = 0; i < node.size(); ++i) collectAt(node[i], tokens, depth + 1, fmt::format("{}/{}", pointer, i), out);
     }
   } else if (node.is_object()) {
     if (const auto found = node.find(token); found != node.end()) {
-      collectAt(*found, tokens, depth + 1, pointer + "/" + pointerToken(token), out);
+      collectAt(*found, tokens, depth + 1, pointer + "/" + jsonPointerToken(token), out);
     }
   }
 }
@@ -290,7 +275,7 @@ std::optional<BadIndexKey> indexPastCapacity(const Json& copy, const std::string
   for (const IndexedObject& object : objects) {
     if (object.keys.empty() || object.keys.rbegin()->first < *capacity) continue;
     const auto& [index, key] = *object.keys.rbegin();
-    return BadIndexKey{object.pointer + "/" + pointerToken(key),
+    return BadIndexKey{object.pointer + "/" + jsonPointerToken(key),
                        fmt::format("index {} is out of range (the array holds at most {} elements)", index, *capacity)};
   }
   return std::nullopt;

@@ -16,6 +16,7 @@
 #include "spec/vocabulary/scenario_text.hpp"
 #include "spec/vocabulary/text_error.hpp"
 #include "spec/vocabulary/trace_text.hpp"
+#include "trace_test_files.hpp"
 
 namespace kcspec::conformance {
 namespace {
@@ -25,25 +26,11 @@ using Json = nlohmann::ordered_json;
 const std::filesystem::path kScenarios = std::filesystem::path(KCSPEC_SOURCE_DIR) / "tests" / "scenarios";
 const std::string kHeader = "{\"kcspec-trace\":1,\"preset\":\"default\"}\n";
 
-Scenario readScenario(const std::string& name) {
-  std::ifstream in(kScenarios / name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return parseScenario(text.str(), name);
-}
+// A scenario of tests/scenarios, by file name.
+Scenario readScenario(const std::string& name) { return test::readScenario(kScenarios / name); }
 
-std::vector<std::string> splitLines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::stringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
-std::string joinLines(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const std::string& line : lines) out += line + "\n";
-  return out;
-}
+using test::joinLines;
+using test::splitLines;
 
 // The message of a line's parse error, or "(no error)".
 std::string lineError(std::string_view line) {

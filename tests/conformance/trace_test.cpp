@@ -17,6 +17,7 @@
 #include "spec/vocabulary/scenario_text.hpp"
 #include "spec/vocabulary/text_error.hpp"
 #include "spec/vocabulary/trace_text.hpp"
+#include "trace_test_files.hpp"
 
 namespace kcspec::conformance {
 namespace {
@@ -34,25 +35,9 @@ std::vector<std::filesystem::path> appendixBScenarios() {
   return out;
 }
 
-Scenario readScenario(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return parseScenario(text.str(), path.string());
-}
-
-std::vector<std::string> splitLines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::stringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
-std::string joinLines(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const std::string& line : lines) out += line + "\n";
-  return out;
-}
+using test::joinLines;
+using test::readScenario;
+using test::splitLines;
 
 // The B.2 trace with the partition-state znode and /controller observed.
 std::string appendixB2Trace() {
