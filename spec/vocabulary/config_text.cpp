@@ -91,6 +91,12 @@ int parseNumber(std::string_view token, std::string_view file, int line) {
   if (token.empty() || ptr != end || error != std::errc{}) {
     throw TextError(file, line, fmt::format("bad number `{}`", token));
   }
+  // One spelling per number, so that `01` or `-0` cannot name broker 1 or 0 in disguise.
+  const std::string_view digits = token.front() == '-' ? token.substr(1) : token;
+  if (digits.size() > 1 && digits.front() == '0') {
+    throw TextError(file, line, fmt::format("bad number `{}`: no leading zeros", token));
+  }
+  if (token == "-0") throw TextError(file, line, "bad number `-0`: write 0");
   return value;
 }
 

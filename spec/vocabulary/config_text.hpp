@@ -63,7 +63,8 @@ std::vector<SourceLine> splitLines(std::string_view text, std::string_view file)
 // The line up to its first `#`, split at spaces and tabs.
 std::vector<std::string_view> tokenize(std::string_view line);
 
-// A decimal integer (an optional minus sign and digits, nothing else).
+// A decimal integer (an optional minus sign and digits, nothing else), written without leading
+// zeros; `-0` is refused too.
 int parseNumber(std::string_view token, std::string_view file, int line);
 
 // A broker id: a number in 0 … kMaxBrokers-1.
