@@ -21,11 +21,8 @@ struct CheckTraceOptions {
 };
 
 int runCheckTrace(const CheckTraceOptions& options) {
-  std::error_code error;
-  if (std::filesystem::is_directory(options.file, error)) throw UserError(options.file + ":0", "is a folder, not a trace");
-  const std::optional<std::string> text = readFileIfExists(options.file);
-  if (!text) throw UserError(options.file + ":0", "cannot read the file");
-  const conformance::TraceVerdict verdict = conformance::checkTrace(*text, options.file);
+  const std::string text = readUserFile(options.file, "a trace", options.file + ":0");
+  const conformance::TraceVerdict verdict = conformance::checkTrace(text, options.file);
   using Json = nlohmann::ordered_json;
   if (options.json) {
     Json out = Json::object();
