@@ -10,7 +10,9 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <map>
 #include <string_view>
+#include <vector>
 
 #include "spec/vocabulary/events.hpp"
 #include "spec/vocabulary/requests.hpp"
@@ -366,6 +368,8 @@ class Writer {
 template <class Json>
 class Reader {
  public:
+  explicit Reader(ObservationJsonReadOptions options) : options_(options) {}
+
   Observation observation(const Json& j) const {
     Observation o;
     const std::string at;
@@ -393,7 +397,7 @@ class Reader {
   static std::string typeName(const Json& j) { return j.type_name(); }
 
   // `j` is an object whose members are among `allowed` (an empty list: any keys, checked by the caller).
-  static void object(const Json& j, const std::string& at, std::initializer_list<std::string_view> allowed) {
+  void object(const Json& j, const std::string& at, std::initializer_list<std::string_view> allowed) const {
     if (!j.is_object()) fail(at, "expected an object, got " + typeName(j));
     if (allowed.size() == 0) return;
     for (const auto& [key, value] : j.items()) {
@@ -412,14 +416,14 @@ class Reader {
     return it == j.end() ? nullptr : &*it;
   }
 
-  static bool boolean(const Json& j, const std::string& at) {
+  bool boolean(const Json& j, const std::string& at) const {
     if (!j.is_boolean()) fail(at, "expected true or false, got " + typeName(j));
     return j.template get<bool>();
   }
 
   template <class Int>
-  static Int integer(const Json& j, const std::string& at, std::int64_t min = std::numeric_limits<Int>::min(),
-                     std::int64_t max = std::numeric_limits<Int>::max()) {
+  Int integer(const Json& j, const std::string& at, std::int64_t min = std::numeric_limits<Int>::min(),
+                     std::int64_t max = std::numeric_limits<Int>::max()) const {
     if (!j.is_number_integer()) fail(at, "expected an integer, got " + typeName(j));
     if (j.is_number_unsigned()) {
       const auto u = j.template get<std::uint64_t>();
@@ -431,13 +435,13 @@ class Reader {
     return static_cast<Int>(v);
   }
 
-  static std::string_view string(const Json& j, const std::string& at) {
+  std::string_view string(const Json& j, const std::string& at) const {
     if (!j.is_string()) fail(at, "expected a string, got " + typeName(j));
     return j.template get_ref<const std::string&>();
   }
 
   template <std::size_t N>
-  static int enumeration(const Json& j, const std::string& at, const std::string_view (&names)[N]) {
+  int enumeration(const Json& j, const std::string& at, const std::string_view (&names)[N]) const {
     const std::string_view name = string(j, at);
     for (std::size_t i = 0; i < N; ++i) {
       if (names[i] == name) return static_cast<int>(i);
@@ -448,7 +452,7 @@ class Reader {
   }
 
   template <class State>
-  static State state(const Json& j, const std::string& at) {
+  State state(const Json& j, const std::string& at) const {
     const std::string_view name = string(j, at);
     if (const auto s = stateFromName<State>(name)) return *s;
     std::string expected;
@@ -456,13 +460,48 @@ class Reader {
     fail(at, "expected one of " + expected + ", got \"" + std::string(name) + "\"");
   }
 
-  static std::size_t array(const Json& j, const std::string& at, std::size_t max_size) {
-    if (!j.is_array()) fail(at, "expected an array, got " + typeName(j));
-    if (j.size() > max_size) fail(at, "at most " + std::to_string(max_size) + " elements, got " + std::to_string(j.size()));
-    return j.size();
+  // An element of an array: its value and its pointer.
+  struct Element {
+    const Json* value;
+    std::string at;
+  };
+
+  // The elements of the array `j` of at most `max_size` elements. With arrays_keyed_by_index,
+  // `j` may also be an object keyed by decimal index ({"1": …}: element 1 alone), whose keys are
+  // all checked before its elements are read, and whose elements come in index order, each
+  // named by its key.
+  std::vector<Element> elements(const Json& j, const std::string& at, std::size_t max_size) const {
+    std::vector<Element> out;
+    if (j.is_array()) {
+      if (j.size() > max_size) fail(at, "at most " + std::to_string(max_size) + " elements, got " + std::to_string(j.size()));
+      for (std::size_t i = 0; i < j.size(); ++i) out.push_back(Element{&j[i], child(at, i)});
+      return out;
+    }
+    if (!options_.arrays_keyed_by_index || !j.is_object()) fail(at, "expected an array, got " + typeName(j));
+    std::map<std::size_t, Element> by_index;
+    for (const auto& [key, value] : j.items()) {
+      by_index.emplace(arrayIndex(key, child(at, key), max_size), Element{&value, child(at, key)});
+    }
+    for (auto& [index, element] : by_index) out.push_back(std::move(element));
+    return out;
   }
 
-  static std::optional<int> number(std::string_view text) {
+  // A key of an array given as an object: "0", "1", … below `max_size`, one spelling per index
+  // ("01", "-1", "+1", "x" are refused).
+  static std::size_t arrayIndex(std::string_view key, const std::string& at, std::size_t max_size) {
+    const bool decimal = !key.empty() && key.find_first_not_of("0123456789") == std::string_view::npos &&
+                         (key.size() == 1 || key[0] != '0');
+    if (!decimal) fail(at, "expected a decimal index (0, 1, …) as key of an array given as an object");
+    std::size_t index = 0;
+    const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), index);
+    if (error != std::errc{} || index >= max_size) {
+      fail(at, "index " + std::string(key) + " is out of range (the array holds at most " + std::to_string(max_size) +
+                   " elements)");
+    }
+    return index;
+  }
+
+  std::optional<int> number(std::string_view text) const {
     int value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc{} || end != text.data() + text.size() || text.empty() || text[0] == '-' || text[0] == '+') {
@@ -472,16 +511,16 @@ class Reader {
     return value;
   }
 
-  static int keyNumber(std::string_view key, const std::string& at, int limit, const char* what) {
+  int keyNumber(std::string_view key, const std::string& at, int limit, const char* what) const {
     const auto n = number(key);
     if (!n || *n >= limit) {
       fail(child(at, key), std::string("expected a ") + what + " 0 … " + std::to_string(limit - 1) + " as key");
     }
     return *n;
   }
-  static int brokerKey(std::string_view key, const std::string& at) { return keyNumber(key, at, kMaxBrokers, "broker id"); }
+  int brokerKey(std::string_view key, const std::string& at) const { return keyNumber(key, at, kMaxBrokers, "broker id"); }
 
-  static TopicPartition partitionName(std::string_view text, const std::string& at, const std::string& where) {
+  TopicPartition partitionName(std::string_view text, const std::string& at, const std::string& where) const {
     const std::size_t dash = text.find('-');
     std::optional<int> t, p;
     if (dash != std::string_view::npos) {
@@ -495,42 +534,38 @@ class Reader {
     (void)at;
     return TopicPartition{*t, *p};
   }
-  static TopicPartition partitionValue(const Json& j, const std::string& at) {
+  TopicPartition partitionValue(const Json& j, const std::string& at) const {
     return partitionName(string(j, at), at, at);
   }
 
-  static BrokerList brokerList(const Json& j, const std::string& at) {
+  BrokerList brokerList(const Json& j, const std::string& at) const {
     BrokerList out;
-    const std::size_t n = array(j, at, BrokerList::capacity);
-    for (std::size_t i = 0; i < n; ++i) out.push_back(integer<BrokerId>(j[i], child(at, i)));
+    for (const Element& e : elements(j, at, BrokerList::capacity)) out.push_back(integer<BrokerId>(*e.value, e.at));
     return out;
   }
-  static BrokerSet brokerSet(const Json& j, const std::string& at) {
+  BrokerSet brokerSet(const Json& j, const std::string& at) const {
     BrokerSet out;
-    const std::size_t n = array(j, at, static_cast<std::size_t>(kMaxBrokers));
-    for (std::size_t i = 0; i < n; ++i) out.insert(integer<BrokerId>(j[i], child(at, i), 0, kMaxBrokers - 1));
+    for (const Element& e : elements(j, at, static_cast<std::size_t>(kMaxBrokers))) out.insert(integer<BrokerId>(*e.value, e.at, 0, kMaxBrokers - 1));
     return out;
   }
-  static TopicSet topicSet(const Json& j, const std::string& at) {
+  TopicSet topicSet(const Json& j, const std::string& at) const {
     TopicSet out;
-    const std::size_t n = array(j, at, static_cast<std::size_t>(kMaxTopics));
-    for (std::size_t i = 0; i < n; ++i) out.insert(integer<TopicIndex>(j[i], child(at, i), 0, kMaxTopics - 1));
+    for (const Element& e : elements(j, at, static_cast<std::size_t>(kMaxTopics))) out.insert(integer<TopicIndex>(*e.value, e.at, 0, kMaxTopics - 1));
     return out;
   }
-  static PartitionSet partitionSet(const Json& j, const std::string& at) {
+  PartitionSet partitionSet(const Json& j, const std::string& at) const {
     PartitionSet out;
-    const std::size_t n = array(j, at, static_cast<std::size_t>(kMaxPartitions));
-    for (std::size_t i = 0; i < n; ++i) out.insert(partitionValue(j[i], child(at, i)));
+    for (const Element& e : elements(j, at, static_cast<std::size_t>(kMaxPartitions))) out.insert(partitionValue(*e.value, e.at));
     return out;
   }
 
   // Reads member `key` of `j` with `read` when it is present.
   template <class Read>
-  static void read(const Json& j, const std::string& at, const char* key, Read&& read_value) {
+  void read(const Json& j, const std::string& at, const char* key, Read&& read_value) const {
     if (const Json* v = find(j, key)) read_value(*v, child(at, key));
   }
 
-  static void leaderAndIsrMembers(const Json& j, const std::string& at, LeaderAndIsr& out) {
+  void leaderAndIsrMembers(const Json& j, const std::string& at, LeaderAndIsr& out) const {
     read(j, at, "leader", [&](const Json& v, const std::string& p) { out.leader = integer<BrokerId>(v, p); });
     read(j, at, "leader_epoch", [&](const Json& v, const std::string& p) { out.leader_epoch = integer<std::int32_t>(v, p); });
     read(j, at, "leader_recovery_state", [&](const Json& v, const std::string& p) {
@@ -541,14 +576,14 @@ class Reader {
          [&](const Json& v, const std::string& p) { out.partition_epoch = integer<std::int32_t>(v, p); });
   }
 
-  static LeaderAndIsr leaderAndIsr(const Json& j, const std::string& at) {
+  LeaderAndIsr leaderAndIsr(const Json& j, const std::string& at) const {
     object(j, at, {"leader", "leader_epoch", "leader_recovery_state", "isr", "partition_epoch"});
     LeaderAndIsr out;
     leaderAndIsrMembers(j, at, out);
     return out;
   }
 
-  static LeaderIsrAndControllerEpoch leadership(const Json& j, const std::string& at) {
+  LeaderIsrAndControllerEpoch leadership(const Json& j, const std::string& at) const {
     object(j, at, {"leader", "leader_epoch", "leader_recovery_state", "isr", "partition_epoch", "controller_epoch"});
     LeaderIsrAndControllerEpoch out;
     leaderAndIsrMembers(j, at, out.leader_and_isr);
@@ -557,7 +592,7 @@ class Reader {
     return out;
   }
 
-  static ReplicaAssignment assignment(const Json& j, const std::string& at) {
+  ReplicaAssignment assignment(const Json& j, const std::string& at) const {
     object(j, at, {"replicas", "adding_replicas", "removing_replicas"});
     ReplicaAssignment out;
     read(j, at, "replicas", [&](const Json& v, const std::string& p) { out.replicas = brokerList(v, p); });
@@ -567,7 +602,7 @@ class Reader {
     return out;
   }
 
-  static ZooKeeperData zookeeper(const Json& j, const std::string& at) {
+  ZooKeeperData zookeeper(const Json& j, const std::string& at) const {
     object(j, at, {"brokers", "topics", "controller", "controller_epoch", "controller_epoch_zk_version", "delete_topics",
                    "last_zxid"});
     ZooKeeperData zk;
@@ -591,8 +626,7 @@ class Reader {
         TopicZnodes& topic = zk.topics[static_cast<std::size_t>(t)];
         read(value, eat, "exists", [&](const Json& v, const std::string& p) { topic.exists = boolean(v, p); });
         read(value, eat, "partitions", [&](const Json& v, const std::string& p) {
-          const std::size_t n = array(v, p, static_cast<std::size_t>(kMaxPartitionsPerTopic));
-          for (std::size_t i = 0; i < n; ++i) topic.partitions.push_back(assignment(v[i], child(p, i)));
+          for (const Element& e : elements(v, p, static_cast<std::size_t>(kMaxPartitionsPerTopic))) topic.partitions.push_back(assignment(*e.value, e.at));
         });
         read(value, eat, "states", [&](const Json& states, const std::string& sat) {
           object(states, sat, {});
@@ -616,7 +650,7 @@ class Reader {
     return zk;
   }
 
-  static UpdateMetadataPartitionState updateMetadata(const Json& j, const std::string& at, bool with_partition) {
+  UpdateMetadataPartitionState updateMetadata(const Json& j, const std::string& at, bool with_partition) const {
     if (with_partition) {
       object(j, at, {"partition", "controller_epoch", "leader", "leader_epoch", "isr", "zk_version", "replicas",
                      "offline_replicas"});
@@ -635,13 +669,13 @@ class Reader {
     return s;
   }
 
-  static TopicPartition requiredPartition(const Json& j, const std::string& at) {
+  TopicPartition requiredPartition(const Json& j, const std::string& at) const {
     const Json* v = find(j, "partition");
     if (v == nullptr) fail(at, "missing member \"partition\"");
     return partitionValue(*v, child(at, "partition"));
   }
 
-  static ControlRequest request(const Json& j, const std::string& at) {
+  ControlRequest request(const Json& j, const std::string& at) const {
     object(j, at, {"kind", "controller_id", "controller_epoch", "broker_epoch", "leader_and_isr", "update_metadata",
                    "live_brokers", "stop_replica", "response_wanted"});
     ControlRequest r;
@@ -652,32 +686,31 @@ class Reader {
     read(j, at, "controller_epoch", [&](const Json& v, const std::string& p) { r.controller_epoch = integer<std::int32_t>(v, p); });
     read(j, at, "broker_epoch", [&](const Json& v, const std::string& p) { r.broker_epoch = integer<std::int64_t>(v, p); });
     read(j, at, "leader_and_isr", [&](const Json& v, const std::string& p) {
-      const std::size_t n = array(v, p, static_cast<std::size_t>(kMaxPartitions));
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::string eat = child(p, i);
-        object(v[i], eat, {"partition", "leadership", "assignment", "is_new"});
+      for (const Element& e : elements(v, p, static_cast<std::size_t>(kMaxPartitions))) {
+        const Json& element = *e.value;
+        const std::string& eat = e.at;
+        object(element, eat, {"partition", "leadership", "assignment", "is_new"});
         LeaderAndIsrPartitionState s;
-        s.tp = requiredPartition(v[i], eat);
-        read(v[i], eat, "leadership", [&](const Json& x, const std::string& xp) { s.leadership = leadership(x, xp); });
-        read(v[i], eat, "assignment", [&](const Json& x, const std::string& xp) { s.assignment = assignment(x, xp); });
-        read(v[i], eat, "is_new", [&](const Json& x, const std::string& xp) { s.is_new = boolean(x, xp); });
+        s.tp = requiredPartition(element, eat);
+        read(element, eat, "leadership", [&](const Json& x, const std::string& xp) { s.leadership = leadership(x, xp); });
+        read(element, eat, "assignment", [&](const Json& x, const std::string& xp) { s.assignment = assignment(x, xp); });
+        read(element, eat, "is_new", [&](const Json& x, const std::string& xp) { s.is_new = boolean(x, xp); });
         r.leader_and_isr.push_back(s);
       }
     });
     read(j, at, "update_metadata", [&](const Json& v, const std::string& p) {
-      const std::size_t n = array(v, p, static_cast<std::size_t>(kMaxPartitions));
-      for (std::size_t i = 0; i < n; ++i) r.update_metadata.push_back(updateMetadata(v[i], child(p, i), true));
+      for (const Element& e : elements(v, p, static_cast<std::size_t>(kMaxPartitions))) r.update_metadata.push_back(updateMetadata(*e.value, e.at, true));
     });
     read(j, at, "live_brokers", [&](const Json& v, const std::string& p) { r.live_brokers = brokerSet(v, p); });
     read(j, at, "stop_replica", [&](const Json& v, const std::string& p) {
-      const std::size_t n = array(v, p, static_cast<std::size_t>(kMaxPartitions));
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::string eat = child(p, i);
-        object(v[i], eat, {"partition", "leader_epoch", "delete_partition"});
+      for (const Element& e : elements(v, p, static_cast<std::size_t>(kMaxPartitions))) {
+        const Json& element = *e.value;
+        const std::string& eat = e.at;
+        object(element, eat, {"partition", "leader_epoch", "delete_partition"});
         StopReplicaPartitionState s;
-        s.tp = requiredPartition(v[i], eat);
-        read(v[i], eat, "leader_epoch", [&](const Json& x, const std::string& xp) { s.leader_epoch = integer<std::int32_t>(x, xp); });
-        read(v[i], eat, "delete_partition", [&](const Json& x, const std::string& xp) { s.delete_partition = boolean(x, xp); });
+        s.tp = requiredPartition(element, eat);
+        read(element, eat, "leader_epoch", [&](const Json& x, const std::string& xp) { s.leader_epoch = integer<std::int32_t>(x, xp); });
+        read(element, eat, "delete_partition", [&](const Json& x, const std::string& xp) { s.delete_partition = boolean(x, xp); });
         r.stop_replica.push_back(s);
       }
     });
@@ -685,7 +718,7 @@ class Reader {
     return r;
   }
 
-  static ControllerEvent event(const Json& j, const std::string& at) {
+  ControllerEvent event(const Json& j, const std::string& at) const {
     object(j, at, {"kind", "broker", "broker_epoch", "topic", "partition", "partitions", "partition_errors",
                    "election_type", "cancel", "target_replicas", "proposed"});
     ControllerEvent e;
@@ -707,7 +740,7 @@ class Reader {
     return e;
   }
 
-  static HostedReplica hosted(const Json& j, const std::string& at) {
+  HostedReplica hosted(const Json& j, const std::string& at) const {
     object(j, at, {"present", "is_leader", "leader_epoch", "partition_epoch", "isr", "alter_partition_pending"});
     HostedReplica r;
     read(j, at, "present", [&](const Json& v, const std::string& p) { r.present = boolean(v, p); });
@@ -719,7 +752,7 @@ class Reader {
     return r;
   }
 
-  static ControllerContextData context(const Json& j, const std::string& at) {
+  ControllerContextData context(const Json& j, const std::string& at) const {
     object(j, at, {"epoch", "epoch_zk_version", "live_broker_epochs", "shutting_down_broker_ids", "all_topics",
                    "partitions", "partitions_being_reassigned", "topics_to_be_deleted", "topics_with_deletion_started",
                    "topics_ineligible_for_deletion", "offline_partition_count"});
@@ -772,7 +805,7 @@ class Reader {
     return c;
   }
 
-  static ControllerData controller(const Json& j, const std::string& at) {
+  ControllerData controller(const Json& j, const std::string& at) const {
     object(j, at, {"active", "session_lost", "psm_batch_unflushed", "rsm_batch_unflushed", "context", "events"});
     ControllerData c;
     read(j, at, "active", [&](const Json& v, const std::string& p) { c.active = boolean(v, p); });
@@ -781,13 +814,12 @@ class Reader {
     read(j, at, "rsm_batch_unflushed", [&](const Json& v, const std::string& p) { c.rsm_batch_unflushed = boolean(v, p); });
     read(j, at, "context", [&](const Json& v, const std::string& p) { c.context = context(v, p); });
     read(j, at, "events", [&](const Json& v, const std::string& p) {
-      const std::size_t n = array(v, p, static_cast<std::size_t>(kMaxControllerEvents));
-      for (std::size_t i = 0; i < n; ++i) c.events.push_back(event(v[i], child(p, i)));
+      for (const Element& e : elements(v, p, static_cast<std::size_t>(kMaxControllerEvents))) c.events.push_back(event(*e.value, e.at));
     });
     return c;
   }
 
-  static BrokerData broker(const Json& j, const std::string& at) {
+  BrokerData broker(const Json& j, const std::string& at) const {
     object(j, at, {"alive", "broker_epoch", "known_controller_epoch", "inbox", "metadata_cache", "metadata_live_brokers",
                    "replicas", "outbox", "controller"});
     BrokerData b;
@@ -796,8 +828,7 @@ class Reader {
     read(j, at, "known_controller_epoch",
          [&](const Json& v, const std::string& p) { b.known_controller_epoch = integer<std::int32_t>(v, p); });
     read(j, at, "inbox", [&](const Json& v, const std::string& p) {
-      const std::size_t n = array(v, p, static_cast<std::size_t>(kMaxRequestsPerBroker));
-      for (std::size_t i = 0; i < n; ++i) b.inbox.push_back(request(v[i], child(p, i)));
+      for (const Element& e : elements(v, p, static_cast<std::size_t>(kMaxRequestsPerBroker))) b.inbox.push_back(request(*e.value, e.at));
     });
     read(j, at, "metadata_cache", [&](const Json& cache, const std::string& cat) {
       object(cache, cat, {});
@@ -820,21 +851,23 @@ class Reader {
       }
     });
     read(j, at, "outbox", [&](const Json& v, const std::string& p) {
-      const std::size_t n = array(v, p, static_cast<std::size_t>(kMaxResponsesPerBroker));
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::string eat = child(p, i);
-        object(v[i], eat, {"controller_id", "controller_epoch", "partitions"});
+      for (const Element& e : elements(v, p, static_cast<std::size_t>(kMaxResponsesPerBroker))) {
+        const Json& element = *e.value;
+        const std::string& eat = e.at;
+        object(element, eat, {"controller_id", "controller_epoch", "partitions"});
         StopReplicaResponse r;
-        read(v[i], eat, "controller_id", [&](const Json& x, const std::string& xp) { r.controller_id = integer<BrokerId>(x, xp); });
-        read(v[i], eat, "controller_epoch",
+        read(element, eat, "controller_id", [&](const Json& x, const std::string& xp) { r.controller_id = integer<BrokerId>(x, xp); });
+        read(element, eat, "controller_epoch",
              [&](const Json& x, const std::string& xp) { r.controller_epoch = integer<std::int32_t>(x, xp); });
-        read(v[i], eat, "partitions", [&](const Json& x, const std::string& xp) { r.partitions = partitionSet(x, xp); });
+        read(element, eat, "partitions", [&](const Json& x, const std::string& xp) { r.partitions = partitionSet(x, xp); });
         b.outbox.push_back(r);
       }
     });
     read(j, at, "controller", [&](const Json& v, const std::string& p) { b.controller = controller(v, p); });
     return b;
   }
+
+  ObservationJsonReadOptions options_;
 };
 
 }  // namespace
@@ -843,10 +876,12 @@ nlohmann::ordered_json observationJson(const Observation& observation, Observati
   return Writer(options).observation(observation);
 }
 
-Observation observationFromJson(const nlohmann::json& json) { return Reader<nlohmann::json>().observation(json); }
+Observation observationFromJson(const nlohmann::json& json, ObservationJsonReadOptions options) {
+  return Reader<nlohmann::json>(options).observation(json);
+}
 
-Observation observationFromJson(const nlohmann::ordered_json& json) {
-  return Reader<nlohmann::ordered_json>().observation(json);
+Observation observationFromJson(const nlohmann::ordered_json& json, ObservationJsonReadOptions options) {
+  return Reader<nlohmann::ordered_json>(options).observation(json);
 }
 
 }  // namespace kcspec

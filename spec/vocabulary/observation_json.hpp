@@ -60,7 +60,14 @@ struct ObservationJsonError : std::runtime_error {
 // kcspec prints into an observation or a trace line is built.
 std::string jsonPointerToken(std::string_view key);
 
-Observation observationFromJson(const nlohmann::json& json);
-Observation observationFromJson(const nlohmann::ordered_json& json);
+struct ObservationJsonReadOptions {
+  // A trace's partial observations may give an array as an object keyed by decimal index
+  // ({"0": …, "3": …}: those elements alone; docs/trace-format.md). The Observation read from
+  // such a document holds the given elements in index order, packed: it serves as a check only.
+  bool arrays_keyed_by_index = false;
+};
+
+Observation observationFromJson(const nlohmann::json& json, ObservationJsonReadOptions options = {});
+Observation observationFromJson(const nlohmann::ordered_json& json, ObservationJsonReadOptions options = {});
 
 }  // namespace kcspec
