@@ -217,6 +217,12 @@ TEST(ConformanceCoverage, EveryConfigurationMerged) {
   std::cout << merged.report();
   // Documented in docs/testing.md ("Coverage"): none are expected to stay unreached.
   EXPECT_TRUE(merged.unreachedTransitions().empty());
+  // docs/testing.md: every action kind must appear. A weight of 0, or a corner the weights never
+  // steer into, would otherwise leave a kind (and the controller code behind it) unexercised by
+  // every history while all the checks above still pass.
+  for (std::size_t kind = 0; kind < kActionKindCount; ++kind) {
+    EXPECT_GT(merged.actions[kind], 0u) << actionName(static_cast<ActionKind>(kind)) << " never ran";
+  }
 }
 
 }  // namespace
