@@ -198,19 +198,25 @@ TEST_P(ExplorerFindsMutant, WithinTwelveActions) {
   EXPECT_EQ(result.stop, StopReason::Violation);
   for (const auto& v : result.violations) {
     if (v.known_deviation) continue;
-    EXPECT_LE(v.path.size(), static_cast<std::size_t>(kMaxCounterexampleActions)) << v.property;
-    // The counterexample replays to a state where the finding shows.
-    BothSystem::State state = system.initialStates().at(v.initial_state);
-    for (const Action& action : v.path) {
-      PropertyMask ignored = 0;
-      state = system.next(state, action, ignored);
-    }
     std::string path;
     for (const Action& action : v.path) path += printAction(config, action) + "; ";
-    if (v.property == kSpecImplAgree.id || v.property == kSpecImplEnableTheSameActions.id) {
-      EXPECT_FALSE(system.disagreement(state).empty()) << v.property << " after " << path;
-    }
     SCOPED_TRACE(testing::Message() << c.mutant << ": " << v.property << " " << v.name << " after " << path);
+    EXPECT_LE(v.path.size(), static_cast<std::size_t>(kMaxCounterexampleActions));
+    // The counterexample replays to a state where the finding shows: the systems disagree (C1,
+    // C2), the last step breaks the step property, or the state breaks the state property.
+    BothSystem::State state = system.initialStates().at(v.initial_state);
+    PropertyMask last_step = 0;
+    for (const Action& action : v.path) {
+      last_step = 0;
+      state = system.next(state, action, last_step);
+    }
+    if (v.property == kSpecImplAgree.id || v.property == kSpecImplEnableTheSameActions.id) {
+      EXPECT_FALSE(system.disagreement(state).empty());
+    } else if (v.kind == PropertyKind::StepSafety) {
+      EXPECT_NE(last_step & system.bitOf(v.property), 0u);
+    } else if (v.kind == PropertyKind::StateSafety) {
+      EXPECT_NE(system.violatedStateProperties(state) & system.bitOf(v.property), 0u);
+    }
   }
 }
 
