@@ -3,9 +3,11 @@
 // observations with the spec's (proofs/conformance/driver_engine.hpp). Exit 0: every observation
 // agreed; 1: a finding (mismatch, refusal, error, timeout, exit, malformed output), printed with
 // its history and written as a scenario file; 2: bad input (flags, configuration, a command
-// that cannot be started).
+// that cannot be started); 130: interrupted (Ctrl-C) before a finding — the partial report is
+// printed first (a finding found before the Ctrl-C is reported as usual, exit 1).
 #include <fmt/format.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -17,6 +19,7 @@
 #include "cli/differential_check.hpp"
 #include "cli/files.hpp"
 #include "cli/number_options.hpp"
+#include "proofs/conformance/driver_child.hpp"
 #include "proofs/conformance/driver_engine.hpp"
 #include "proofs/conformance/driver_session.hpp"
 #include "spec/vocabulary/action_text.hpp"
@@ -82,6 +85,8 @@ std::string reproduceCommand(const DriveCommandOptions& o, int steps, const conf
     if (o.uniform) line += " --uniform";
   }
   line += fmt::format(" --timeout-ms {}", o.timeout_ms);
+  // A reply's length limit decides whether a long reply is a finding: keep one that is not the default.
+  if (o.max_line_bytes != conformance::kDefaultMaxLineBytes) line += fmt::format(" --max-line-bytes {}", o.max_line_bytes);
   line += o.config_file.empty() ? " --preset " + shellWord(o.preset.empty() ? "default" : o.preset)
                                 : " --config " + shellWord(o.config_file);
   line += " --";
@@ -101,6 +106,9 @@ std::string scenarioText(const Config& config, const conformance::Finding& findi
   return text.insert(header_end, comments);
 }
 
+// Raised by the first Ctrl-C (conformance::setInterruptFlag): the run stops at its next step.
+std::atomic<bool> g_interrupted{false};
+
 int runDrive(const DriveCommandOptions& o) {
   if (o.mode != "random" && o.mode != "exhaustive") {
     throw UserError("--mode", fmt::format("expected random or exhaustive, got '{}'", o.mode));
@@ -115,6 +123,8 @@ int runDrive(const DriveCommandOptions& o) {
   sut_options.timeout = std::chrono::milliseconds(o.timeout_ms);
   sut_options.max_line_bytes = o.max_line_bytes;
   std::unique_ptr<conformance::SutSession> sut;
+  g_interrupted.store(false);
+  conformance::setInterruptFlag(&g_interrupted);
   try {
     sut = std::make_unique<conformance::SutSession>(sut_options, config);
   } catch (const std::runtime_error& e) {
@@ -127,6 +137,7 @@ int runDrive(const DriveCommandOptions& o) {
   options.histories = o.histories;
   options.max_steps = steps;
   options.max_states = o.max_states;
+  options.cancel = &g_interrupted;
   if (!o.uniform) {
     options.choose = [&config](const spec::ClusterState& state, const std::vector<Action>& enabled, std::uint64_t random) {
       return static_cast<std::size_t>(&chooseAction(config, state, enabled, random) - enabled.data());
@@ -145,6 +156,7 @@ int runDrive(const DriveCommandOptions& o) {
 
   const conformance::DriveReport report = conformance::drive(config, *sut, options);
   sut->quit();
+  if (report.interrupted) fmt::print(stderr, "kcspec drive: interrupted; partial report\n");
 
   std::string scenario_path;
   std::string reproduce;
@@ -167,7 +179,8 @@ int runDrive(const DriveCommandOptions& o) {
     out["transitions"] = report.totals.transitions;
     out["sut_steps"] = report.totals.sut_steps;
     out["complete"] = report.complete;
-    out["verdict"] = report.finding ? "finding" : "conform";
+    out["interrupted"] = report.interrupted;
+    out["verdict"] = report.finding ? "finding" : report.interrupted ? "interrupted" : "conform";
     if (report.finding) {
       const conformance::Finding& f = *report.finding;
       nlohmann::ordered_json finding;
@@ -182,22 +195,31 @@ int runDrive(const DriveCommandOptions& o) {
         finding["history_seed"] = f.history_seed;
         finding["unshrunk_length"] = f.unshrunk_length;
         finding["reproduces_alone"] = f.reproduces_alone;
+        finding["shrink_interrupted"] = f.shrink_interrupted;
       }
       finding["scenario"] = scenario_path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(scenario_path);
       finding["reproduce"] = reproduce;
       out["finding"] = std::move(finding);
     }
     fmt::print("{}\n", out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
-    return report.finding ? 1 : 0;
+    return report.finding ? 1 : report.interrupted ? 130 : 0;
   }
 
   if (exhaustive) {
     fmt::print("drive: exhaustive, configuration {}, depth {}: {} states, {} transitions checked, {} SUT steps{}\n",
                config.name, steps, report.totals.states, report.totals.transitions, report.totals.sut_steps,
-               report.finding ? "" : report.complete ? " (complete)" : " (bounded: depth or --max-states reached)");
+               report.finding        ? ""
+               : report.interrupted  ? " (interrupted)"
+               : report.complete     ? " (complete)"
+                                     : " (bounded: depth or --max-states reached)");
   } else {
-    fmt::print("drive: random, configuration {}, seed {}: {} histories of at most {} steps, {} SUT steps\n", config.name,
-               o.seed, report.totals.histories, steps, report.totals.sut_steps);
+    fmt::print("drive: random, configuration {}, seed {}: {} histories of at most {} steps, {} SUT steps{}\n",
+               config.name, o.seed, report.totals.histories, steps, report.totals.sut_steps,
+               report.interrupted && !report.finding ? fmt::format(" (interrupted: {} asked for)", o.histories) : "");
+  }
+  if (!report.finding && report.interrupted) {
+    fmt::print("interrupted: no finding so far; the SUT's observation equalled the spec's in every step taken\n");
+    return 130;
   }
   if (!report.finding) {
     fmt::print("conform: the SUT's observation equals the spec's after init and after every step\n");
@@ -213,7 +235,11 @@ int runDrive(const DriveCommandOptions& o) {
   if (exhaustive) {
     fmt::print("history ({} step{}, a shortest):\n", f.history.size(), f.history.size() == 1 ? "" : "s");
   } else {
-    if (f.reproduces_alone) {
+    if (f.shrink_interrupted) {
+      fmt::print("history ({} step{}, shrunk from {} in {} replays, then interrupted; history {} of seed {}):\n",
+                 f.history.size(), f.history.size() == 1 ? "" : "s", f.unshrunk_length, f.shrink_replays,
+                 f.history_index, o.seed);
+    } else if (f.reproduces_alone) {
       fmt::print("history ({} step{}, shrunk from {} in {} replays; history {} of seed {}):\n", f.history.size(),
                  f.history.size() == 1 ? "" : "s", f.unshrunk_length, f.shrink_replays, f.history_index, o.seed);
     } else {

@@ -13,8 +13,6 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
-#include <atomic>
-#include <csignal>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -26,6 +24,7 @@
 #include "cli/command.hpp"
 #include "cli/docs_sequence_diagram.hpp"
 #include "cli/files.hpp"
+#include "cli/interrupt_guard.hpp"
 #include "cli/number_options.hpp"
 #include "impl/mutants.hpp"
 #include "proofs/explorer/both_system.hpp"
@@ -66,29 +65,6 @@ struct ExploreOptions {
   std::string out = "kcspec-out";
   bool keep_going = false;
   bool no_liveness = false;
-};
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void onInterrupt(int) { g_interrupted.store(true); }
-
-// Installs the SIGINT handler for the run's duration (a second Ctrl-C kills as usual).
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    g_interrupted.store(false);
-    struct sigaction action {};
-    action.sa_handler = onInterrupt;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESETHAND;
-    sigaction(SIGINT, &action, &previous_);
-  }
-  ~InterruptGuard() { sigaction(SIGINT, &previous_, nullptr); }
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-
- private:
-  struct sigaction previous_ {};
 };
 
 std::string grouped(std::uint64_t n) {
@@ -386,7 +362,7 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
   run.is_known_deviation = [](std::string_view id) { return explorer::isKnownKafkaDeviation(id); };
   run.stop_at_violation = !options.keep_going;
   run.check_liveness = !options.no_liveness;
-  run.cancel = &g_interrupted;
+  run.cancel = &interruptFlag();
   // On a terminal one line, rewritten twice a second; with --progress-every N, a line of its own
   // every N seconds (a log of a long run: stderr redirected, or a terminal that keeps them all).
   const bool progress_lines = options.progress_every_seconds > 0;

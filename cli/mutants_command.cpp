@@ -3,9 +3,15 @@
 // configuration; a mutant is killed by an observation or enabled-set mismatch or by a violated
 // safety property. Reproducible: a fixed seed and budget give the same histories. The shortest
 // counterexample found (after shrinking) is reported, and written as a scenario with --out.
+// On a terminal a progress line (the mutant, the configuration, the histories run) is rewritten
+// twice a second on stderr; Ctrl-C prints the mutants finished so far and exits 130.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -16,6 +22,7 @@
 #include "cli/command.hpp"
 #include "cli/differential_check.hpp"
 #include "cli/files.hpp"
+#include "cli/interrupt_guard.hpp"
 #include "cli/number_options.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
@@ -35,9 +42,36 @@ struct MutantsOptions {
 struct MutantResult {
   const impl::MutantInfo* info = nullptr;
   bool killed = false;
+  bool interrupted = false;  // Ctrl-C came before every history ran
   std::string by;
   std::string config;
   std::optional<Counterexample> shortest;
+};
+
+// The progress line on a terminal: which mutant (or the baseline), configuration and history.
+class Progress {
+ public:
+  explicit Progress(std::size_t mutants) : on_(isatty(STDERR_FILENO) != 0), mutants_(mutants) {}
+  void show(std::string_view subject, std::size_t done, std::string_view config, std::size_t c, int history, int budget) {
+    if (!on_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (shown_ && now - last_ < std::chrono::milliseconds(500)) return;
+    shown_ = true;
+    last_ = now;
+    fmt::print(stderr, "\r\033[Kmutants: {} ({} of {} mutants done), configuration {} ({}/{}), history {}/{}", subject,
+               done, mutants_, config, c + 1, checkConfigs().size(), history + 1, budget);
+    std::fflush(stderr);
+  }
+  void clear() {
+    if (on_ && shown_) fmt::print(stderr, "\r\033[K");
+    std::fflush(stderr);
+  }
+
+ private:
+  bool on_;
+  std::size_t mutants_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point last_{};
 };
 
 std::uint64_t historySeed(std::uint64_t seed, std::size_t config, int i) {
@@ -46,12 +80,18 @@ std::uint64_t historySeed(std::uint64_t seed, std::size_t config, int i) {
 
 // The first `budget` histories of every configuration with `mutants`; the shortest shrunk
 // counterexample.
-MutantResult huntMutant(const MutantsOptions& o, impl::Mutants mutants) {
+MutantResult huntMutant(const MutantsOptions& o, impl::Mutants mutants,
+                        const std::function<void(std::string_view config, std::size_t c, int history)>& progress) {
   MutantResult result;
   const auto& configs = checkConfigs();
   for (std::size_t c = 0; c < configs.size(); ++c) {
     int shrunk_here = 0;
     for (int i = 0; i < o.budget; ++i) {
+      if (interruptFlag().load()) {
+        result.interrupted = true;
+        return result;
+      }
+      progress(configs[c].name, c, i);
       std::optional<Counterexample> failure =
           randomHistory(configs[c].config, mutants, historySeed(o.seed, c, i), o.max_steps);
       if (!failure) continue;
@@ -72,38 +112,63 @@ MutantResult huntMutant(const MutantsOptions& o, impl::Mutants mutants) {
   return result;
 }
 
-std::string writeCounterexample(const std::string& folder, std::string_view mutant, const Config& config,
-                                const Counterexample& counterexample) {
-  const std::string path = (std::filesystem::path(folder) / fmt::format("mutant-{}.scenario", mutant)).string();
+std::string writeCounterexample(const MutantsOptions& o, std::string_view mutant, const MutantResult& r) {
+  const std::string path = (std::filesystem::path(o.out) / fmt::format("mutant-{}.scenario", mutant)).string();
   Scenario scenario;
-  scenario.config = config;
-  scenario.steps = counterexample.steps;
-  writeFileAtomically(path, printScenario(scenario));  // creates the folder; UserError when it cannot
+  scenario.config = checkConfig(r.config);
+  scenario.steps = r.shortest->steps;
+  std::string text = printScenario(scenario);
+  // What it shows and how to see it again, as comments after the header line.
+  text.insert(text.find('\n') + 1,
+              fmt::format("# kcspec mutants: {} killed by {} on {} (seed {}, budget {}, at most {} steps)\n"
+                          "# replay: kcspec replay --impl --mutant {} {} (the mutant's state-change.log); kcspec replay {} (the spec's)\n",
+                          mutant, r.by, r.config, o.seed, o.budget, o.max_steps, mutant, path, path));
+  writeFileAtomically(path, text);  // creates the folder; UserError when it cannot
   return path;
 }
 
 int runMutants(const MutantsOptions& o) {
+  std::vector<const impl::MutantInfo*> chosen;
+  for (const impl::MutantInfo& info : impl::kMutants) {
+    // --mutant takes what mutantNamed does: "M3", "m3" or the ticket.
+    const auto requested = [&](const std::string& name) { return impl::mutantNamed(name) == info.id; };
+    if (o.only.empty() || std::any_of(o.only.begin(), o.only.end(), requested)) chosen.push_back(&info);
+  }
+  InterruptGuard guard;
+  Progress progress(chosen.size());
   // The checks are only meaningful if the impl without mutants passes them.
-  if (MutantResult baseline = huntMutant(o, impl::Mutants{}); baseline.killed) {
+  MutantResult baseline = huntMutant(o, impl::Mutants{}, [&](std::string_view config, std::size_t c, int i) {
+    progress.show("the impl without mutants", 0, config, c, i, o.budget);
+  });
+  if (baseline.killed) {
+    progress.clear();
     fmt::print(stderr, "kcspec mutants: the impl without mutants fails the checks ({} on {}, {} steps); fix that first\n",
                baseline.by, baseline.config, baseline.shortest->steps.size());
     return 1;
   }
   std::vector<MutantResult> results;
-  for (const impl::MutantInfo& info : impl::kMutants) {
-    // --mutant takes what mutantNamed does: "M3", "m3" or the ticket.
-    const auto requested = [&](const std::string& name) { return impl::mutantNamed(name) == info.id; };
-    if (!o.only.empty() && std::none_of(o.only.begin(), o.only.end(), requested)) continue;
-    MutantResult r = huntMutant(o, impl::Mutants::of({info.id}));
-    r.info = &info;
+  bool interrupted = baseline.interrupted;
+  for (const impl::MutantInfo* info : chosen) {
+    if (interrupted) break;
+    MutantResult r = huntMutant(o, impl::Mutants::of({info->id}), [&](std::string_view config, std::size_t c, int i) {
+      progress.show(info->name, results.size(), config, c, i, o.budget);
+    });
+    r.info = info;
+    // A mutant Ctrl-C stopped before it was killed is left out of the report; one killed already is kept.
+    interrupted = r.interrupted;
+    if (r.interrupted && !r.killed) break;
     results.push_back(std::move(r));
+  }
+  progress.clear();
+  if (interrupted) {
+    fmt::print(stderr, "kcspec mutants: interrupted; partial report ({} of {} mutants)\n", results.size(), chosen.size());
   }
   bool all_killed = true;
   nlohmann::ordered_json json = nlohmann::ordered_json::array();
   for (const MutantResult& r : results) {
     all_killed = all_killed && r.killed;
     std::string scenario;
-    if (r.shortest && !o.out.empty()) scenario = writeCounterexample(o.out, r.info->name, checkConfig(r.config), *r.shortest);
+    if (r.shortest && !o.out.empty()) scenario = writeCounterexample(o, r.info->name, r);
     if (o.json) {
       nlohmann::ordered_json entry;
       entry["name"] = r.info->name;
@@ -128,10 +193,15 @@ int runMutants(const MutantsOptions& o) {
     }
   }
   if (o.json) fmt::print("{}\n", json.dump(2));
-  else fmt::print("{} of {} mutants killed (budget {} histories per configuration, seed {})\n",
+  else fmt::print("{} of {} mutants killed (budget {} histories per configuration, seed {}{}){}\n",
                   std::count_if(results.begin(), results.end(), [](const MutantResult& r) { return r.killed; }),
-                  results.size(), o.budget, o.seed);
-  return all_killed ? 0 : 1;
+                  results.size(), o.budget, o.seed,
+                  o.max_steps == MutantsOptions{}.max_steps ? "" : fmt::format(", at most {} steps", o.max_steps),
+                  interrupted ? fmt::format("; interrupted: {} of {} mutants not run", chosen.size() - results.size(),
+                                            chosen.size())
+                              : "");
+  if (!all_killed) return 1;
+  return interrupted ? 130 : 0;
 }
 
 }  // namespace

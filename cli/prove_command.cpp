@@ -1,11 +1,15 @@
 // `kcspec prove [--only ID…] [--out FILE] [--threads N] [--json] [--list]`: runs the theorem
 // catalog (proofs/theorems/catalog.hpp) and writes docs/proofs.md (cli/proofs_page.hpp). A
-// progress line per run and per theorem goes to stderr.
+// progress line per run and per theorem goes to stderr; on a terminal, a line rewritten twice a
+// second shows how far the run in progress is. Ctrl-C stops the run in progress, prints the
+// theorems decided before it, writes nothing and exits 130.
 //
 // Exit status: 0 every theorem is proven, holds, or is a confirmed known Kafka deviation; 1 a
-// theorem is violated, incomplete, or a deviation was not reproduced; 2 bad input.
+// theorem is violated, incomplete, or a deviation was not reproduced; 2 bad input; 130
+// interrupted (when nothing decided so far failed).
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -16,6 +20,7 @@
 
 #include "cli/command.hpp"
 #include "cli/files.hpp"
+#include "cli/interrupt_guard.hpp"
 #include "cli/proofs_page.hpp"
 #include "cli/theorem_runner.hpp"
 
@@ -69,6 +74,7 @@ std::vector<const Theorem*> select(const Catalog& catalog, const std::vector<std
 nlohmann::ordered_json jsonReport(const ProveReport& report, const std::string& written) {
   nlohmann::ordered_json json;
   json["success"] = report.success();
+  json["interrupted"] = report.interrupted;
   json["seconds"] = report.seconds;
   json["threads"] = report.threads;
   json["out"] = written.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(written);
@@ -134,7 +140,8 @@ void printText(const ProveReport& report, const std::string& written) {
       if (!r.counterexample->detail.empty()) fmt::print("  {}\n", r.counterexample->detail);
     }
   }
-  fmt::print("{} theorems in {} runs, {:.1f} s: {}\n", report.results.size(), report.runs.size(), report.seconds,
+  fmt::print("{} theorems in {} runs, {:.1f} s{}: {}\n", report.results.size(), report.runs.size(), report.seconds,
+             report.interrupted ? " (interrupted: the others were not run)" : "",
              failed == 0 ? "every theorem is proven, holds or is a confirmed Kafka deviation"
                          : fmt::format("{} failed", failed));
   if (!written.empty()) {
@@ -163,13 +170,29 @@ int runProve(const ProveCommandOptions& options) {
   const bool write = options.only.empty() || options.out_given;
   ProveOptions run;
   run.threads = options.threads;
-  run.progress = [](const std::string& line) {
-    fmt::print(stderr, "prove: {}\n", line);
+  // On a terminal a transient line (the run in progress) is rewritten in place; each progress
+  // line of its own first clears it.
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  const std::string_view clear = tty ? "\r\033[K" : "";
+  run.progress = [clear](const std::string& line) {
+    fmt::print(stderr, "{}prove: {}\n", clear, line);
     std::fflush(stderr);
   };
+  if (tty) {
+    run.tick = [](const std::string& line) {
+      fmt::print(stderr, "\r\033[Kprove:   {}", line);
+      std::fflush(stderr);
+    };
+  }
+  InterruptGuard guard;
+  run.cancel = &interruptFlag();
   const ProveReport report = prove(catalog, selection, run);
+  if (tty) fmt::print(stderr, "\r\033[K");
   std::string written;
-  if (write) {
+  if (report.interrupted) {
+    fmt::print(stderr, "kcspec prove: interrupted; partial report ({} of {} theorems decided), nothing written\n",
+               report.results.size(), selection.size());
+  } else if (write) {
     writeFileAtomically(options.out, proofsPage(catalog, report) + "\n");
     written = options.out;
   }
@@ -177,9 +200,10 @@ int runProve(const ProveCommandOptions& options) {
     fmt::print("{}\n", jsonReport(report, written).dump());
   } else {
     printText(report, written);
-    if (!write) fmt::print("(--only without --out: nothing written)\n");
+    if (!write && !report.interrupted) fmt::print("(--only without --out: nothing written)\n");
   }
-  return report.success() ? 0 : 1;
+  if (!report.success()) return 1;
+  return report.interrupted ? 130 : 0;
 }
 
 }  // namespace

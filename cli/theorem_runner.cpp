@@ -129,8 +129,40 @@ explorer::ExploreResult<S> exploreScope(const S& system, const ProveOptions& opt
   run.is_known_deviation = [](std::string_view id) { return explorer::isKnownKafkaDeviation(id); };
   run.stop_at_violation = stop_at_violation;
   run.check_liveness = check_liveness;
+  run.cancel = options.cancel;
+  if (options.tick) {
+    run.progress_interval = std::chrono::milliseconds(500);
+    run.on_progress = [&options](const explorer::Progress& p) {
+      if (p.sizing_bytes > 0) {
+        options.tick(fmt::format("sizing the visited set, {:.0f} s", p.seconds));
+      } else if (p.liveness_sweep > 0) {
+        options.tick(fmt::format("{} states; liveness sweep {}, {:.0f} s", grouped(p.states), p.liveness_sweep, p.seconds));
+      } else {
+        options.tick(fmt::format("{} states, depth {}, {:.0f} s", grouped(p.states), p.depth, p.seconds));
+      }
+    };
+  }
   return explorer::explore(system, run);
 }
+
+bool cancelled(const ProveOptions& options) { return options.cancel != nullptr && options.cancel->load(); }
+
+// Random runs: a tick at most twice a second.
+class Ticker {
+ public:
+  explicit Ticker(const ProveOptions& options) : options_(options) {}
+  void operator()(std::uint64_t histories, int budget, Clock::time_point start) {
+    if (!options_.tick) return;
+    const auto now = Clock::now();
+    if (now - last_ < std::chrono::milliseconds(500)) return;
+    last_ = now;
+    options_.tick(fmt::format("{} of {} histories, {:.0f} s", grouped(histories), budget, secondsSince(start)));
+  }
+
+ private:
+  const ProveOptions& options_;
+  Clock::time_point last_ = Clock::now();
+};
 
 template <class S>
 void summarize(const explorer::ExploreResult<S>& result, RunSummary& summary) {
@@ -201,15 +233,23 @@ RunOutput runExhaustiveAgreement(const Config& config, const std::string& scope,
 
 // ---- random histories of the spec, safety checked after every step
 
-RunOutput runRandomSpec(const Config& config, const std::string& scope, proofs::RandomBudget budget) {
+RunOutput runRandomSpec(const Config& config, const std::string& scope, proofs::RandomBudget budget,
+                        const ProveOptions& options) {
   RunOutput out;
   const auto start = Clock::now();
+  Ticker tick(options);
   struct First {
     std::vector<Action> steps;
     std::uint64_t histories = 0;
   };
   std::map<std::string, First, std::less<>> first;  // property id → the shortest violating prefix
   for (int h = 0; h < budget.histories; ++h) {
+    if (cancelled(options)) {
+      out.summary.complete = false;
+      out.summary.stop = "cancelled";
+      break;
+    }
+    tick(out.summary.histories, budget.histories, start);
     std::mt19937_64 random(budget.seed * 1000003u + static_cast<std::uint64_t>(h));
     spec::ClusterState state = spec::initialState(config);
     std::vector<Action> steps;
@@ -250,13 +290,20 @@ RunOutput runRandomSpec(const Config& config, const std::string& scope, proofs::
 // ---- random histories of spec and impl side by side (cli/differential_check.hpp)
 
 RunOutput runRandomAgreement(const Config& config, const std::string& scope, proofs::RandomBudget budget,
-                             const std::string& mutant_names) {
+                             const std::string& mutant_names, const ProveOptions& options) {
   RunOutput out;
   const auto start = Clock::now();
+  Ticker tick(options);
   const impl::Mutants mutants = mutantsOf(mutant_names);
   Coverage coverage;
   std::optional<Counterexample> failure;
   for (int h = 0; h < budget.histories && !failure; ++h) {
+    if (cancelled(options)) {
+      out.summary.complete = false;
+      out.summary.stop = "cancelled";
+      break;
+    }
+    tick(out.summary.histories, budget.histories, start);
     failure = randomHistory(config, mutants, budget.seed * 1000003u + static_cast<std::uint64_t>(h), budget.max_steps,
                             &coverage);
     ++out.summary.histories;
@@ -355,9 +402,13 @@ ProveReport prove(const proofs::Catalog& catalog, const std::vector<const Theore
       } else if (t->method == Method::Exhaustive) {
         output = runExhaustiveAgreement(config, t->scope, options, mutantsOf(t->impl_mutants), t->impl_mutants);
       } else if (t->subject == Subject::Spec) {
-        output = runRandomSpec(config, t->scope, t->random);
+        output = runRandomSpec(config, t->scope, t->random, options);
       } else {
-        output = runRandomAgreement(config, t->scope, t->random, t->impl_mutants);
+        output = runRandomAgreement(config, t->scope, t->random, t->impl_mutants, options);
+      }
+      if (cancelled(options)) {  // Ctrl-C: this run decides nothing, and no other starts
+        report.interrupted = true;
+        break;
       }
       const RunSummary figures = output.summary;
       output.summary = header;

@@ -10,6 +10,7 @@
 // the violation, and "deviation not reproduced" when a complete run does not.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -73,6 +74,7 @@ struct ProveReport {
   std::vector<TheoremResult> results;  // the selected theorems, in catalog order
   unsigned threads = 1;
   double seconds = 0;
+  bool interrupted = false;  // ProveOptions::cancel stopped it: results holds the theorems decided before
 
   bool success() const;  // every outcome is a success
 };
@@ -81,6 +83,11 @@ struct ProveOptions {
   unsigned threads = 0;                           // the explorer's; 0: the hardware's cores
   std::uint64_t max_memory_bytes = 4ull << 30;    // per exploration; past it the run is incomplete
   std::function<void(const std::string&)> progress;  // a line per run and per theorem
+  // Within a run, about twice a second: how far it is ("1,234,567 states, depth 12, 8 s").
+  std::function<void(const std::string&)> tick;
+  // Polled between states and histories (Ctrl-C): the run in progress stops, its theorems get no
+  // verdict, no further run starts, and ProveReport::interrupted is set.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // "exhaustive exploration of <scope> (spec)", "100 random histories of <scope> (spec and impl, seed 1)".

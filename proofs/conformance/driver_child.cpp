@@ -35,7 +35,14 @@ int remainingMs(Clock::time_point deadline) {
 constexpr int kMaxTrackedGroups = 16;
 std::atomic<pid_t> tracked_groups[kMaxTrackedGroups];
 
+// setInterruptFlag's flag: while set, a first SIGINT only raises it.
+std::atomic<std::atomic<bool>*> interrupt_flag{nullptr};
+
 void killTrackedGroupsAndDie(int signal_number) {
+  if (signal_number == SIGINT) {
+    std::atomic<bool>* flag = interrupt_flag.load();
+    if (flag != nullptr && !flag->exchange(true)) return;  // the first Ctrl-C: stop and report
+  }
   for (auto& group : tracked_groups) {
     const pid_t pgid = group.load();
     if (pgid > 0) ::kill(-pgid, SIGKILL);
@@ -44,11 +51,15 @@ void killTrackedGroupsAndDie(int signal_number) {
   ::raise(signal_number);
 }
 
-void track(pid_t pgid) {
+void installHandlers() {
   static std::atomic<bool> handlers_installed{false};
   if (!handlers_installed.exchange(true)) {
     for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) ::signal(signal_number, killTrackedGroupsAndDie);
   }
+}
+
+void track(pid_t pgid) {
+  installHandlers();
   for (auto& group : tracked_groups) {
     pid_t expected = 0;
     if (group.compare_exchange_strong(expected, pgid)) return;
@@ -68,6 +79,11 @@ void setNonBlocking(int fd) {
 }
 
 }  // namespace
+
+void setInterruptFlag(std::atomic<bool>* flag) {
+  interrupt_flag.store(flag);
+  if (flag != nullptr) installHandlers();
+}
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv, std::size_t max_line_bytes,
                            std::size_t stderr_tail_bytes)

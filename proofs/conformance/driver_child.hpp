@@ -4,10 +4,12 @@
 // when it is done with it or gives up on it. The first child installs handlers for SIGINT,
 // SIGTERM and SIGHUP that kill every live child's group before the driver dies of the signal,
 // and each child asks the kernel to kill it if the driver dies outright (PR_SET_PDEATHSIG).
+// With setInterruptFlag, the first SIGINT only raises a flag (the driver stops and reports).
 #pragma once
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <optional>
@@ -28,6 +30,11 @@ struct LineResult {
   LineStatus status = LineStatus::Line;
   std::string line;
 };
+
+// While `flag` is not null, the first SIGINT (Ctrl-C) only sets *flag, so that the driver can stop
+// at its next step and report what it did; a second SIGINT, SIGTERM and SIGHUP still kill every
+// live child's group and the driver. Installs the handlers at once. nullptr: back to that alone.
+void setInterruptFlag(std::atomic<bool>* flag);
 
 class ChildProcess {
  public:

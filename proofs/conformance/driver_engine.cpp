@@ -48,6 +48,8 @@ std::optional<SutFailure> compare(const Config& config, const Observation& spec_
                     "path: spec -> SUT\n" + renderChangesText(changes)};
 }
 
+bool cancelled(const DriveOptions& options) { return options.cancel != nullptr && options.cancel->load(); }
+
 // Throttles progress reports to about one a second.
 class ProgressClock {
  public:
@@ -77,6 +79,10 @@ Finding shrunkFinding(const Config& config, SutSession& sut, const DriveOptions&
   int timeouts = 0;
   const auto still_fails = [&](const std::vector<Action>& candidate) {
     if (timeouts >= options.max_shrink_timeouts) return false;  // each costs a whole timeout
+    if (cancelled(options)) {  // Ctrl-C: keep what is shrunk so far
+      finding.shrink_interrupted = true;
+      return false;
+    }
     const ReplayOutcome outcome = replayHistory(config, sut, candidate, &totals.sut_steps, /*fresh=*/true);
     if (outcome.kind == ReplayOutcome::Kind::Failed && outcome.failure->kind == FindingKind::Timeout) ++timeouts;
     if (outcome.kind != ReplayOutcome::Kind::Failed || outcome.failure->kind != kind) return false;
@@ -89,8 +95,8 @@ Finding shrunkFinding(const Config& config, SutSession& sut, const DriveOptions&
   if (!still_fails(history)) {
     finding.failure = std::move(failure_as_found);
     finding.history = std::move(history);
-    finding.reproduces_alone = false;
-    finding.shrink_replays = 1;
+    finding.reproduces_alone = finding.shrink_interrupted;  // not known when Ctrl-C came first
+    finding.shrink_replays = finding.shrink_interrupted ? 0 : 1;
     return finding;
   }
   ShrinkResult shrunk = shrinkHistory(std::move(history), still_fails, options.max_shrink_replays);
@@ -107,6 +113,10 @@ DriveReport driveRandom(const Config& config, SutSession& sut, const DriveOption
   ProgressClock clock(options);
   const spec::ClusterState initial = spec::initialState(config);
   for (int h = 0; h < options.histories; ++h) {
+    if (cancelled(options)) {
+      report.interrupted = true;
+      return report;
+    }
     const std::uint64_t seed = historySeed(options.seed, h);
     std::uint64_t random = seed;
     std::vector<Action> history;
@@ -120,6 +130,10 @@ DriveReport driveRandom(const Config& config, SutSession& sut, const DriveOption
     }
     spec::ClusterState state = initial;
     for (int step = 0; step < options.max_steps && !failure; ++step) {
+      if (cancelled(options)) {  // the history is cut short: not counted
+        report.interrupted = true;
+        return report;
+      }
       const std::vector<Action> enabled = candidates(config, state, sut);
       if (enabled.empty()) break;
       random = splitmix(random);
@@ -195,6 +209,7 @@ Graph specGraph(const Config& config, const SutSession& sut, const DriveOptions&
     report.totals.depth = depth;
     std::vector<std::pair<std::int64_t, std::string>> next_level;
     for (auto& [i, bytes] : level) {
+      if (cancelled(options)) return graph;
       spec::ClusterState state;
       explorer::decodeWorld(bytes, state.world, state.budget);
       bytes.clear();
@@ -248,6 +263,10 @@ DriveReport driveExhaustive(const Config& config, SutSession& sut, const DriveOp
 
   std::size_t next_source = 0;  // nodes before it have no unchecked edges
   while (true) {
+    if (cancelled(options)) {
+      report.interrupted = true;
+      return report;
+    }
     while (next_source < graph.nodes.size() && graph.nodes[next_source].unchecked == 0) ++next_source;
     if (next_source == graph.nodes.size()) break;
     // Reset and replay the BFS path to next_source (its edges were checked before).
@@ -261,7 +280,7 @@ DriveReport driveExhaustive(const Config& config, SutSession& sut, const DriveOp
       failure = reached.failure;
       walk.resize(reached.failing_step);
     }
-    while (!failure && at >= 0) {
+    while (!failure && at >= 0 && !cancelled(options)) {
       Graph::Node& node = graph.nodes[static_cast<std::size_t>(at)];
       Graph::Edge* edge = nullptr;
       for (Graph::Edge& e : node.edges) {

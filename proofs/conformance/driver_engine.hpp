@@ -17,6 +17,7 @@
 // action kinds the SUT lists in init_ok are chosen, when it lists them.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -52,6 +53,9 @@ struct DriveOptions {
   int max_shrink_timeouts = 3;        // random: candidates that may time out while shrinking (each costs the timeout)
   ActionChooser choose;               // empty: uniform
   std::function<void(const DriveProgress&)> progress;  // called now and then (about once a second)
+  // Polled between steps (Ctrl-C): when it becomes true the run stops and reports what it did —
+  // a finding found so far (random mode: shrunk no further), or none (DriveReport::interrupted).
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct Finding {
@@ -64,11 +68,13 @@ struct Finding {
   // Random mode: the history fails in a fresh SUT process too (false: it failed only after the
   // histories before it, and is reported unshrunk).
   bool reproduces_alone = true;
+  bool shrink_interrupted = false;    // random mode: Ctrl-C stopped the shrinking (the history still fails)
 };
 
 struct DriveReport {
   DriveProgress totals;
   bool complete = false;              // exhaustive: every reachable state within the bounds was covered
+  bool interrupted = false;           // DriveOptions::cancel stopped the run early
   std::optional<Finding> finding;
 };
 
