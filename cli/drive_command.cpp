@@ -19,6 +19,7 @@
 #include "cli/differential_check.hpp"
 #include "cli/files.hpp"
 #include "cli/number_options.hpp"
+#include "cli/shell_word.hpp"
 #include "proofs/conformance/driver_child.hpp"
 #include "proofs/conformance/driver_engine.hpp"
 #include "proofs/conformance/driver_session.hpp"
@@ -64,16 +65,6 @@ Config loadConfig(const DriveCommandOptions& o) {
     if (!preset(c.name)) names += ", " + std::string(c.name);  // a preset of that name is listed, and taken, first
   }
   throw UserError("--preset", fmt::format("no configuration named '{}' (there are: {})", name, names));
-}
-
-std::string shellWord(const std::string& word) {
-  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+") ==
-                           std::string::npos) {
-    return word;
-  }
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 std::string reproduceCommand(const DriveCommandOptions& o, int steps, const conformance::Finding& finding) {
