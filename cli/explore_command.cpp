@@ -25,6 +25,7 @@
 #include "cli/docs_sequence_diagram.hpp"
 #include "cli/files.hpp"
 #include "cli/interrupt_guard.hpp"
+#include "cli/shell_word.hpp"
 #include "cli/number_options.hpp"
 #include "impl/mutants.hpp"
 #include "proofs/explorer/both_system.hpp"
@@ -118,6 +119,7 @@ std::string safeFileName(std::string_view name) {
 struct Subject {
   std::string system;
   impl::Mutants mutants;
+  std::string configuration;  // how the run named it: "--preset default", "--config FILE"
 
   std::string mutantNames() const {
     std::string names;
@@ -145,6 +147,16 @@ struct Reported {
   std::string disagreement;       // --system both: how spec and impl differ at the end
 };
 
+// The command that replays a counterexample's scenario file the way it was found (through the
+// reference controller, with the mutants, when the run explored the impl).
+std::string replayCommand(const Subject& subject, const std::string& scenario) {
+  return fmt::format("kcspec replay {}{}",
+                     subject.system == "spec"   ? ""
+                     : subject.mutants.none() ? "--impl "
+                                              : "--impl --mutant " + subject.mutantNames() + " ",
+                     shellWord(scenario));
+}
+
 // The counterexample as a scenario file (the path; a liveness violation's stuck recovery walk
 // follows as comments), with what it shows in comments after the header.
 template <class S>
@@ -154,8 +166,9 @@ std::string scenarioText(const Config& config, const Subject& subject, const Vio
   scenario.steps = v.path;
   std::string text = printScenario(scenario);
   const std::size_t header_end = text.find('\n') + 1;
-  std::string about = fmt::format("# found by `kcspec explore --system {}{}`: {} {} ({}{}), violated in {} {}\n",
-                                  subject.system, subject.mutants.none() ? "" : " --mutant " + subject.mutantNames(),
+  std::string about = fmt::format("# found by `kcspec explore {} --system {}{}`: {} {} ({}{}), violated in {} {}\n",
+                                  subject.configuration, subject.system,
+                                  subject.mutants.none() ? "" : " --mutant " + subject.mutantNames(),
                                   v.property, v.name, kindName(v.kind), v.known_deviation ? ", known Kafka deviation" : "",
                                   grouped(v.occurrences), occurrenceUnit(v.kind));
   about += fmt::format("# shortest counterexample: the {} steps below\n", v.path.size());
@@ -278,11 +291,8 @@ void printText(const Config& config, const Subject& subject, const ExploreResult
       }
     }
     if (r != nullptr) {
-      fmt::print("  scenario: {}\n  sequence diagram: {}\n  reproduce: kcspec replay {}{}\n", r->scenario, r->diagram,
-                 subject.system == "spec"   ? ""
-                 : subject.mutants.none() ? "--impl "
-                                          : "--impl --mutant " + subject.mutantNames() + " ",
-                 r->scenario);
+      fmt::print("  scenario: {}\n  sequence diagram: {}\n  reproduce: {}\n", r->scenario, r->diagram,
+                 replayCommand(subject, r->scenario));
     }
   }
   if (!any) fmt::print("every property holds{}\n", result.complete() ? "" : " in the explored states");
@@ -334,6 +344,7 @@ std::string jsonReport(const Config& config, const Subject& subject, const Explo
     if (r != nullptr && !r->disagreement.empty()) entry["disagreement"] = r->disagreement;
     entry["scenario"] = r ? r->scenario : "";
     entry["sequence_diagram"] = r ? r->diagram : "";
+    entry["reproduce"] = r ? replayCommand(subject, r->scenario) : "";
     violations.push_back(entry);
   }
   report["violations"] = violations;
@@ -416,7 +427,10 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
 }
 
 int runExplore(const ExploreOptions& options) {
-  Subject subject{options.system, impl::Mutants{}};
+  Subject subject{options.system, impl::Mutants{},
+                  options.config_file.empty()
+                      ? "--preset " + shellWord(options.preset.empty() ? "default" : options.preset)
+                      : "--config " + shellWord(options.config_file)};
   for (const std::string& name : options.mutants) {
     const std::optional<impl::Mutant> mutant = impl::mutantNamed(name);
     if (!mutant) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -9,6 +10,8 @@
 
 #include "cli/files.hpp"
 #include "cli/replay_impl.hpp"
+#include "proofs/explorer/known_deviations.hpp"
+#include "spec/rules/invariants.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/observation_text.hpp"
@@ -37,12 +40,33 @@ int replayThroughImpl(const std::string& file, bool info_only, impl::Mutants mut
   return 0;
 }
 
+// The safety properties of the catalog that a step breaks: its step properties, and the state
+// properties that held before it and fail after it (one that keeps failing is named once, at the
+// step that broke it).
+std::vector<std::string_view> newlyViolated(const Config& config, const spec::ClusterState& before,
+                                            const spec::ClusterState& after, const spec::StepRecord& record) {
+  std::vector<std::string_view> out = spec::violatedStepProperties(config, before, after, record);
+  const std::vector<std::string_view> held_not = spec::violatedStateProperties(config, before);
+  for (std::string_view id : spec::violatedStateProperties(config, after)) {
+    if (std::find(held_not.begin(), held_not.end(), id) == held_not.end()) out.push_back(id);
+  }
+  return out;
+}
+
+std::string_view propertyName(std::string_view id) {
+  for (const spec::Property& property : spec::invariantCatalog()) {
+    if (property.id == id) return property.name;
+  }
+  return "";
+}
+
 }  // namespace
 
 int replayScenario(const std::string& file, bool json) {
   const Scenario scenario = readScenario(file);
 
   spec::ClusterState state = spec::initialState(scenario.config);
+  bool violated = false;  // a safety property that is not a known Kafka deviation
   for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
     const Action& action = scenario.steps[i];
     const int line = scenario.step_lines[i];
@@ -52,22 +76,38 @@ int replayScenario(const std::string& file, bool json) {
       fmt::print(stderr, "{}:{}: action not enabled in this state: {}\n", file, line, action_text);
       return 1;
     }
-    spec::ClusterState successor = spec::next(scenario.config, state, action);
+    spec::RecordingObserver observer;
+    spec::ClusterState successor = spec::next(scenario.config, state, action, observer);
     const std::vector<Change> changes = diffObservations(scenario.config, state.world, successor.world);
+    const std::vector<std::string_view> breaks = newlyViolated(scenario.config, state, successor, observer.record);
     state = std::move(successor);
     const int step = static_cast<int>(i) + 1;
+    for (std::string_view id : breaks) violated = violated || !explorer::isKnownKafkaDeviation(id);
     if (json) {
       nlohmann::ordered_json object = nlohmann::ordered_json::object();
       object["step"] = step;
       object["line"] = line;
       object["action"] = action_text;
       object["changes"] = changesJson(changes);
+      if (!breaks.empty()) {
+        nlohmann::ordered_json violations = nlohmann::ordered_json::array();
+        for (std::string_view id : breaks) {
+          violations.push_back({{"property", id},
+                                {"name", propertyName(id)},
+                                {"known_kafka_deviation", explorer::isKnownKafkaDeviation(id)}});
+        }
+        object["violates"] = std::move(violations);
+      }
       fmt::print("{}\n", object.dump());
     } else {
       fmt::print("step {} ({}:{}): {}\n{}", step, file, line, action_text, renderChangesText(changes));
+      for (std::string_view id : breaks) {
+        fmt::print("  VIOLATES {} {}{}\n", id, propertyName(id),
+                   explorer::isKnownKafkaDeviation(id) ? " (a known Kafka deviation)" : "");
+      }
     }
   }
-  return 0;
+  return violated ? 1 : 0;
 }
 
 CommandRun addReplayCommand(CLI::App& app) {
