@@ -4,13 +4,15 @@
 // (proofs/zk_check/, docs/zookeeper.md). --watch repeats every SECONDS and prints what changed.
 //
 // Exit status: 0 no findings (in the last round), 1 findings, 2 bad arguments, an unreachable
-// server or a path that is not a Kafka cluster's root.
+// server or a path that is not a Kafka cluster's root. Ctrl-C ends --watch between rounds, with
+// the last round's status.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -18,6 +20,7 @@
 
 #include "cli/command.hpp"
 #include "cli/files.hpp"
+#include "cli/interrupt_guard.hpp"
 #include "cli/number_options.hpp"
 #include "cli/zookeeper_connect.hpp"
 #include "impl/zookeeper/real_zk_store.hpp"
@@ -25,6 +28,17 @@
 
 namespace kcspec::cli {
 namespace {
+
+// Sleeps `duration` in slices of at most 100 ms; false when Ctrl-C came meanwhile.
+bool sleepUnlessInterrupted(std::chrono::duration<double> duration) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::nanoseconds>(duration);
+  for (;;) {  // bounded: each round sleeps until `until` or 100 ms
+    if (interruptFlag().load()) return false;
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= until) return true;
+    std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(until - now, std::chrono::milliseconds(100)));
+  }
+}
 
 struct CheckZkOptions {
   std::string zookeeper;
@@ -59,6 +73,10 @@ int runCheckZk(const CheckZkOptions& options) {
   zk_options.create_chroot = false;  // read-only
   try {
     const impl::zk::RealZkStore zk(zk_options);
+    // --watch runs until --rounds or Ctrl-C, which ends it between rounds (each round's report is
+    // printed whole) with the last round's exit status.
+    std::optional<InterruptGuard> interrupt;
+    if (options.watch_seconds > 0) interrupt.emplace();
     Round previous = readRound(zk);
     if (options.json) {
       nlohmann::json out = zkcheck::renderJson(previous.snapshot, previous.findings);
@@ -70,7 +88,10 @@ int runCheckZk(const CheckZkOptions& options) {
     std::fflush(stdout);
     if (options.watch_seconds > 0) {
       for (int round = 2; round <= options.rounds; ++round) {
-        std::this_thread::sleep_for(std::chrono::duration<double>(options.watch_seconds));
+        if (!sleepUnlessInterrupted(std::chrono::duration<double>(options.watch_seconds))) {
+          fmt::print(stderr, "check-zk: interrupted after round {}; the exit status is that round's\n", round - 1);
+          break;
+        }
         Round next = readRound(zk);
         const std::vector<std::string> before = zkcheck::reportLines(previous.snapshot, previous.findings);
         const std::vector<std::string> after = zkcheck::reportLines(next.snapshot, next.findings);

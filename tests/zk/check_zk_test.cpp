@@ -10,10 +10,12 @@
 #include <zookeeper/zookeeper.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "impl/cluster.hpp"
 #include "impl/zookeeper/kafka_zk_client.hpp"
@@ -278,6 +280,39 @@ TEST(CheckZkCommand, WatchReportsWhatChanged) {
   EXPECT_NE(output.find("- topic t: 1 partitions, 0 offline"), std::string::npos) << output;
   EXPECT_NE(output.find("+   t-0 replicas [1,2,3] leader -1"), std::string::npos) << output;
   EXPECT_EQ(WEXITSTATUS(status), 1) << output;  // findings in the last round
+}
+
+// Ctrl-C ends a watch between rounds: each round's report is whole, and the exit status is the
+// last round's (0 here: nothing to report), not death by the signal.
+TEST(CheckZkCommand, CtrlCEndsAWatchBetweenRoundsWithTheLastRoundsStatus) {
+  KCSPEC_REQUIRE_ZK(server);
+  const Populated zk = populate(server, "tests/cli/appendix_b1.scenario");
+  // `exec` keeps the shell's pid for kcspec, which the first line reports.
+  FILE* pipe = ::popen(("echo $$; exec " + std::string(KCSPEC_BINARY) + " check-zk --zookeeper " + zk.connect +
+                        " --watch 0.2 --rounds 100000 2>&1")
+                           .c_str(),
+                       "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  char line[4096];
+  pid_t pid = 0;
+  bool sent = false;
+  while (std::fgets(line, sizeof line, pipe) != nullptr) {  // ends when kcspec exits
+    if (pid == 0) {
+      pid = static_cast<pid_t>(std::stol(line));
+      continue;
+    }
+    output += line;
+    if (!sent && std::string(line).rfind("round 3: ", 0) == 0) {
+      ::kill(pid, SIGINT);
+      sent = true;
+    }
+  }
+  const int status = ::pclose(pipe);
+  ASSERT_TRUE(sent) << output;
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by a signal\n" << output;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << output;
+  EXPECT_NE(output.find("check-zk: interrupted after round "), std::string::npos) << output;
 }
 
 // A znode the check may not read (an ACL for another identity) stops it with the server's answer.
