@@ -3,12 +3,19 @@
 // proofs/conformance/log_checker.hpp; this file parses arguments and prints.
 //
 // Exit status: 0 no findings, 1 findings, 2 a file that cannot be opened or read
-// (`FILE:0: cannot open …` on stderr). Unparsed lines never change the exit status.
+// (`FILE:0: cannot open …` on stderr), 130 interrupted by Ctrl-C without a finding so far (the
+// partial report is printed). Unparsed lines never change the exit status.
+//
+// On a terminal a progress line on stderr (MiB read of the total, lines, the file when several)
+// is rewritten twice a second; nothing when stderr is not a terminal.
 #include "cli/check_log_command.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <iterator>
 #include <memory>
@@ -18,6 +25,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/interrupt_guard.hpp"
 
 namespace kcspec::cli {
 namespace {
@@ -45,6 +53,63 @@ std::string plural(std::uint64_t n, std::string_view word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
+double mebibytes(std::uint64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
+
+// The progress line on a terminal: "check-log: 123.4 of 4096.0 MiB, 567890 lines[, file 2 of 3: NAME]".
+class LogProgress {
+ public:
+  explicit LogProgress(const std::vector<std::string>& files) : on_(isatty(STDERR_FILENO) != 0), files_(files) {
+    if (!on_) return;
+    // The total is known when every file is a regular file (a pipe's size is not).
+    std::uint64_t before = 0;
+    for (const std::string& file : files) {
+      struct stat st {};
+      const bool regular = ::stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+      if (!regular) total_known_ = false;
+      starts_.push_back(before);
+      before += regular ? static_cast<std::uint64_t>(st.st_size) : 0;
+    }
+    total_ = before;
+  }
+
+  void show(const conformance::CheckProgress& p) {
+    if (!on_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (shown_ && now - last_ < std::chrono::milliseconds(500)) return;
+    shown_ = true;
+    visible_ = true;
+    last_ = now;
+    // A pipe's bytes are not in the starts: they count from the files before it that are known.
+    const std::uint64_t read = (p.file < starts_.size() ? starts_[p.file] : 0) + p.bytes;
+    std::string line = total_known_ ? fmt::format("check-log: {:.1f} of {:.1f} MiB, {} lines", mebibytes(read),
+                                                  mebibytes(total_), p.lines)
+                                    : fmt::format("check-log: {:.1f} MiB, {} lines", mebibytes(read), p.lines);
+    if (files_.size() > 1 && p.file < files_.size()) {
+      line += fmt::format(", file {} of {}: {}", p.file + 1, files_.size(), files_[p.file]);
+    }
+    fmt::print(stderr, "\r\033[K{}", line);
+    std::fflush(stderr);
+  }
+
+  // Takes the line off the terminal (before other output, and at the end).
+  void clear() {
+    if (!visible_) return;
+    visible_ = false;
+    fmt::print(stderr, "\r\033[K");
+    std::fflush(stderr);
+  }
+
+ private:
+  bool on_;
+  const std::vector<std::string>& files_;
+  std::vector<std::uint64_t> starts_;  // per file: the bytes of the files before it
+  std::uint64_t total_ = 0;
+  bool total_known_ = true;
+  bool shown_ = false;
+  bool visible_ = false;
+  std::chrono::steady_clock::time_point last_{};
+};
+
 int runCheckLog(const CheckLogOptions& options) {
   bool bad_input = false;
   for (const std::string& file : options.files) {
@@ -56,24 +121,46 @@ int runCheckLog(const CheckLogOptions& options) {
   if (bad_input) return 2;
 
   const unsigned threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  conformance::LogChecker checker(conformance::CheckOptions{.partition_summaries = !options.json, .threads = threads});
+  LogProgress progress(options.files);
+  InterruptGuard guard;  // Ctrl-C: stop at the next window or chunk and report what was checked
+  conformance::LogChecker checker(conformance::CheckOptions{
+      .partition_summaries = !options.json,
+      .threads = threads,
+      .cancel = &interruptFlag(),
+      .progress = [&progress](const conformance::CheckProgress& p) { progress.show(p); }});
   if (options.verbose) {
     std::FILE* sink = options.json ? stderr : stdout;  // --json keeps stdout one JSON object
-    checker.setUnparsedSink([sink](std::string_view file, std::uint64_t line, std::string_view text) {
+    checker.setUnparsedSink([sink, &progress](std::string_view file, std::uint64_t line, std::string_view text) {
+      progress.clear();
       fmt::print(sink, "{}:{}: unparsed: {}\n", file, line, printable(text));
     });
   }
   for (const std::string& file : options.files) {
     if (auto error = checker.checkFile(file)) {
+      progress.clear();
       std::fflush(stdout);
       fmt::print(stderr, "{}:0: {}\n", file, *error);
       return 2;
     }
+    if (checker.interrupted()) break;
   }
+  progress.clear();
   const conformance::CheckReport report = checker.finish();
-  const std::string out = options.json ? checkLogJson(report) : checkLogText(report);
+  if (report.interrupted) {
+    fmt::print(stderr, "kcspec check-log: interrupted; partial report\n");
+    std::fflush(stderr);
+  }
+  std::string out = options.json ? checkLogJson(report) : checkLogText(report);
+  if (report.interrupted && !options.json) {
+    out += report.files.empty()
+               ? std::string("interrupted: nothing was read\n")
+               : fmt::format("interrupted: checked up to {}:{} (file {} of {}); the rest was not read\n",
+                             printable(report.files.back()), report.last_file_lines, report.files.size(),
+                             options.files.size());
+  }
   std::fwrite(out.data(), 1, out.size(), stdout);
-  return report.findings.empty() ? 0 : 1;
+  if (!report.findings.empty()) return 1;
+  return report.interrupted ? 130 : 0;
 }
 
 }  // namespace
@@ -125,6 +212,7 @@ std::string checkLogJson(const conformance::CheckReport& report) {
   out["parsed"] = report.parsed;
   out["unparsed"] = report.unparsed;
   out["findings"] = std::move(findings);
+  if (report.interrupted) out["interrupted"] = true;  // only then: the usual object is unchanged
   // Log text may be invalid UTF-8: such bytes are replaced rather than failing the dump.
   return out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }

@@ -1,8 +1,16 @@
 // `kcspec check-trace FILE [--json]`: replays a recorded trace (docs/trace-format.md) through the
 // spec. Exit 0: the trace conforms; 1: it diverges (the first diverging line and member, with the
-// spec's value); 2: bad input (file:line: message on stderr).
+// spec's value); 2: bad input (file:line: message on stderr); 130: interrupted by Ctrl-C (the
+// lines checked so far conform: a partial report is printed).
+//
+// On a terminal a progress line on stderr (the line and the steps checked so far) is rewritten
+// twice a second; nothing when stderr is not a terminal.
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -10,6 +18,7 @@
 
 #include "cli/command.hpp"
 #include "cli/files.hpp"
+#include "cli/interrupt_guard.hpp"
 #include "proofs/conformance/trace_checker.hpp"
 
 namespace kcspec::cli {
@@ -20,17 +29,72 @@ struct CheckTraceOptions {
   bool json = false;
 };
 
+// The progress line on a terminal: "check-trace: line 1234 of 5678, 1200 steps checked".
+class TraceProgress {
+ public:
+  explicit TraceProgress(std::string_view text) : on_(isatty(STDERR_FILENO) != 0) {
+    if (!on_) return;
+    lines_ = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+    if (!text.empty() && text.back() != '\n') ++lines_;
+  }
+
+  void show(const conformance::TraceProgress& p) {
+    if (!on_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (shown_ && now - last_ < std::chrono::milliseconds(500)) return;
+    shown_ = true;
+    last_ = now;
+    fmt::print(stderr, "\r\033[Kcheck-trace: line {} of {}, {} steps checked", p.line, lines_, p.steps);
+    std::fflush(stderr);
+  }
+
+  void clear() {
+    if (!shown_) return;
+    shown_ = false;
+    fmt::print(stderr, "\r\033[K");
+    std::fflush(stderr);
+  }
+
+ private:
+  bool on_;
+  int lines_ = 0;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point last_{};
+};
+
 int runCheckTrace(const CheckTraceOptions& options) {
+  InterruptGuard guard;  // Ctrl-C: stop before the next line and report what was checked
   const std::string text = readUserFile(options.file, "a trace", options.file + ":0");
-  const conformance::TraceVerdict verdict = conformance::checkTrace(text, options.file);
+  TraceProgress progress(text);
+  conformance::TraceVerdict verdict;
+  try {
+    verdict = conformance::checkTrace(
+        text, options.file,
+        conformance::TraceCheckOptions{
+            .cancel = &interruptFlag(),
+            .progress = [&progress](const conformance::TraceProgress& p) { progress.show(p); }});
+  } catch (...) {
+    progress.clear();  // the error goes on a clean line
+    throw;
+  }
+  progress.clear();
+  // A divergence is reported as usual; `interrupted` is set only when none was found.
+  if (verdict.interrupted) {
+    fmt::print(stderr, "kcspec check-trace: interrupted; partial report\n");
+    std::fflush(stderr);
+  }
   using Json = nlohmann::ordered_json;
   if (options.json) {
     Json out = Json::object();
     out["file"] = options.file;
-    out["verdict"] = verdict.divergence ? "diverges" : "conforms";
+    out["verdict"] = verdict.divergence ? "diverges" : verdict.interrupted ? "interrupted" : "conforms";
     out["config"] = verdict.config_name;
     out["steps"] = verdict.steps;
     out["observations_checked"] = verdict.observations_checked;
+    if (verdict.interrupted) {  // only then: the usual object is unchanged
+      out["interrupted"] = true;
+      out["lines_checked"] = verdict.lines_checked;
+    }
     if (verdict.divergence) {
       const conformance::TraceDivergence& d = *verdict.divergence;
       Json divergence = Json::object();
@@ -45,11 +109,17 @@ int runCheckTrace(const CheckTraceOptions& options) {
   } else if (verdict.divergence) {
     fmt::print("{}\n", conformance::divergenceText(*verdict.divergence, options.file));
     fmt::print("check-trace: {}: diverges at line {} (step {})\n", options.file, verdict.divergence->line, verdict.steps);
+  } else if (verdict.interrupted) {
+    fmt::print("check-trace: {}: interrupted after line {}: conforms so far ({} steps, {} observations checked, "
+               "configuration {}); the rest was not checked\n",
+               options.file, verdict.lines_checked, verdict.steps, verdict.observations_checked,
+               verdict.config_name.empty() ? "not read yet" : verdict.config_name);
   } else {
     fmt::print("check-trace: {}: conforms ({} steps, {} observations checked, configuration {})\n", options.file,
                verdict.steps, verdict.observations_checked, verdict.config_name);
   }
-  return verdict.divergence ? 1 : 0;
+  if (verdict.divergence) return 1;
+  return verdict.interrupted ? 130 : 0;
 }
 
 }  // namespace

@@ -153,6 +153,8 @@ struct LogChecker::Impl {
 
   ParsedLine parsed;
 
+  bool cancelled = false;  // CheckOptions::cancel stopped a file: nothing more is read
+
   std::uint8_t partition_closure[16] = {};
   std::uint8_t replica_closure[128] = {};
 
@@ -465,6 +467,16 @@ struct LogChecker::Impl {
     }
   }
 
+  void tell(std::uint64_t bytes, std::uint64_t file_bytes) const {
+    if (options.progress) options.progress(CheckProgress{file, bytes, file_bytes, report.lines});
+  }
+
+  // Polls CheckOptions::cancel; once raised, it stays so.
+  bool stopRequested() {
+    if (!cancelled && options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) cancelled = true;
+    return cancelled;
+  }
+
   void unparsed(std::string_view text) {
     ++report.unparsed;
     if (unparsed_sink) unparsed_sink(report.files[file], line, text.substr(0, std::min<std::size_t>(text.size(), 300)));
@@ -543,6 +555,8 @@ CheckReport LogChecker::finish() {
   Impl& s = *state_;
   s.closeRecord();
   CheckReport report = std::move(s.report);
+  report.interrupted = s.cancelled;
+  report.last_file_lines = report.files.empty() ? 0 : s.line;
   std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding& a, const Finding& b) {
     return a.file != b.file ? a.file < b.file : a.line < b.line;
   });
@@ -569,6 +583,7 @@ CheckReport LogChecker::finish() {
     }
   }
   s.report = CheckReport{};
+  s.cancelled = false;
   s.partitions.clear();
   s.partition_index.clear();
   s.replica_pool.clear();
@@ -599,7 +614,10 @@ std::optional<std::string> cannotOpen(const std::string& path) {
   return reason;
 }
 
+bool LogChecker::interrupted() const { return state_->cancelled; }
+
 std::optional<std::string> LogChecker::checkFile(const std::string& path) {
+  if (state_->stopRequested()) return std::nullopt;  // interrupted: the file is not begun
   if (auto reason = cannotOpen(path)) return "cannot open " + path + ": " + *reason;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return "cannot open " + path + ": " + std::strerror(errno);
@@ -609,6 +627,7 @@ std::optional<std::string> LogChecker::checkFile(const std::string& path) {
   if (state_->options.map_window_bytes > 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
     const std::size_t cap = state_->options.max_line_bytes;
     const bool parallel = state_->options.threads > 1;
+    const auto size = static_cast<std::uint64_t>(st.st_size);
     // On one thread the kernel fills each window's page tables in one pass when mapping it; with
     // parsing threads, the pages are faulted in by the threads that parse them, not by the
     // checking thread, which maps the windows.
@@ -623,14 +642,25 @@ std::optional<std::string> LogChecker::checkFile(const std::string& path) {
                                ParallelParseOptions{.threads = state_->options.threads,
                                                     .chunk_bytes = state_->options.parse_chunk_bytes,
                                                     .max_line_bytes = cap},
-                               [this, cap](const ParsedChunk& chunk) { addChunk(chunk, cap); });
+                               [this, cap, size](const ParsedChunk& chunk) {
+                                 addChunk(chunk, cap);
+                                 state_->tell(chunk.end_offset, size);
+                                 // The last chunk ends at the end of the file: nothing is left to stop.
+                                 return chunk.end_offset >= size || !state_->stopRequested();
+                               });
       } else {
         while (next == WindowReader::Next::Window) {
           forEachLine(window.begin, window.end, cap, [this](std::string_view line) { addLine(line); },
                       [this] { addOverlongLine(); });
           if (window.trailing_overlong) addOverlongLine();
+          const std::uint64_t done = WindowReader::offsetOf(window, window.end);
           WindowReader::unmap(window);
+          state_->tell(done, size);
           next = reader.next(window);
+          if (next == WindowReader::Next::Window && state_->stopRequested()) {
+            WindowReader::unmap(window);
+            break;
+          }
         }
       }
       const int map_errno = errno;
@@ -650,9 +680,13 @@ std::optional<std::string> LogChecker::checkFile(const std::string& path) {
   std::size_t have = 0;      // bytes of an unfinished line kept at the front of the buffer
   bool skipping = false;     // inside an overlong line: drop bytes up to its '\n'
   std::optional<std::string> error;
+  // A regular file is read this way only when it cannot be mapped (or mapping is off).
+  const std::uint64_t file_bytes = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
+  std::uint64_t bytes_read = 0;
 
   beginFile(path);
   while (true) {
+    if (state_->stopRequested()) break;  // also after a read(2) a signal interrupted
     char* const buf = buffer.get();
     const ssize_t n = ::read(fd, buf + have, size - have);
     if (n < 0) {
@@ -661,6 +695,7 @@ std::optional<std::string> LogChecker::checkFile(const std::string& path) {
       break;
     }
     if (n == 0) break;
+    bytes_read += static_cast<std::uint64_t>(n);
     const std::size_t len = have + static_cast<std::size_t>(n);
     std::size_t start = 0;
     while (start < len) {
@@ -690,8 +725,9 @@ std::optional<std::string> LogChecker::checkFile(const std::string& path) {
         size = bigger;
       }
     }
+    state_->tell(bytes_read - have, file_bytes);
   }
-  if (!error && have > 0 && !skipping) addLine(std::string_view(buffer.get(), have));
+  if (!error && !state_->cancelled && have > 0 && !skipping) addLine(std::string_view(buffer.get(), have));
   ::close(fd);
   endFile();
   return error;

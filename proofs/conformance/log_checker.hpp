@@ -13,6 +13,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -68,6 +69,19 @@ struct CheckReport {
   std::vector<Finding> findings;                // ordered by file, then line
   std::vector<PartitionSummary> partitions;     // ordered by topic, then partition (if asked for)
   std::array<std::uint64_t, kFindingKindCount> findings_by_kind{};
+  // The run was cancelled (CheckOptions::cancel) before every file was read to its end: the
+  // report covers the lines up to `last_file_lines` of the last file in `files`.
+  bool interrupted = false;
+  std::uint64_t last_file_lines = 0;  // lines checked in the last file of `files`
+};
+
+// How far a run is, for a progress line: told on the checking thread (the one calling checkFile)
+// after each mapped window, parsed chunk or read(2) buffer.
+struct CheckProgress {
+  std::size_t file = 0;          // index into CheckReport::files (the file being read)
+  std::uint64_t bytes = 0;       // bytes of that file checked so far
+  std::uint64_t file_bytes = 0;  // its size; 0 when not known (a pipe, a device)
+  std::uint64_t lines = 0;       // lines checked so far, every file
 };
 
 struct CheckOptions {
@@ -85,6 +99,13 @@ struct CheckOptions {
   // alone. The report is the same for every value; read(2) input (pipes, devices) always uses 1.
   std::size_t threads = 1;
   std::size_t parse_chunk_bytes = std::size_t{512} << 10;
+  // Polled by checkFile on the checking thread after each mapped window, parsed chunk or read(2)
+  // buffer (and when a read is interrupted by a signal): once it is true, checkFile stops there
+  // (with threads > 1, after joining its parsing threads), returns no error, and every later
+  // checkFile returns at once without reading; finish() then reports `interrupted`.
+  const std::atomic<bool>* cancel = nullptr;
+  // Called at the same points with how far the run is (CheckProgress).
+  std::function<void(const CheckProgress&)> progress;
 };
 
 // Called for each unparsed line: file name, line number, the line (possibly cut to a prefix).
@@ -115,6 +136,9 @@ class LogChecker {
   void endFile();
 
   CheckReport finish();
+
+  // Whether CheckOptions::cancel stopped a checkFile (the rest was not read).
+  bool interrupted() const;
 
  private:
   void addChunk(const ParsedChunk& chunk, std::size_t cap);

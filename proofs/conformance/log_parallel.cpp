@@ -60,7 +60,7 @@ class Pipeline {
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;
 
-  WindowReader::Next run(const std::function<void(const ParsedChunk&)>& consume) {
+  WindowReader::Next run(const std::function<bool(const ParsedChunk&)>& consume) {
     fill();
     while (consumed_ < published_) {
       Slot& slot = slots_[consumed_ % slots_.size()];
@@ -78,11 +78,14 @@ class Pipeline {
           }
         }
       }
-      consume(ParsedChunk{.lines = std::span(slot.lines.data(), slot.count),
-                          .parsed = std::span(slot.parsed.data(), slot.count),
-                          .rest_begin = slot.rest,
-                          .rest_end = slot.end,
-                          .trailing_overlong = slot.trailing_overlong});
+      const bool go_on = consume(ParsedChunk{.lines = std::span(slot.lines.data(), slot.count),
+                                             .parsed = std::span(slot.parsed.data(), slot.count),
+                                             .rest_begin = slot.rest,
+                                             .rest_end = slot.end,
+                                             .trailing_overlong = slot.trailing_overlong,
+                                             .end_offset = WindowReader::offsetOf(slot.window->map, slot.end)});
+      // Stopped: the destructor stops the workers and unmaps every window still mapped.
+      if (!go_on) return WindowReader::Next::End;
       --slot.window->outstanding;
       while (!windows_.empty() && windows_.front().cut_done && windows_.front().outstanding == 0) {
         WindowReader::unmap(windows_.front().map);
@@ -200,7 +203,9 @@ class Pipeline {
     std::unique_lock lock(mutex_);
     while (true) {
       work_ready_.wait(lock, [this] { return stop_ || claimed_ < published_; });
-      if (claimed_ >= published_) return;  // stopping, nothing left to take
+      // Stopping: nothing left to take, or the reading was stopped (chunks still published are
+      // not wanted any more).
+      if (stop_) return;
       Slot& slot = slots_[claimed_++ % slots_.size()];
       lock.unlock();
       parse(slot);
@@ -233,7 +238,7 @@ class Pipeline {
 }  // namespace
 
 WindowReader::Next parseInParallel(WindowReader& reader, const MappedWindow& first, const ParallelParseOptions& options,
-                                   const std::function<void(const ParsedChunk&)>& consume) {
+                                   const std::function<bool(const ParsedChunk&)>& consume) {
   ParallelParseOptions o = options;
   o.threads = std::max<std::size_t>(o.threads, 2);
   o.chunk_bytes = std::max<std::size_t>(o.chunk_bytes, 1);

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <span>
 #include <string_view>
@@ -30,6 +31,7 @@ struct ParsedChunk {
   const char* rest_begin = nullptr;
   const char* rest_end = nullptr;
   bool trailing_overlong = false;
+  std::uint64_t end_offset = 0;  // the file offset just past the chunk (its last line's '\n')
 };
 
 struct ParallelParseOptions {
@@ -42,7 +44,10 @@ struct ParallelParseOptions {
 // Reads the rest of `reader`, whose first window `first` is already mapped (this takes it over),
 // calling `consume` on the calling thread for every chunk in file order. Returns End, or Failed
 // when a later window could not be mapped (every chunk before it was consumed; errno tells why).
+// When `consume` returns false, the reading stops there (no further chunk is consumed): the
+// parsing threads finish the chunk each is parsing, take no other, and are joined before this
+// returns End.
 WindowReader::Next parseInParallel(WindowReader& reader, const MappedWindow& first, const ParallelParseOptions& options,
-                                   const std::function<void(const ParsedChunk&)>& consume);
+                                   const std::function<bool(const ParsedChunk&)>& consume);
 
 }  // namespace kcspec::conformance

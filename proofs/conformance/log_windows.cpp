@@ -30,7 +30,7 @@ WindowReader::Next WindowReader::next(MappedWindow& out) {
   const char* const end = base + map_length;
   const bool at_eof = map_offset + map_length == file_size_;
   const char* s = base + (line_start_ - map_offset);
-  out = MappedWindow{.map_base = mapped, .map_length = static_cast<std::size_t>(map_length)};
+  out = MappedWindow{.map_base = mapped, .map_length = static_cast<std::size_t>(map_length), .map_offset = map_offset};
   if (skipping_) {  // the rest of an overlong line, up to its '\n'
     const auto* nl = static_cast<const char*>(std::memchr(s, '\n', static_cast<std::size_t>(end - s)));
     if (nl == nullptr) {

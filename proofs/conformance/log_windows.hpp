@@ -15,6 +15,7 @@ namespace kcspec::conformance {
 struct MappedWindow {
   void* map_base = nullptr;  // for unmap()
   std::size_t map_length = 0;
+  std::uint64_t map_offset = 0;  // the file offset map_base is mapped from
   // Whole lines, each ending in '\n' except the file's last line when the file does not end in
   // one. Lines in here may still be longer than the cap: forEachLine() tells them apart.
   const char* begin = nullptr;
@@ -39,6 +40,11 @@ class WindowReader {
   Next next(MappedWindow& out);
 
   static void unmap(const MappedWindow& window);
+
+  // The file offset of `at`, a position in `window`.
+  static std::uint64_t offsetOf(const MappedWindow& window, const char* at) {
+    return window.map_offset + static_cast<std::uint64_t>(at - static_cast<const char*>(window.map_base));
+  }
 
  private:
   int fd_;

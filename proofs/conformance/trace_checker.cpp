@@ -114,13 +114,23 @@ std::optional<ObservationMismatch> firstMismatch(const Json& full, const Json& p
   return mismatchAt(full, partial, "");
 }
 
-TraceVerdict checkTrace(std::string_view text, std::string_view file) {
+TraceVerdict checkTrace(std::string_view text, std::string_view file, const TraceCheckOptions& options) {
   TraceVerdict verdict;
   Lines lines{text};
   std::optional<Config> config;
   spec::ClusterState state;
   std::string_view line;
-  while (lines.next(line)) {
+  const auto tell = [&] {
+    if (options.progress) options.progress(TraceProgress{lines.number, verdict.steps, verdict.observations_checked});
+  };
+  while (true) {
+    if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed) && lines.position < text.size()) {
+      verdict.interrupted = true;
+      verdict.lines_checked = lines.number;
+      return verdict;
+    }
+    if (!lines.next(line)) break;
+    verdict.lines_checked = lines.number;
     TraceLine parsed = parseTraceLine(line);
     if (std::holds_alternative<TraceBlank>(parsed)) continue;
     if (const auto* error = std::get_if<TraceLineError>(&parsed)) throw TextError(file, lines.number, error->message);
@@ -133,6 +143,7 @@ TraceVerdict checkTrace(std::string_view text, std::string_view file) {
         verdict.divergence = std::move(divergence);
         return verdict;
       }
+      tell();
       continue;
     }
     const TraceStep& step = std::get<TraceStep>(parsed);
@@ -155,6 +166,7 @@ TraceVerdict checkTrace(std::string_view text, std::string_view file) {
       verdict.divergence = std::move(divergence);
       return verdict;
     }
+    tell();
   }
   if (!config) {
     throw TextError(file, std::max(lines.number, 1),

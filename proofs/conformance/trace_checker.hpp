@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,12 +42,31 @@ struct TraceVerdict {
   int steps = 0;                   // steps replayed (up to and including a diverging one)
   int observations_checked = 0;    // partial observations that matched
   std::optional<TraceDivergence> divergence;
+  // TraceCheckOptions::cancel stopped the replay before the end of the trace: the lines up to
+  // `lines_checked` conform (a divergence would have ended the replay before).
+  bool interrupted = false;
+  int lines_checked = 0;           // lines of the trace read, blank ones included
+};
+
+// How far a replay is, for a progress line.
+struct TraceProgress {
+  int line = 0;                    // the last line checked
+  int steps = 0;
+  int observations_checked = 0;
+};
+
+struct TraceCheckOptions {
+  // Polled before each line: once it is true the replay stops there and returns the verdict so
+  // far with `interrupted` set (no bad-input error for what was not read).
+  const std::atomic<bool>* cancel = nullptr;
+  // Called after each step (and after the header) on the calling thread.
+  std::function<void(const TraceProgress&)> progress;
 };
 
 // Replays `text` (the whole trace file). Bad input — a malformed line, a wrong or missing header,
 // an action that does not parse, a configuration that does not parse, an unknown preset — throws
 // TextError "file:line: message".
-TraceVerdict checkTrace(std::string_view text, std::string_view file);
+TraceVerdict checkTrace(std::string_view text, std::string_view file, const TraceCheckOptions& options = {});
 
 // "<file>:<line>: <pointer>: spec has <expected>, trace has <actual> (step N: <action>)" and the
 // not-enabled wording for "/action".

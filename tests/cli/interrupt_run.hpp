@@ -1,0 +1,150 @@
+// Running kcspec the way a user at a terminal does and pressing Ctrl-C, for the tests of
+// tests/cli (interrupt_reproduce_test.cpp, long_checks_interrupt_test.cpp): posix_spawn with the
+// output in files, or forkpty for a terminal; SIGINT after a delay; a run that does not end is
+// killed and reported as hung.
+#pragma once
+
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "run_kcspec.hpp"
+
+namespace kcspec::cli_test::interrupt_run {
+
+namespace fs = std::filesystem;
+
+// A fresh folder for one test: <tmp>/kcspec-<prefix>-<pid>/<name>.
+inline fs::path work(const std::string& prefix, const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("kcspec-" + prefix + "-" + std::to_string(::getpid())) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+inline std::vector<char*> argvOf(std::vector<std::string>& strings) {
+  std::vector<char*> argv;
+  for (std::string& s : strings) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  return argv;
+}
+
+// Waits for `pid` at most `limit`; kills it (SIGKILL) past that and says so.
+inline RunResult reap(pid_t pid, std::chrono::milliseconds limit) {
+  RunResult result;
+  int wait_status = 0;
+  const auto give_up = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    if (::waitpid(pid, &wait_status, WNOHANG) == pid) break;
+    if (std::chrono::steady_clock::now() > give_up) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &wait_status, 0);
+      result.hung = true;
+      return result;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (WIFSIGNALED(wait_status)) {
+    result.signalled = true;
+    result.signal = WTERMSIG(wait_status);
+  } else {
+    result.status = WEXITSTATUS(wait_status);
+  }
+  return result;
+}
+
+// Runs kcspec in `dir` with its output in files (run.stdout, run.stderr: not a terminal) and
+// `stdin_file` as its input, sends SIGINT after `after`, and waits (at most `limit`) for it to end.
+inline RunResult runAndInterrupt(const std::vector<std::string>& args, const fs::path& dir,
+                                 std::chrono::milliseconds after, const fs::path& stdin_file = "/dev/null",
+                                 std::chrono::milliseconds limit = std::chrono::seconds(60)) {
+  const fs::path out_file = dir / "run.stdout", err_file = dir / "run.stderr";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, stdin_file.c_str(), O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
+  std::vector<std::string> strings{KCSPEC_EXE};
+  strings.insert(strings.end(), args.begin(), args.end());
+  std::vector<char*> argv = argvOf(strings);
+  pid_t pid = 0;
+  const int spawned = ::posix_spawn(&pid, KCSPEC_EXE, &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) {
+    RunResult failed;
+    failed.err = "cannot run kcspec";
+    return failed;
+  }
+  std::this_thread::sleep_for(after);
+  ::kill(pid, SIGINT);
+  RunResult result = reap(pid, limit);
+  result.out = slurp(out_file);
+  result.err = slurp(err_file);
+  return result;
+}
+
+// Runs kcspec on a pseudo-terminal (stdout and stderr both) for `duration`, then sends SIGINT;
+// `out` holds everything it wrote to the terminal.
+inline RunResult runOnTerminal(const std::vector<std::string>& args, const fs::path& dir,
+                               std::chrono::milliseconds duration) {
+  std::vector<std::string> strings{KCSPEC_EXE};
+  strings.insert(strings.end(), args.begin(), args.end());
+  std::vector<char*> argv = argvOf(strings);
+  int master = -1;
+  const pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
+  if (pid < 0) {
+    RunResult failed;
+    failed.err = "forkpty failed";
+    return failed;
+  }
+  if (pid == 0) {
+    if (::chdir(dir.c_str()) != 0) _exit(127);
+    ::execv(KCSPEC_EXE, argv.data());
+    _exit(127);
+  }
+  std::string text;
+  const auto stop_at = std::chrono::steady_clock::now() + duration;
+  bool interrupted = false;
+  for (;;) {
+    if (!interrupted && std::chrono::steady_clock::now() > stop_at) {
+      ::kill(pid, SIGINT);
+      interrupted = true;
+    }
+    pollfd fds[1] = {{master, POLLIN, 0}};
+    if (::poll(fds, 1, 50) > 0) {
+      char chunk[4096];
+      const ssize_t n = ::read(master, chunk, sizeof chunk);
+      if (n > 0) {
+        text.append(chunk, static_cast<std::size_t>(n));
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      break;  // EIO: the child is gone
+    }
+    if (interrupted && ::waitpid(pid, nullptr, WNOHANG | WNOWAIT) == pid) break;
+  }
+  RunResult result = reap(pid, std::chrono::seconds(60));
+  ::close(master);
+  result.out = text;
+  return result;
+}
+
+inline std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+}  // namespace kcspec::cli_test::interrupt_run
