@@ -12,10 +12,8 @@
 
 #include <fmt/format.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <iterator>
 #include <memory>
@@ -26,6 +24,7 @@
 
 #include "cli/command.hpp"
 #include "cli/interrupt_guard.hpp"
+#include "cli/terminal_line.hpp"
 
 namespace kcspec::cli {
 namespace {
@@ -58,8 +57,8 @@ double mebibytes(std::uint64_t bytes) { return static_cast<double>(bytes) / (102
 // The progress line on a terminal: "check-log: 123.4 of 4096.0 MiB, 567890 lines[, file 2 of 3: NAME]".
 class LogProgress {
  public:
-  explicit LogProgress(const std::vector<std::string>& files) : on_(isatty(STDERR_FILENO) != 0), files_(files) {
-    if (!on_) return;
+  explicit LogProgress(const std::vector<std::string>& files) : files_(files) {
+    if (!line_.on()) return;
     // The total is known when every file is a regular file (a pipe's size is not).
     std::uint64_t before = 0;
     for (const std::string& file : files) {
@@ -73,41 +72,27 @@ class LogProgress {
   }
 
   void show(const conformance::CheckProgress& p) {
-    if (!on_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (shown_ && now - last_ < std::chrono::milliseconds(500)) return;
-    shown_ = true;
-    visible_ = true;
-    last_ = now;
+    if (!line_.due()) return;
     // A pipe's bytes are not in the starts: they count from the files before it that are known.
     const std::uint64_t read = (p.file < starts_.size() ? starts_[p.file] : 0) + p.bytes;
-    std::string line = total_known_ ? fmt::format("check-log: {:.1f} of {:.1f} MiB, {} lines", mebibytes(read),
+    std::string text = total_known_ ? fmt::format("check-log: {:.1f} of {:.1f} MiB, {} lines", mebibytes(read),
                                                   mebibytes(total_), p.lines)
                                     : fmt::format("check-log: {:.1f} MiB, {} lines", mebibytes(read), p.lines);
     if (files_.size() > 1 && p.file < files_.size()) {
-      line += fmt::format(", file {} of {}: {}", p.file + 1, files_.size(), files_[p.file]);
+      text += fmt::format(", file {} of {}: {}", p.file + 1, files_.size(), files_[p.file]);
     }
-    fmt::print(stderr, "\r\033[K{}", line);
-    std::fflush(stderr);
+    line_.show(text);
   }
 
   // Takes the line off the terminal (before other output, and at the end).
-  void clear() {
-    if (!visible_) return;
-    visible_ = false;
-    fmt::print(stderr, "\r\033[K");
-    std::fflush(stderr);
-  }
+  void clear() { line_.clear(); }
 
  private:
-  bool on_;
+  TerminalLine line_;
   const std::vector<std::string>& files_;
   std::vector<std::uint64_t> starts_;  // per file: the bytes of the files before it
   std::uint64_t total_ = 0;
   bool total_known_ = true;
-  bool shown_ = false;
-  bool visible_ = false;
-  std::chrono::steady_clock::time_point last_{};
 };
 
 int runCheckLog(const CheckLogOptions& options) {

@@ -6,10 +6,8 @@
 // On a terminal a progress line on stderr (the line and the steps checked so far) is rewritten
 // twice a second; nothing when stderr is not a terminal.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -19,6 +17,7 @@
 #include "cli/command.hpp"
 #include "cli/files.hpp"
 #include "cli/interrupt_guard.hpp"
+#include "cli/terminal_line.hpp"
 #include "proofs/conformance/trace_checker.hpp"
 
 namespace kcspec::cli {
@@ -32,34 +31,21 @@ struct CheckTraceOptions {
 // The progress line on a terminal: "check-trace: line 1234 of 5678, 1200 steps checked".
 class TraceProgress {
  public:
-  explicit TraceProgress(std::string_view text) : on_(isatty(STDERR_FILENO) != 0) {
-    if (!on_) return;
+  explicit TraceProgress(std::string_view text) {
+    if (!line_.on()) return;
     lines_ = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
     if (!text.empty() && text.back() != '\n') ++lines_;
   }
 
   void show(const conformance::TraceProgress& p) {
-    if (!on_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (shown_ && now - last_ < std::chrono::milliseconds(500)) return;
-    shown_ = true;
-    last_ = now;
-    fmt::print(stderr, "\r\033[Kcheck-trace: line {} of {}, {} steps checked", p.line, lines_, p.steps);
-    std::fflush(stderr);
+    if (line_.due()) line_.show(fmt::format("check-trace: line {} of {}, {} steps checked", p.line, lines_, p.steps));
   }
 
-  void clear() {
-    if (!shown_) return;
-    shown_ = false;
-    fmt::print(stderr, "\r\033[K");
-    std::fflush(stderr);
-  }
+  void clear() { line_.clear(); }
 
  private:
-  bool on_;
+  TerminalLine line_;
   int lines_ = 0;
-  bool shown_ = false;
-  std::chrono::steady_clock::time_point last_{};
 };
 
 int runCheckTrace(const CheckTraceOptions& options) {

@@ -6,10 +6,8 @@
 // On a terminal a progress line (the mutant, the configuration, the histories run) is rewritten
 // twice a second on stderr; Ctrl-C prints the mutants finished so far and exits 130.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <filesystem>
@@ -23,6 +21,7 @@
 #include "cli/differential_check.hpp"
 #include "cli/files.hpp"
 #include "cli/interrupt_guard.hpp"
+#include "cli/terminal_line.hpp"
 #include "cli/number_options.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
@@ -51,27 +50,17 @@ struct MutantResult {
 // The progress line on a terminal: which mutant (or the baseline), configuration and history.
 class Progress {
  public:
-  explicit Progress(std::size_t mutants) : on_(isatty(STDERR_FILENO) != 0), mutants_(mutants) {}
+  explicit Progress(std::size_t mutants) : mutants_(mutants) {}
   void show(std::string_view subject, std::size_t done, std::string_view config, std::size_t c, int history, int budget) {
-    if (!on_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (shown_ && now - last_ < std::chrono::milliseconds(500)) return;
-    shown_ = true;
-    last_ = now;
-    fmt::print(stderr, "\r\033[Kmutants: {} ({} of {} mutants done), configuration {} ({}/{}), history {}/{}", subject,
-               done, mutants_, config, c + 1, checkConfigs().size(), history + 1, budget);
-    std::fflush(stderr);
+    if (!line_.due()) return;
+    line_.show(fmt::format("mutants: {} ({} of {} mutants done), configuration {} ({}/{}), history {}/{}", subject,
+                           done, mutants_, config, c + 1, checkConfigs().size(), history + 1, budget));
   }
-  void clear() {
-    if (on_ && shown_) fmt::print(stderr, "\r\033[K");
-    std::fflush(stderr);
-  }
+  void clear() { line_.clear(); }
 
  private:
-  bool on_;
+  TerminalLine line_;
   std::size_t mutants_;
-  bool shown_ = false;
-  std::chrono::steady_clock::time_point last_{};
 };
 
 std::uint64_t historySeed(std::uint64_t seed, std::size_t config, int i) {
