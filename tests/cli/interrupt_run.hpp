@@ -40,49 +40,13 @@ inline std::vector<char*> argvOf(std::vector<std::string>& strings) {
   return argv;
 }
 
-// Waits for `pid` at most `limit`; kills it (SIGKILL) past that and says so.
-inline RunResult reap(pid_t pid, std::chrono::milliseconds limit) {
-  RunResult result;
-  int wait_status = 0;
-  const auto give_up = std::chrono::steady_clock::now() + limit;
-  for (;;) {
-    if (::waitpid(pid, &wait_status, WNOHANG) == pid) break;
-    if (std::chrono::steady_clock::now() > give_up) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &wait_status, 0);
-      result.hung = true;
-      return result;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  if (WIFSIGNALED(wait_status)) {
-    result.signalled = true;
-    result.signal = WTERMSIG(wait_status);
-  } else {
-    result.status = WEXITSTATUS(wait_status);
-  }
-  return result;
-}
-
 // Runs kcspec in `dir` with its output in files (run.stdout, run.stderr: not a terminal) and
 // `stdin_file` as its input, sends SIGINT after `after`, and waits (at most `limit`) for it to end.
 inline RunResult runAndInterrupt(const std::vector<std::string>& args, const fs::path& dir,
                                  std::chrono::milliseconds after, const fs::path& stdin_file = "/dev/null",
                                  std::chrono::milliseconds limit = std::chrono::seconds(60)) {
-  const fs::path out_file = dir / "run.stdout", err_file = dir / "run.stderr";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, stdin_file.c_str(), O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
-  std::vector<std::string> strings{KCSPEC_EXE};
-  strings.insert(strings.end(), args.begin(), args.end());
-  std::vector<char*> argv = argvOf(strings);
-  pid_t pid = 0;
-  const int spawned = ::posix_spawn(&pid, KCSPEC_EXE, &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) {
+  const pid_t pid = spawnKcspec(args, dir, stdin_file);
+  if (pid < 0) {
     RunResult failed;
     failed.err = "cannot run kcspec";
     return failed;
@@ -90,8 +54,8 @@ inline RunResult runAndInterrupt(const std::vector<std::string>& args, const fs:
   std::this_thread::sleep_for(after);
   ::kill(pid, SIGINT);
   RunResult result = reap(pid, limit);
-  result.out = slurp(out_file);
-  result.err = slurp(err_file);
+  result.out = slurp(dir / "run.stdout");
+  result.err = slurp(dir / "run.stderr");
   return result;
 }
 

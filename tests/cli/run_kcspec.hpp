@@ -47,10 +47,11 @@ inline std::string slurp(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// Runs `KCSPEC_EXE args...` with `work_dir` (created if missing) as its working directory and
-// `stdin_file` as its standard input; its output files run.stdout and run.stderr stay there.
-inline RunResult runKcspec(const std::vector<std::string>& args, const std::filesystem::path& work_dir,
-                           int hang_limit_ms = 300000, const std::filesystem::path& stdin_file = "/dev/null") {
+// Starts `KCSPEC_EXE args...` with `work_dir` (created if missing) as its working directory,
+// `stdin_file` as its standard input and its output in the files run.stdout and run.stderr there.
+// The child's pid, or -1 when it cannot be started.
+inline pid_t spawnKcspec(const std::vector<std::string>& args, const std::filesystem::path& work_dir,
+                         const std::filesystem::path& stdin_file = "/dev/null") {
   std::filesystem::create_directories(work_dir);
   const std::filesystem::path out_file = work_dir / "run.stdout", err_file = work_dir / "run.stderr";
   posix_spawn_file_actions_t actions;
@@ -67,34 +68,46 @@ inline RunResult runKcspec(const std::vector<std::string>& args, const std::file
   pid_t pid = 0;
   const int spawned = ::posix_spawn(&pid, KCSPEC_EXE, &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  return spawned == 0 ? pid : -1;
+}
+
+// Waits for `pid` at most `limit`; kills it (SIGKILL) past that and says so (`hung`).
+inline RunResult reap(pid_t pid, std::chrono::milliseconds limit) {
   RunResult result;
-  if (spawned != 0) {
-    result.err = "cannot run " + std::string(KCSPEC_EXE);
-    return result;
-  }
   int wait_status = 0;
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(hang_limit_ms);
-  for (;;) {
-    const pid_t done = ::waitpid(pid, &wait_status, WNOHANG);
-    if (done == pid) break;
+  const auto give_up = std::chrono::steady_clock::now() + limit;
+  for (;;) {  // bounded by `limit`
+    if (::waitpid(pid, &wait_status, WNOHANG) == pid) break;
     if (std::chrono::steady_clock::now() > give_up) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, &wait_status, 0);
       result.hung = true;
-      break;
+      return result;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  if (!result.hung) {
-    if (WIFSIGNALED(wait_status)) {
-      result.signalled = true;
-      result.signal = WTERMSIG(wait_status);
-    } else {
-      result.status = WEXITSTATUS(wait_status);
-    }
+  if (WIFSIGNALED(wait_status)) {
+    result.signalled = true;
+    result.signal = WTERMSIG(wait_status);
+  } else {
+    result.status = WEXITSTATUS(wait_status);
   }
-  result.out = slurp(out_file);
-  result.err = slurp(err_file);
+  return result;
+}
+
+// Runs `KCSPEC_EXE args...` as spawnKcspec starts it and waits for it (at most hang_limit_ms);
+// its output files run.stdout and run.stderr stay in `work_dir`.
+inline RunResult runKcspec(const std::vector<std::string>& args, const std::filesystem::path& work_dir,
+                           int hang_limit_ms = 300000, const std::filesystem::path& stdin_file = "/dev/null") {
+  const pid_t pid = spawnKcspec(args, work_dir, stdin_file);
+  if (pid < 0) {
+    RunResult failed;
+    failed.err = "cannot run " + std::string(KCSPEC_EXE);
+    return failed;
+  }
+  RunResult result = reap(pid, std::chrono::milliseconds(hang_limit_ms));
+  result.out = slurp(work_dir / "run.stdout");
+  result.err = slurp(work_dir / "run.stderr");
   return result;
 }
 
