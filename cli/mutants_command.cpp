@@ -9,8 +9,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <functional>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -21,8 +21,8 @@
 #include "cli/differential_check.hpp"
 #include "cli/files.hpp"
 #include "cli/interrupt_guard.hpp"
-#include "cli/terminal_line.hpp"
 #include "cli/number_options.hpp"
+#include "cli/terminal_line.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
 

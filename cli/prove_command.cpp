@@ -9,7 +9,6 @@
 // interrupted (when nothing decided so far failed).
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -22,6 +21,7 @@
 #include "cli/files.hpp"
 #include "cli/interrupt_guard.hpp"
 #include "cli/proofs_page.hpp"
+#include "cli/terminal_line.hpp"
 #include "cli/theorem_runner.hpp"
 
 namespace kcspec::cli {
@@ -171,23 +171,18 @@ int runProve(const ProveCommandOptions& options) {
   ProveOptions run;
   run.threads = options.threads;
   // On a terminal a transient line (the run in progress) is rewritten in place; each progress
-  // line of its own first clears it.
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  const std::string_view clear = tty ? "\r\033[K" : "";
-  run.progress = [clear](const std::string& line) {
-    fmt::print(stderr, "{}prove: {}\n", clear, line);
+  // line of its own first takes it off. The runner throttles the ticks.
+  TerminalLine line;
+  run.progress = [&line](const std::string& text) {
+    line.clear();
+    fmt::print(stderr, "prove: {}\n", text);
     std::fflush(stderr);
   };
-  if (tty) {
-    run.tick = [](const std::string& line) {
-      fmt::print(stderr, "\r\033[Kprove:   {}", line);
-      std::fflush(stderr);
-    };
-  }
+  if (line.on()) run.tick = [&line](const std::string& text) { line.show("prove:   " + text); };
   InterruptGuard guard;
   run.cancel = &interruptFlag();
   const ProveReport report = prove(catalog, selection, run);
-  if (tty) fmt::print(stderr, "\r\033[K");
+  line.clear();
   std::string written;
   if (report.interrupted) {
     fmt::print(stderr, "kcspec prove: interrupted; partial report ({} of {} theorems decided), nothing written\n",

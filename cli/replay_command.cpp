@@ -46,9 +46,9 @@ int replayThroughImpl(const std::string& file, bool info_only, impl::Mutants mut
 std::vector<std::string_view> newlyViolated(const Config& config, const spec::ClusterState& before,
                                             const spec::ClusterState& after, const spec::StepRecord& record) {
   std::vector<std::string_view> out = spec::violatedStepProperties(config, before, after, record);
-  const std::vector<std::string_view> held_not = spec::violatedStateProperties(config, before);
+  const std::vector<std::string_view> already_failing = spec::violatedStateProperties(config, before);
   for (std::string_view id : spec::violatedStateProperties(config, after)) {
-    if (std::find(held_not.begin(), held_not.end(), id) == held_not.end()) out.push_back(id);
+    if (std::find(already_failing.begin(), already_failing.end(), id) == already_failing.end()) out.push_back(id);
   }
   return out;
 }

@@ -1,8 +1,8 @@
 // The progress line of a long command on a terminal: one line on stderr, rewritten in place at
 // most twice a second, and taken off before other output. When stderr is not a terminal it
 // prints nothing at all, so redirected output stays byte-identical (docs/reliability.md "Long
-// runs"). Used by mutants, check-log and check-trace; prove and explore write their own lines
-// through their runners' progress callbacks, in the same form.
+// runs"). Used by mutants, check-log, check-trace and prove (explore has its own, which can also
+// write a line of its own every N seconds off a terminal).
 #pragma once
 
 #include <chrono>

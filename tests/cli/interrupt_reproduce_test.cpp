@@ -26,7 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using interrupt_run::count;
 using interrupt_run::runAndInterrupt;
 using interrupt_run::runOnTerminal;
 

@@ -105,10 +105,4 @@ inline RunResult runOnTerminal(const std::vector<std::string>& args, const fs::p
   return result;
 }
 
-inline std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
-  return n;
-}
-
 }  // namespace kcspec::cli_test::interrupt_run

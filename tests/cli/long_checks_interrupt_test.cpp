@@ -27,7 +27,6 @@ namespace kcspec::cli_test {
 namespace {
 
 using namespace std::chrono_literals;
-using interrupt_run::count;
 using interrupt_run::runAndInterrupt;
 using interrupt_run::runOnTerminal;
 namespace fs = std::filesystem;

@@ -24,12 +24,6 @@ fs::path work(const std::string& name) {
   return dir;
 }
 
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
-  return n;
-}
-
 // A printed command line "kcspec replay …" as arguments (no quoting: the paths here need none).
 std::vector<std::string> argumentsOf(const std::string& command) {
   std::vector<std::string> words;

@@ -47,6 +47,13 @@ inline std::string slurp(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// How often `what` occurs in `text` (not overlapping).
+inline std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
 // Starts `KCSPEC_EXE args...` with `work_dir` (created if missing) as its working directory,
 // `stdin_file` as its standard input and its output in the files run.stdout and run.stderr there.
 // The child's pid, or -1 when it cannot be started.
