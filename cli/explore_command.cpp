@@ -381,16 +381,13 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
   if (rewrite || progress_lines) {
     run.progress_interval = progress_lines ? std::chrono::milliseconds(1000LL * options.progress_every_seconds)
                                            : std::chrono::milliseconds(500);
-    run.on_progress = [&last, rewrite, expected_states = run.expected_states](const explorer::Progress& p) {
+    run.on_progress = [&last, rewrite](const explorer::Progress& p) {
       const double dt = p.seconds - last.seconds;
       const double rate = dt > 0 ? static_cast<double>(p.states - last.states) / dt : 0.0;
       last = {p.states, p.seconds};
       const std::string_view start = rewrite ? "\r\033[K" : "";
       const std::string_view end = rewrite ? "" : "\n";
-      if (p.sizing_bytes > 0) {
-        fmt::print(stderr, "{}explore: sizing the visited set for {} states ({})  {:.0f} s{}", start,
-                   grouped(expected_states), mib(p.sizing_bytes), p.seconds, end);
-      } else if (p.liveness_sweep > 0) {
+      if (p.liveness_sweep > 0) {
         const std::uint64_t percent = p.states > 0 ? std::min<std::uint64_t>(100, 100 * p.liveness_swept / p.states) : 0;
         fmt::print(stderr, "{}explore: {} states explored; liveness: sweep {} over the recovery edges, {} %  {:.0f} s{}",
                    start, grouped(p.states), p.liveness_sweep, percent, p.seconds, end);

@@ -133,9 +133,7 @@ explorer::ExploreResult<S> exploreScope(const S& system, const ProveOptions& opt
   if (options.tick) {
     run.progress_interval = std::chrono::milliseconds(500);
     run.on_progress = [&options](const explorer::Progress& p) {
-      if (p.sizing_bytes > 0) {
-        options.tick(fmt::format("sizing the visited set, {:.0f} s", p.seconds));
-      } else if (p.liveness_sweep > 0) {
+      if (p.liveness_sweep > 0) {
         options.tick(fmt::format("{} states; liveness sweep {}, {:.0f} s", grouped(p.states), p.liveness_sweep, p.seconds));
       } else {
         options.tick(fmt::format("{} states, depth {}, {:.0f} s", grouped(p.states), p.depth, p.seconds));

@@ -61,6 +61,7 @@
 #include "proofs/explorer/spill_file.hpp"
 #include "proofs/explorer/system.hpp"
 #include "proofs/explorer/visited_set.hpp"
+#include "proofs/explorer/zeroed_table.hpp"
 
 namespace kcspec::explorer {
 
@@ -75,8 +76,6 @@ struct Progress {
   std::uint64_t memory_bytes = 0;
   int liveness_sweep = 0;            // 0: exploring; k > 0: the liveness pass's k-th sweep
   std::uint64_t liveness_swept = 0;  // in that sweep, the states swept so far (of `states`, by 2^20)
-  std::uint64_t sizing_bytes = 0;    // > 0: a visited set of this size is being allocated up front
-                                     // (ExploreOptions::expected_states), before the first state
   double seconds = 0;
 };
 
@@ -113,8 +112,9 @@ struct ExploreOptions {
   const std::atomic<bool>* cancel = nullptr;         // polled between states
   std::chrono::milliseconds max_time{0};             // 0: none; polled between states, like cancel
   std::size_t batch_states = 0;       // frontier states per batch; 0: 2,048 per thread (no effect on results)
-  // A sizing hint: the visited set (and the BFS indexes) are allocated up front for this many
-  // states, so that up to it the table never grows and never holds an old and a new table at
+  // A sizing hint: the visited set (and the BFS indexes) are made up front for this many states
+  // (zeroed_table.hpp: untouched, so at once; memory is taken as they fill), so that up to it the
+  // table never grows and never holds an old and a new table at
   // once (a growth's peak is 25 bytes per old slot). 0: none; ignored when the up-front table
   // alone would exceed max_memory_bytes. Memory only: no effect on results.
   std::uint64_t expected_states = 0;
@@ -307,10 +307,8 @@ class Explorer {
     const std::uint64_t bytes = presizedTableBytes(expected, check_liveness_);
     static_assert(sizeof(Index) == sizeof(std::uint32_t), "presizedTableBytes counts a 4-byte BFS index");
     if (!affords(bytes)) return;
-    progress_sizing_bytes_.store(bytes, std::memory_order_relaxed);
     visited_ = VisitedSet(static_cast<std::size_t>(slots));
-    if (check_liveness_) bfs_of_slot_.assign(visited_.capacity(), kNone);
-    progress_sizing_bytes_.store(0, std::memory_order_relaxed);
+    if (check_liveness_) bfs_of_slot_ = ZeroedTable<Index>(visited_.capacity());
   }
 
   // Whether the checker may hold `bytes` at once (within --max-memory); the most it held so far
@@ -338,12 +336,20 @@ class Explorer {
       }
     }
     if (check_liveness_) {
-      HugeVector<Index> moved(visited_.capacity(), kNone);
+      ZeroedTable<Index> moved(visited_.capacity());
       for (std::size_t i = 0; i < map.size(); ++i) {
         if (map[i] != VisitedSet::kNoSlot) moved[map[i]] = bfs_of_slot_[i];
       }
       bfs_of_slot_ = std::move(moved);
     }
+  }
+
+  // The BFS index of the state in `slot`, or kNone while it has none (bfs_of_slot_ holds the
+  // index plus one, so that its zeroed start reads as none). A relaxed atomic load: the merge
+  // may be writing it.
+  Index bfsIndexAt(Slot slot) const {
+    const Index stored = __atomic_load_n(&bfs_of_slot_[slot], __ATOMIC_RELAXED);
+    return stored == 0 ? kNone : stored - 1;
   }
 
   Progress snapshot() const {
@@ -357,7 +363,6 @@ class Explorer {
     p.memory_bytes = progress_memory_.load(std::memory_order_relaxed);
     p.liveness_sweep = progress_sweep_.load(std::memory_order_relaxed);
     p.liveness_swept = progress_swept_.load(std::memory_order_relaxed);
-    p.sizing_bytes = progress_sizing_bytes_.load(std::memory_order_relaxed);
     p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     return p;
   }
@@ -402,10 +407,12 @@ class Explorer {
     const auto inserted = visited_.insert(fingerprint, parent, [this](const std::vector<Slot>& map) { remap(map); });
     slot = inserted.slot;
     if (check_liveness_) {
-      if (bfs_of_slot_.size() != visited_.capacity()) bfs_of_slot_.resize(visited_.capacity(), kNone);
-      // Read by the expanding threads (known()): a relaxed atomic store (they take kNone, which
-      // they may also see just before it, as "not yet known").
-      __atomic_store_n(&bfs_of_slot_[slot], static_cast<Index>(visited_.size() - 1), __ATOMIC_RELAXED);
+      // Made at the table's capacity on the first insertion unless presize() made it; remap()
+      // keeps it there.
+      if (bfs_of_slot_.size() == 0) bfs_of_slot_ = ZeroedTable<Index>(visited_.capacity());
+      // Read by the expanding threads (known()): a relaxed atomic store (they take "none", which
+      // they may also see just before it, as "not yet known"). The index is stored plus one.
+      __atomic_store_n(&bfs_of_slot_[slot], static_cast<Index>(visited_.size()), __ATOMIC_RELAXED);
     }
     next_frontier_.push(encoding, slot);
     return true;
@@ -582,7 +589,7 @@ class Explorer {
       // still read kNone here, and then the merge looks the index up itself.
       const auto known = [&](Successor& successor, Slot slot) {
         successor.existing = slot;
-        if (successor.recovery) successor.existing_index = __atomic_load_n(&bfs_of_slot_[slot], __ATOMIC_RELAXED);
+        if (successor.recovery) successor.existing_index = bfsIndexAt(slot);
       };
       const auto keepIfNew = [&](Successor& successor, std::size_t offset) {
         if (const auto found = visited_.find(successor.fingerprint)) {
@@ -698,7 +705,7 @@ class Explorer {
               stop_ = StopReason::MemoryLimit;
               return false;
             }
-            recovery_edges_.addEdge(successor.existing_index != kNone ? successor.existing_index : bfs_of_slot_[target]);
+            recovery_edges_.addEdge(successor.existing_index != kNone ? successor.existing_index : bfsIndexAt(target));
           }
         }
         if (check_liveness_) {
@@ -870,7 +877,8 @@ class Explorer {
       if (slot_of_bfs.empty()) {
         slot_of_bfs.assign(visited_.size(), VisitedSet::kNoSlot);
         for (std::size_t slot = 0; slot < bfs_of_slot_.size(); ++slot) {
-          if (bfs_of_slot_[slot] != kNone) slot_of_bfs[bfs_of_slot_[slot]] = static_cast<Slot>(slot);
+          const Index bfs_index = bfsIndexAt(static_cast<Slot>(slot));
+          if (bfs_index != kNone) slot_of_bfs[bfs_index] = static_cast<Slot>(slot);
         }
       }
       const bool all = j == liveness_.size();
@@ -903,7 +911,7 @@ class Explorer {
 
   VisitedSet visited_;                      // fingerprints and parent links, per slot
   std::vector<std::uint64_t> level_begin_;  // how many states precede each depth
-  HugeVector<Index> bfs_of_slot_;           // per slot (liveness): the state's BFS index
+  ZeroedTable<Index> bfs_of_slot_;          // per slot (liveness): the state's BFS index + 1, 0 for none
   GoalBits goals_;                           // per BFS index (liveness): compact goal bits
   RecoveryEdges recovery_edges_;             // per BFS index (liveness): its recovery successors' BFS indexes
   Frontier frontier_;
@@ -932,7 +940,6 @@ class Explorer {
   std::atomic<std::uint64_t> progress_memory_{0};
   std::atomic<int> progress_sweep_{0};
   std::atomic<std::uint64_t> progress_swept_{0};
-  std::atomic<std::uint64_t> progress_sizing_bytes_{0};
 };
 
 }  // namespace detail

@@ -10,7 +10,8 @@
 // the old table, the new fingerprints and the map at once (25 bytes per old slot): the old
 // fingerprints are released before the new parent links are allocated. Fingerprint 0 is the
 // empty-slot marker, so a state whose fingerprint is 0 is stored as 1 (one more collision, with
-// probability 2⁻⁶⁴).
+// probability 2⁻⁶⁴). The tables start as zeroed_table.hpp's, untouched until filled: an empty
+// slot's parent link is 0 and never read.
 //
 // One writer, many readers: find() may run on other threads while insert() runs, as long as
 // the table does not grow (growsOnInsert() tells; the explorer stops its readers first). A
@@ -25,8 +26,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "proofs/explorer/huge_page_allocator.hpp"
 #include "proofs/explorer/system.hpp"
+#include "proofs/explorer/zeroed_table.hpp"
 
 namespace kcspec::explorer {
 
@@ -112,8 +113,8 @@ class VisitedSet {
 
   void allocate(std::size_t slots) {
     if (slots > std::size_t{kNoSlot}) throw std::length_error("more than 2^32 visited-set slots");
-    keys_.assign(slots, 0);
-    parents_.assign(slots, kNoSlot);
+    keys_ = ZeroedTable<Fingerprint>(slots);
+    parents_ = ZeroedTable<Slot>(slots);
   }
 
   // Two phases, so that the old fingerprints are gone before the new parent links exist: first
@@ -124,8 +125,8 @@ class VisitedSet {
     if (new_capacity > std::size_t{kNoSlot}) throw std::length_error("more than 2^32 visited-set slots");
     std::vector<Slot> map(old_capacity, kNoSlot);
     {
-      HugeVector<Fingerprint> old_keys = std::move(keys_);
-      keys_.assign(new_capacity, 0);
+      ZeroedTable<Fingerprint> old_keys = std::move(keys_);
+      keys_ = ZeroedTable<Fingerprint>(new_capacity);
       for (std::size_t i = 0; i < old_capacity; ++i) {
         if (old_keys[i] == 0) continue;
         std::size_t slot = home(old_keys[i]);
@@ -134,16 +135,16 @@ class VisitedSet {
         map[i] = static_cast<Slot>(slot);
       }
     }  // the old fingerprints are released here
-    HugeVector<Slot> old_parents = std::move(parents_);
-    parents_.assign(new_capacity, kNoSlot);
+    ZeroedTable<Slot> old_parents = std::move(parents_);
+    parents_ = ZeroedTable<Slot>(new_capacity);
     for (std::size_t i = 0; i < old_capacity; ++i) {
       if (map[i] != kNoSlot) parents_[map[i]] = old_parents[i] == kNoSlot ? kNoSlot : map[old_parents[i]];
     }
     return map;
   }
 
-  HugeVector<Fingerprint> keys_;
-  HugeVector<Slot> parents_;
+  ZeroedTable<Fingerprint> keys_;
+  ZeroedTable<Slot> parents_;
   std::size_t size_ = 0;
 };
 

@@ -1,6 +1,8 @@
 // The search itself: shortest counterexamples of a deliberately broken property, determinism
 // across thread counts, known deviations, and the depth and memory limits.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -456,7 +458,6 @@ TEST(ExplorerSearch, ProgressIsReported) {
   options.progress_interval = std::chrono::milliseconds(1);
   options.on_progress = [&calls](const Progress& p) {
     EXPECT_GE(p.seconds, 0.0);
-    EXPECT_EQ(p.sizing_bytes, 0u);  // nothing sized up front without expected_states
     EXPECT_LE(p.liveness_swept, p.states);
     if (p.liveness_sweep == 0) {
       EXPECT_EQ(p.liveness_swept, 0u);
@@ -467,37 +468,37 @@ TEST(ExplorerSearch, ProgressIsReported) {
   EXPECT_GT(calls.load(), 0);
 }
 
-// While a table is sized up front (expected_states) no state exists yet: the progress reports
-// say so (sizing_bytes: the table's bytes, with the liveness pass's per-slot index), and none
-// after it does. 20 million expected states make a table of about 370 MB, whose allocation
-// takes long enough (tenths of a second) for reports every millisecond to see it.
-TEST(ExplorerSearch, ProgressNamesTheSizingOfThePresizedTable) {
-  constexpr std::uint64_t kExpectedStates = 20'000'000;
-  const std::uint64_t slots = 8 * (kExpectedStates + 1) / 7 + 2;
-  std::mutex mutex;
-  std::vector<Progress> reports;
-  ExploreOptions options;
-  options.expected_states = kExpectedStates;
-  options.progress_interval = std::chrono::milliseconds(1);
-  options.on_progress = [&](const Progress& p) {
-    const std::lock_guard lock(mutex);
-    reports.push_back(p);
-  };
-  const auto result = run(SpecSystem(crashAndFailover()), 2, options);
-  ASSERT_TRUE(result.complete());
-  const std::lock_guard lock(mutex);
-  std::size_t sizing = 0;
-  bool explored = false;
-  for (const Progress& p : reports) {
-    if (p.sizing_bytes > 0) {
-      ++sizing;
-      EXPECT_FALSE(explored) << "sizing reported after a state was";
-      EXPECT_EQ(p.states, 0u);
-      EXPECT_EQ(p.sizing_bytes, slots * (12 + 4));
-    }
-    explored = explored || p.states > 0;
+// A table sized up front (expected_states) is not written when it is made (zeroed_table.hpp), so
+// a run that is cancelled at once (Ctrl-C, --max-seconds) stops at once: 100 million expected
+// states make tables of about 1.8 GB, of which such a run touches a few pages. Filling them up front,
+// as before, made them all resident first (and took 4–14 s for `medium` and `large`, during which
+// neither Ctrl-C nor --max-seconds could act). Run in a child process, so that its peak resident
+// memory (ru_maxrss) is the run's alone.
+TEST(ExplorerSearch, APresizedTableIsNotWrittenBeforeTheRunCanStop) {
+  constexpr std::uint64_t kExpectedStates = 100'000'000;
+  constexpr long kMostResidentKiB = 300 * 1024;
+  ASSERT_GT(presizedTableBytes(kExpectedStates, true), std::uint64_t{1700} << 20);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0) << "fork failed";
+  if (child == 0) {
+    std::atomic<bool> cancel{true};
+    ExploreOptions options;
+    options.expected_states = kExpectedStates;
+    options.cancel = &cancel;
+    const auto result = run(SpecSystem(crashAndFailover()), 2, options);
+    if (result.stop != StopReason::Cancelled) ::_exit(3);
+    if (result.memory_bytes < presizedTableBytes(kExpectedStates, true)) ::_exit(4);  // counted whole, for the cap
+    rusage usage{};
+    ::getrusage(RUSAGE_SELF, &usage);
+    ::_exit(usage.ru_maxrss < kMostResidentKiB ? 0 : 5);
   }
-  EXPECT_GT(sizing, 0u) << reports.size() << " reports, none while sizing";
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child ended by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  EXPECT_NE(WEXITSTATUS(status), 3) << "the run did not stop as cancelled";
+  EXPECT_NE(WEXITSTATUS(status), 4) << "the presized tables were not counted";
+  EXPECT_NE(WEXITSTATUS(status), 5) << "more than " << kMostResidentKiB << " KiB resident: the tables were written";
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 }  // namespace
