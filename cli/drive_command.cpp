@@ -135,8 +135,15 @@ int runDrive(const DriveCommandOptions& o) {
     };
   }
   if (!o.quiet) {
-    options.progress = [exhaustive](const conformance::DriveProgress& p) {
-      if (exhaustive) {
+    options.progress = [exhaustive, max_replays = options.max_shrink_replays](const conformance::DriveProgress& p) {
+      const auto step_count = [](std::size_t n) { return fmt::format("{} step{}", n, n == 1 ? "" : "s"); };
+      if (p.shrinking && p.shrink_replays == 0) {
+        fmt::print(stderr, "drive: a history of {} failed; shrinking it (at most {} replays)\n",
+                   step_count(p.found_length), max_replays);
+      } else if (p.shrinking) {
+        fmt::print(stderr, "drive: shrinking: {} replays, the shortest failing history so far {} (of {}), {} SUT steps\n",
+                   p.shrink_replays, step_count(p.shortest_failing), p.found_length, p.sut_steps);
+      } else if (exhaustive) {
         fmt::print(stderr, "drive: depth {}, {} states, {} transitions checked, {} SUT steps\n", p.depth, p.states,
                    p.transitions, p.sut_steps);
       } else {

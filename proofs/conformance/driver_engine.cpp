@@ -50,15 +50,17 @@ std::optional<SutFailure> compare(const Config& config, const Observation& spec_
 
 bool cancelled(const DriveOptions& options) { return options.cancel != nullptr && options.cancel->load(); }
 
-// Throttles progress reports to about one a second.
+// Throttles progress reports to about one a second (now(): a report at once, for a new phase).
 class ProgressClock {
  public:
   explicit ProgressClock(const DriveOptions& options) : options_(options) {}
   void tick(const DriveProgress& progress) {
+    if (Clock::now() - last_ < std::chrono::seconds(1)) return;
+    now(progress);
+  }
+  void now(const DriveProgress& progress) {
     if (!options_.progress) return;
-    const auto now = Clock::now();
-    if (now - last_ < std::chrono::seconds(1)) return;
-    last_ = now;
+    last_ = Clock::now();
     options_.progress(progress);
   }
 
@@ -69,9 +71,13 @@ class ProgressClock {
 
 // Shrinks a failing random history (keeping the failure's kind) and fills in the finding.
 Finding shrunkFinding(const Config& config, SutSession& sut, const DriveOptions& options, std::vector<Action> history,
-                      SutFailure failure, DriveProgress& totals) {
+                      SutFailure failure, DriveProgress& totals, ProgressClock& clock) {
   Finding finding;
   finding.unshrunk_length = history.size();
+  totals.shrinking = true;
+  totals.found_length = history.size();
+  totals.shortest_failing = history.size();
+  clock.now(totals);
   const FindingKind kind = failure.kind;
   const SutFailure failure_as_found = failure;
   SutFailure last_failure = std::move(failure);
@@ -84,11 +90,16 @@ Finding shrunkFinding(const Config& config, SutSession& sut, const DriveOptions&
       return false;
     }
     const ReplayOutcome outcome = replayHistory(config, sut, candidate, &totals.sut_steps, /*fresh=*/true);
+    ++totals.shrink_replays;
     if (outcome.kind == ReplayOutcome::Kind::Failed && outcome.failure->kind == FindingKind::Timeout) ++timeouts;
-    if (outcome.kind != ReplayOutcome::Kind::Failed || outcome.failure->kind != kind) return false;
-    last_failure = *outcome.failure;
-    last_failing_step = outcome.failing_step;
-    return true;
+    const bool fails_alike = outcome.kind == ReplayOutcome::Kind::Failed && outcome.failure->kind == kind;
+    if (fails_alike) {
+      last_failure = *outcome.failure;
+      last_failing_step = outcome.failing_step;
+      totals.shortest_failing = std::min(totals.shortest_failing, std::min(candidate.size(), outcome.failing_step));
+    }
+    clock.tick(totals);
+    return fails_alike;
   };
   // A failure that needs the histories before it (a SUT whose reset leaves something behind) is
   // reported as found, unshrunk.
@@ -153,7 +164,7 @@ DriveReport driveRandom(const Config& config, SutSession& sut, const DriveOption
     ++report.totals.histories;
     clock.tick(report.totals);
     if (failure) {
-      Finding finding = shrunkFinding(config, sut, options, std::move(history), std::move(*failure), report.totals);
+      Finding finding = shrunkFinding(config, sut, options, std::move(history), std::move(*failure), report.totals, clock);
       finding.history_seed = seed;
       finding.history_index = h;
       report.finding = std::move(finding);

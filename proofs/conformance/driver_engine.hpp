@@ -41,6 +41,11 @@ struct DriveProgress {
   std::uint64_t transitions = 0;  // exhaustive: transitions checked so far
   int depth = 0;                  // exhaustive: the level being expanded
   std::uint64_t sut_steps = 0;    // steps sent to the SUT so far
+  // random, once a history failed: its shrinking (reported when it starts, then now and then)
+  bool shrinking = false;
+  std::size_t found_length = 0;      // the failing history's length as found
+  std::size_t shortest_failing = 0;  // the shortest history that still fails the same way, so far
+  int shrink_replays = 0;            // replays spent shrinking so far (at most max_shrink_replays + 1)
 };
 
 struct DriveOptions {
