@@ -49,7 +49,7 @@ class TraceProgress {
 
 int runCheckTrace(const CheckTraceOptions& options) {
   InterruptGuard guard;  // Ctrl-C: stop before the next line and report what was checked
-  const std::string text = readUserFile(options.file, "a trace", options.file + ":0");
+  const std::string text = readUserFile(options.file, "a trace");
   TraceProgress progress(text);
   conformance::TraceVerdict verdict;
   try {

@@ -1,5 +1,7 @@
 #include "cli/files.hpp"
 
+#include "spec/vocabulary/text_error.hpp"
+
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
@@ -26,14 +28,13 @@ std::optional<std::string> readFileIfExists(const std::filesystem::path& path) {
   return contents.str();
 }
 
-std::string readUserFile(const std::string& file, std::string_view what) { return readUserFile(file, what, file); }
-
-std::string readUserFile(const std::string& file, std::string_view what, const std::string& where) {
+std::string readUserFile(const std::string& file, std::string_view what) {
+  const auto refused = [&file](std::string message) { return TextError(file, 0, std::move(message)); };
   constexpr std::size_t kMaxBytes = std::size_t{1} << 30;  // far above any configuration, scenario or trace
   std::error_code error;
-  if (std::filesystem::is_directory(file, error)) throw UserError(where, fmt::format("is a folder, not {}", what));
+  if (std::filesystem::is_directory(file, error)) throw refused(fmt::format("is a folder, not {}", what));
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw UserError(where, fmt::format("cannot read the file: {}", std::strerror(errno)));
+  if (fd < 0) throw refused(fmt::format("cannot read the file: {}", std::strerror(errno)));
   std::string contents;
   char buffer[1 << 16];
   for (;;) {  // bounded: each round adds to `contents`, which stops at kMaxBytes
@@ -43,8 +44,8 @@ std::string readUserFile(const std::string& file, std::string_view what, const s
     if (n <= 0 || contents.size() + static_cast<std::size_t>(n) > kMaxBytes) {
       ::close(fd);
       if (n == 0) return contents;
-      throw UserError(where, n < 0 ? fmt::format("cannot read the file: {}", std::strerror(failure))
-                                  : std::string("larger than 1 GiB: not a file kcspec reads"));
+      throw refused(n < 0 ? fmt::format("cannot read the file: {}", std::strerror(failure))
+                          : std::string("larger than 1 GiB: not a file kcspec reads"));
     }
     contents.append(buffer, static_cast<std::size_t>(n));
   }

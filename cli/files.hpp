@@ -21,11 +21,10 @@ struct UserError : std::runtime_error {
 std::optional<std::string> readFileIfExists(const std::filesystem::path& path);
 
 // The contents of a file the user named, which holds `what` ("a configuration file"): throws
-// UserError(where, …) when it is a folder, does not exist or cannot be read (with the system's
-// reason), so none of these reaches a parser as an empty text. `where` is the file's name unless
-// the command's errors name a line (check-trace: `file:0`).
+// TextError(file, 0, …) — printed `file:0: message`, as the parsers' errors are — when it is a
+// folder, does not exist, cannot be read (with the system's reason) or is over 1 GiB, so none of
+// these reaches a parser as an empty text.
 std::string readUserFile(const std::string& file, std::string_view what);
-std::string readUserFile(const std::string& file, std::string_view what, const std::string& where);
 
 // Writes through a temporary file in the same folder (flushed to disk) and a rename, so a reader
 // never sees a half-written file and a failed or interrupted write leaves the old file as it was
