@@ -436,7 +436,7 @@ ProveReport prove(const proofs::Catalog& catalog, const std::vector<const Theore
     RunOutput& run = outputs[r];
     for (const auto& [id, c] : run.violations) {
       if (!explorer::isKnownKafkaDeviation(id)) continue;
-      const bool expected = std::any_of(report.results.begin(), report.results.end(), [&](const TheoremResult& res) {
+      const bool expected = std::any_of(report.results.begin(), report.results.end(), [r, &id = id](const TheoremResult& res) {
         return res.run == r && res.theorem->property == id;
       });
       if (!expected) run.summary.other_deviations.emplace_back(id, c.steps.size());

@@ -83,7 +83,7 @@ std::vector<ElectionResult> leaderForOffline(const ControllerContext& context, c
   for (const UncleanElectionInput& input : inputs) {
     const TopicPartition tp = input.tp;
     const BrokerList assignment = context.partitionReplicaAssignment(tp);
-    const BrokerList live = filtered(assignment, [&](BrokerId r) { return context.isReplicaOnline(r, tp); });
+    const BrokerList live = filtered(assignment, [&context, &tp = tp](BrokerId r) { return context.isReplicaOnline(r, tp); });
     if (!input.leader_and_isr) {
       results.push_back(ElectionResult{tp, std::nullopt, live});
       continue;
@@ -95,7 +95,7 @@ std::vector<ElectionResult> leaderForOffline(const ControllerContext& context, c
     std::optional<LeaderAndIsr> next;
     if (leader) {
       if (lai.isr.contains(*leader)) {
-        next = lai.newLeaderAndIsr(*leader, filtered(lai.isr, [&](BrokerId r) { return context.isReplicaOnline(r, tp); }));
+        next = lai.newLeaderAndIsr(*leader, filtered(lai.isr, [&context, &tp = tp](BrokerId r) { return context.isReplicaOnline(r, tp); }));
       } else if (kIsLeaderRecoverySupported) {
         next = lai.newRecoveringLeaderAndIsr(*leader, BrokerList{*leader});
       } else {
@@ -112,7 +112,7 @@ std::vector<ElectionResult> leaderForReassign(const ControllerContext& context,
   std::vector<ElectionResult> results;
   for (const auto& [tp, lai] : inputs) {
     const BrokerList target = context.partitionFullReplicaAssignment(tp).targetReplicas();
-    const BrokerList live = filtered(target, [&](BrokerId r) { return context.isReplicaOnline(r, tp); });
+    const BrokerList live = filtered(target, [&context, &tp = tp](BrokerId r) { return context.isReplicaOnline(r, tp); });
     const auto leader = PartitionLeaderElectionAlgorithms::reassignPartitionLeaderElection(target, lai.isr, asSet(live));
     results.push_back(ElectionResult{tp, leader ? std::optional(lai.newLeader(*leader)) : std::nullopt, target});
   }
@@ -124,7 +124,7 @@ std::vector<ElectionResult> leaderForPreferredReplica(const ControllerContext& c
   std::vector<ElectionResult> results;
   for (const auto& [tp, lai] : inputs) {
     const BrokerList assignment = context.partitionReplicaAssignment(tp);
-    const BrokerList live = filtered(assignment, [&](BrokerId r) { return context.isReplicaOnline(r, tp); });
+    const BrokerList live = filtered(assignment, [&context, &tp = tp](BrokerId r) { return context.isReplicaOnline(r, tp); });
     const auto leader = PartitionLeaderElectionAlgorithms::preferredReplicaPartitionLeaderElection(assignment, lai.isr, asSet(live));
     results.push_back(ElectionResult{tp, leader ? std::optional(lai.newLeader(*leader)) : std::nullopt, assignment});
   }
@@ -138,7 +138,7 @@ std::vector<ElectionResult> leaderForControlledShutdown(const ControllerContext&
   const BrokerSet shutting_down = context.shuttingDownBrokerIds;
   for (const auto& [tp, lai] : inputs) {
     const BrokerList assignment = context.partitionReplicaAssignment(tp);
-    const BrokerList live_or_sd = filtered(assignment, [&](BrokerId r) { return context.isReplicaOnline(r, tp, true); });
+    const BrokerList live_or_sd = filtered(assignment, [&context, &tp = tp](BrokerId r) { return context.isReplicaOnline(r, tp, true); });
     const auto leader = PartitionLeaderElectionAlgorithms::controlledShutdownPartitionLeaderElection(
         assignment, lai.isr, asSet(live_or_sd), mutants.has(Mutant::M15) ? BrokerSet{} : shutting_down);  // M15
     const BrokerList new_isr = filtered(lai.isr, [&](BrokerId r) { return !shutting_down.contains(r); });

@@ -126,7 +126,7 @@ ElectionOutcomes PartitionStateMachine::doHandleStateChanges(const std::vector<T
       ElectionOutcomes results = electLeaderForPartitions(to_elect, *strategy);
       for (const auto& [tp, outcome] : results) {
         if (const auto* lai = std::get_if<LeaderAndIsr>(&outcome)) {
-          log.info([&] {
+          log.info([&, &tp = tp] {
             return fmt::format("Changed partition {} from {} to OnlinePartition with state {}", name(tp),
                                stateName(context_.partitionState(tp)), toKafkaString(*lai));
           });

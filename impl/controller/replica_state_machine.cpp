@@ -144,7 +144,7 @@ void ReplicaStateMachine::toOfflineReplica(BrokerId replicaId, const std::vector
   std::vector<TopicPartition> partitions;
   for (const PartitionAndReplica& r : with_leadership) partitions.push_back(r.tp);
   for (const auto& [tp, leadership] : removeReplicasFromIsr(replicaId, partitions)) {
-    log.info([&] {
+    log.info([&, &tp = tp, &leadership = leadership] {
       return fmt::format("Partition {} state changed to {} after removing replica {} from the ISR as part of transition to "
                          "OfflineReplica",
                          name(tp), toKafkaString(leadership), replicaId);

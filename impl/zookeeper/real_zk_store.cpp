@@ -250,11 +250,15 @@ struct RealZkStore::Impl {
     int rc = ZOK;
     if (kind == WatchKind::Data) {
       ::Stat stat{};
-      rc = run(session, [&](zhandle_t* h) { return zoo_wexists(h, path.c_str(), &Impl::dataWatcher, this, &stat); });
+      rc = run(session, [&stat, &path = path, this](zhandle_t* h) {
+        return zoo_wexists(h, path.c_str(), &Impl::dataWatcher, this, &stat);
+      });
       if (rc == ZOK || rc == ZNONODE) armed.insert(registration);
     } else {
       String_vector children{};
-      rc = run(session, [&](zhandle_t* h) { return zoo_wget_children(h, path.c_str(), &Impl::childWatcher, this, &children); });
+      rc = run(session, [&children, &path = path, this](zhandle_t* h) {
+        return zoo_wget_children(h, path.c_str(), &Impl::childWatcher, this, &children);
+      });
       if (rc == ZOK) {
         deallocate_String_vector(&children);
         armed.insert(registration);

@@ -130,7 +130,7 @@ TEST(CheckLogEngine, StopsAtTheFirstCheckAfterCancelInEveryWayOfReading) {
     int calls = 0;
     conformance::CheckOptions options = way;
     options.cancel = &cancel;
-    options.progress = [&](const conformance::CheckProgress& p) {
+    options.progress = [&, &name = name](const conformance::CheckProgress& p) {
       ++calls;
       EXPECT_EQ(p.file, 0u) << name;
       EXPECT_EQ(p.file_bytes, fs::file_size(bigLog())) << name;

@@ -2,6 +2,7 @@
 // for equal states, different for different ones; the visited set.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -66,7 +67,9 @@ class CheckingSystem : public SpecSystem {
 // converts to anything, so no brace elision happens).
 struct AnyField {
   template <class T>
-  operator T() const;  // declared only: used in unevaluated contexts
+  operator T() const {  // used in unevaluated contexts only
+    std::abort();
+  }
 };
 template <class T, std::size_t... I>
 constexpr bool initializableWith(std::index_sequence<I...>) {
