@@ -1,7 +1,5 @@
 #include "cli/files.hpp"
 
-#include "spec/vocabulary/text_error.hpp"
-
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
@@ -15,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
+
+#include "spec/vocabulary/text_error.hpp"
 
 extern char** environ;
 

@@ -112,10 +112,10 @@ struct ExploreOptions {
   const std::atomic<bool>* cancel = nullptr;         // polled between states
   std::chrono::milliseconds max_time{0};             // 0: none; polled between states, like cancel
   std::size_t batch_states = 0;       // frontier states per batch; 0: 2,048 per thread (no effect on results)
-  // A sizing hint: the visited set (and the BFS indexes) are made up front for this many states
-  // (zeroed_table.hpp: untouched, so at once; memory is taken as they fill), so that up to it the
-  // table never grows and never holds an old and a new table at
-  // once (a growth's peak is 25 bytes per old slot). 0: none; ignored when the up-front table
+  // A sizing hint: the visited set (and the BFS indexes) are made up front for this many states,
+  // so that up to it the table never grows and never holds an old and a new table at once (a
+  // growth's peak is 25 bytes per old slot). Making them writes nothing (zeroed_table.hpp): their
+  // pages are zeroed as the first states touch them. 0: none; ignored when the up-front table
   // alone would exceed max_memory_bytes. Memory only: no effect on results.
   std::uint64_t expected_states = 0;
   // Empty: none. Else a directory where the frontier's full blocks and liveness' recovery edges

@@ -7,7 +7,6 @@
 
 #include <atomic>
 #include <filesystem>
-#include <mutex>
 #include <string>
 #include <vector>
 
