@@ -25,13 +25,14 @@ void SimulatedBroker::handleNextRequest(BrokerId self) {
   }
 }
 
+// ReplicaManager.becomeLeaderOrFollower in ZooKeeper mode: only a higher leader epoch than the
+// partition's (−1 when not held) is taken, and only by a broker among the entry's replicas.
 void SimulatedBroker::handleLeaderAndIsr(BrokerId self, const ControlRequest& request) {
   for (const LeaderAndIsrPartitionState& entry : request.leader_and_isr) {
     HostedReplica& hosted = replicas_[static_cast<std::size_t>(partitionIndex(entry.tp))];
     const LeaderAndIsr& lai = entry.leadership.leader_and_isr;
-    const bool newer = !hosted.present || lai.leader_epoch > hosted.leader_epoch ||
-                       (lai.leader_epoch == hosted.leader_epoch && lai.partition_epoch > hosted.partition_epoch);
-    if (!newer) continue;
+    if (lai.leader_epoch <= hosted.leader_epoch) continue;             // "matches" or "is smaller than"
+    if (!entry.assignment.replicas.contains(self)) continue;            // "not in assigned replica list"
     const bool leader = lai.leader == self;
     // A follower keeps no ISR (Kafka's Partition.makeFollower clears it).
     hosted = HostedReplica{true, leader, lai.leader_epoch, lai.partition_epoch, leader ? lai.isr : BrokerList{}};
@@ -50,13 +51,17 @@ void SimulatedBroker::handleUpdateMetadata(const ControlRequest& request) {
   metadata_live_brokers_ = request.live_brokers;
 }
 
+// ReplicaManager.stopReplicas: delete=true removes the partition; delete=false only stops it, so
+// its leader epoch stays and still fences LeaderAndIsr requests of the same epoch.
 void SimulatedBroker::handleStopReplica(const ControlRequest& request) {
   PartitionSet deleted;
   for (const StopReplicaPartitionState& entry : request.stop_replica) {
     HostedReplica& hosted = replicas_[static_cast<std::size_t>(partitionIndex(entry.tp))];
-    if (hosted.present && (entry.leader_epoch == LeaderAndIsr::kEpochDuringDelete ||
-                           entry.leader_epoch == LeaderAndIsr::kNoEpoch || entry.leader_epoch >= hosted.leader_epoch)) {
-      hosted = HostedReplica{};
+    const bool epoch_ok = entry.leader_epoch == LeaderAndIsr::kEpochDuringDelete ||
+                          entry.leader_epoch == LeaderAndIsr::kNoEpoch || entry.leader_epoch >= hosted.leader_epoch;
+    if (epoch_ok) {
+      const HostedReplica stopped{.leader_epoch = hosted.leader_epoch, .partition_epoch = hosted.partition_epoch};
+      hosted = entry.delete_partition ? HostedReplica{} : stopped;
     }
     if (entry.delete_partition) deleted.insert(entry.tp);
   }

@@ -11,14 +11,15 @@ HostedReplica& hosted(BrokerData& broker, TopicPartition tp) {
   return broker.replicas[static_cast<std::size_t>(partitionIndex(tp))];
 }
 
-// becomeLeaderOrFollower: a newer leader epoch (or the same epoch with a newer partition epoch)
-// replaces what the broker knows; anything older is ignored.
+// becomeLeaderOrFollower (ReplicaManager, ZooKeeper mode): an entry is applied only when its
+// leader epoch is higher than the one the broker holds for the partition (−1 when it holds none)
+// and the broker is one of the entry's replicas; an equal epoch is ignored ("matches the current
+// leader epoch"), whatever the partition epoch.
 void applyLeaderAndIsr(BrokerData& broker, BrokerId self, const LeaderAndIsrPartitionState& state) {
   HostedReplica& replica = hosted(broker, state.tp);
   const LeaderAndIsr& lai = state.leadership.leader_and_isr;
-  const bool newer = !replica.present || lai.leader_epoch > replica.leader_epoch ||
-                     (lai.leader_epoch == replica.leader_epoch && lai.partition_epoch > replica.partition_epoch);
-  if (!newer) return;
+  if (lai.leader_epoch <= replica.leader_epoch) return;
+  if (!state.assignment.replicas.contains(self)) return;  // "itself is not in assigned replica list"
   const bool is_leader = lai.leader == self;
   // A follower keeps no ISR: Kafka's makeFollower clears it; only the leader proposes changes.
   replica = HostedReplica{true, is_leader, lai.leader_epoch, lai.partition_epoch, is_leader ? lai.isr : BrokerList{}};
@@ -37,13 +38,19 @@ void applyUpdateMetadata(BrokerData& broker, const ControlRequest& request) {
 }
 
 // stopReplicas: epochs −2 (deletion) and −1 bypass the check; otherwise the request must not be
-// older than what the broker has.
+// older than what the broker holds. delete=false stops the replica but keeps the partition, and
+// with it the leader epoch a later LeaderAndIsr must exceed; delete=true forgets it.
 void applyStopReplica(BrokerData& broker, const ControlRequest& request) {
   for (const StopReplicaPartitionState& state : request.stop_replica) {
     HostedReplica& replica = hosted(broker, state.tp);
     const bool accepted = state.leader_epoch == LeaderAndIsr::kEpochDuringDelete ||
                           state.leader_epoch == LeaderAndIsr::kNoEpoch || state.leader_epoch >= replica.leader_epoch;
-    if (accepted) replica = HostedReplica{};
+    if (!accepted) continue;
+    if (state.delete_partition) {
+      replica = HostedReplica{};
+    } else {
+      replica = HostedReplica{.leader_epoch = replica.leader_epoch, .partition_epoch = replica.partition_epoch};
+    }
   }
   if (!request.response_wanted.empty()) {
     broker.outbox.push_back(StopReplicaResponse{request.controller_id, request.controller_epoch, request.response_wanted});

@@ -97,6 +97,10 @@ struct ControllerData {
 // ---------------------------------------------------------------- brokers
 
 // A replica as the broker hosting it sees it (set by LeaderAndIsr, removed by StopReplica).
+// A partition as one broker holds it. Not present with leader epoch −1: the broker holds nothing
+// (never had it, or deleted it). Not present with a leader epoch ≥ 0: stopped by
+// StopReplica(delete=false) — Kafka keeps the Partition, so a LeaderAndIsr must still carry a
+// higher leader epoch to start it again; a stopped replica neither leads nor follows.
 struct HostedReplica {
   bool present = false;
   bool is_leader = false;

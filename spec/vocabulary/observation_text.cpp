@@ -141,8 +141,8 @@ std::string eventText(const Config& config, const ControllerEvent& e) {
 
 std::string hostedReplicaText(const HostedReplica& r) {
   if (r == HostedReplica{}) return "";
-  std::string out = fmt::format("{}{} leader_epoch={} partition_epoch={}", r.present ? "" : "(not present) ",
-                                r.is_leader ? "leader" : "follower", r.leader_epoch, r.partition_epoch);
+  const std::string_view role = !r.present ? "stopped" : r.is_leader ? "leader" : "follower";
+  std::string out = fmt::format("{} leader_epoch={} partition_epoch={}", role, r.leader_epoch, r.partition_epoch);
   if (!r.isr.empty()) out += fmt::format(" isr={}", ids(r.isr));
   if (r.alter_partition_pending) out += " alter_partition_pending";
   return out;
