@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "spec/rules/invariants.hpp"
 #include "proofs/explorer/explorer.hpp"
 #include "proofs/explorer/grid_system.hpp"
-#include "proofs/explorer/known_deviations.hpp"
 #include "proofs/explorer/spec_system.hpp"
 #include "proofs/explorer/state_codec.hpp"
 #include "spec/rules/step.hpp"
@@ -47,7 +47,7 @@ void BM_Explore(benchmark::State& state) {
   const SpecSystem system(benchConfig());
   ExploreOptions options;
   options.threads = static_cast<unsigned>(state.range(0));
-  options.is_known_deviation = isKnownKafkaDeviation;
+  options.is_known_deviation = spec::isKnownKafkaDeviation;
   std::uint64_t states = 0;
   std::uint64_t transitions = 0;
   for (auto _ : state) {
@@ -65,7 +65,7 @@ void BM_ExploreDefault(benchmark::State& state) {
   const SpecSystem system(defaultPreset());
   ExploreOptions options;
   options.threads = static_cast<unsigned>(state.range(0));
-  options.is_known_deviation = isKnownKafkaDeviation;
+  options.is_known_deviation = spec::isKnownKafkaDeviation;
   std::uint64_t states = 0;
   std::uint64_t transitions = 0;
   double visited_bytes_per_state = 0;

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "spec/rules/invariants.hpp"
 #include "proofs/explorer/explorer.hpp"
-#include "proofs/explorer/known_deviations.hpp"
 #include "proofs/explorer/spec_system.hpp"
 #include "spec/vocabulary/config_text.hpp"
 
@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
     const SpecSystem system(c.config);
     ExploreOptions options;
     options.threads = threads;
-    options.is_known_deviation = isKnownKafkaDeviation;
+    options.is_known_deviation = spec::isKnownKafkaDeviation;
     options.stop_at_violation = false;
     options.max_time = std::chrono::seconds(max_seconds);
     const auto result = explore(system, options);

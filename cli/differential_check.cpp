@@ -14,127 +14,6 @@
 namespace kcspec::cli {
 namespace {
 
-// Deletion with brokers down, a single-replica partition (its topic can be created while the
-// replica is down, leaving no state znode), StopReplica errors and failovers mid-deletion.
-constexpr std::string_view kDeletion = R"(name deletion
-brokers 1 2 3
-alive-at-start 1 2 3
-delete.topic.enable true
-topic t
-  partition 0 replicas 1,2
-  partition 1 replicas 2,3
-  reassign 1 to 3,1
-  exists-at-start true
-topic u
-  partition 0 replicas 3
-  partition 1 replicas 1,3
-bound crashes 3
-bound controlled-shutdowns 1
-bound controller-failovers 2
-bound topic-creations 2
-bound topic-deletions 2
-bound reassignments 1
-bound preferred-elections 1
-bound isr-shrinks 1
-bound stop-replica-errors 2
-)";
-
-// Unclean topics, shrinking ISRs, controlled shutdown of the last ISR member, elections.
-constexpr std::string_view kUnclean = R"(name unclean
-brokers 1 2 3
-alive-at-start 1 2 3
-delete.topic.enable true
-topic t
-  partition 0 replicas 1,2,3
-  partition 1 replicas 2,1
-  unclean.leader.election.enable true
-  exists-at-start true
-topic u
-  partition 0 replicas 3,2
-  add-partition replicas 2,3
-bound crashes 3
-bound controlled-shutdowns 2
-bound controller-failovers 1
-bound topic-creations 1
-bound topic-deletions 1
-bound partition-additions 1
-bound preferred-elections 2
-bound unclean-elections 2
-bound isr-shrinks 3
-bound stop-replica-errors 1
-)";
-
-// delete.topic.enable=false: deletion requests must be dropped, also across failovers.
-constexpr std::string_view kNoDelete = R"(name no-delete
-brokers 1 2 3
-alive-at-start 1 2 3
-delete.topic.enable false
-topic t
-  partition 0 replicas 1,2
-  partition 1 replicas 2,3
-  exists-at-start true
-topic u
-  partition 0 replicas 3,1
-bound crashes 1
-bound controlled-shutdowns 1
-bound controller-failovers 2
-bound topic-creations 1
-bound topic-deletions 2
-bound preferred-elections 1
-bound isr-shrinks 1
-)";
-
-// Reassignments (replacements and cancellations) with crashes and failovers in the middle.
-constexpr std::string_view kReassignment = R"(name reassignment
-brokers 1 2 3 4
-alive-at-start 1 2 3 4
-delete.topic.enable true
-topic t
-  partition 0 replicas 1,2
-  partition 1 replicas 2,3
-  reassign 0 to 3,4
-  reassign 0 to 2,4
-  reassign 1 to 4,1
-  exists-at-start true
-topic u
-  partition 0 replicas 3,4
-  reassign 0 to 1,2
-bound crashes 2
-bound controlled-shutdowns 1
-bound controller-failovers 2
-bound topic-creations 1
-bound topic-deletions 1
-bound reassignments 3
-bound preferred-elections 1
-bound isr-shrinks 2
-bound stop-replica-errors 1
-)";
-
-// Auto leader rebalance: leaders move away from preferred replicas (crashes, controlled shutdown,
-// ISR shrinks, a reassignment) and the scheduler moves them back; one topic is deleted meanwhile.
-constexpr std::string_view kRebalance = R"(name rebalance
-brokers 1 2 3
-alive-at-start 1 2 3
-delete.topic.enable true
-auto.leader.rebalance.enable true
-topic t
-  partition 0 replicas 1,2
-  partition 1 replicas 2,3
-  partition 2 replicas 1,3
-  reassign 1 to 3,1
-  exists-at-start true
-topic u
-  partition 0 replicas 3,1,2
-  exists-at-start true
-bound crashes 2
-bound controlled-shutdowns 1
-bound controller-failovers 1
-bound topic-deletions 1
-bound reassignments 1
-bound isr-shrinks 2
-bound auto-rebalances 4
-)";
-
 bool isr1(const LeaderAndIsr& lai, BrokerId b) { return lai.isr.size() == 1 && lai.isr.contains(b); }
 
 const ControllerData* activeModule(const Observation& world) {
@@ -146,23 +25,11 @@ const ControllerData* activeModule(const Observation& world) {
 
 }  // namespace
 
-bool isKnownKafkaDeviation(std::string_view property_id) {
-  return std::find(kKnownKafkaDeviations.begin(), kKnownKafkaDeviations.end(), property_id) !=
-         kKnownKafkaDeviations.end();
-}
-
 const std::vector<CheckConfig>& checkConfigs() {
   static const std::vector<CheckConfig> configs = [] {
     std::vector<CheckConfig> out;
-    // `default`, then the random-history presets; this order (with the configurations below)
-    // seeds `kcspec mutants`' histories, so it stays fixed.
-    out.push_back({"default", *preset("default")});
-    for (std::string_view name : kRandomHistoryPresetNames) out.push_back({name, *preset(name)});
-    out.push_back({"deletion", parseConfig(kDeletion, "config deletion")});
-    out.push_back({"unclean", parseConfig(kUnclean, "config unclean")});
-    out.push_back({"no-delete", parseConfig(kNoDelete, "config no-delete")});
-    out.push_back({"reassignment", parseConfig(kReassignment, "config reassignment")});
-    out.push_back({"rebalance", parseConfig(kRebalance, "config rebalance")});
+    // This order seeds `kcspec mutants`' histories, so it stays fixed.
+    for (std::string_view name : kCheckPresetNames) out.push_back({name, *preset(name)});
     return out;
   }();
   return configs;
@@ -272,12 +139,12 @@ Verdict checkStep(const Config& config, const spec::ClusterState* before_impl, c
   const spec::ClusterState mine = implState(impl);
   // A violated invariant names the bug better than the diff it causes: check the impl's state first.
   for (std::string_view id : spec::violatedStateProperties(config, mine)) {
-    if (isKnownKafkaDeviation(id)) continue;
+    if (spec::isKnownKafkaDeviation(id)) continue;  // checking them would report Kafka, not the impl
     return Verdict{false, propertyLabel(id), renderObservationText(config, mine.world)};
   }
   if (before_impl != nullptr) {
     for (std::string_view id : spec::violatedStepProperties(config, *before_impl, mine, record)) {
-      if (isKnownKafkaDeviation(id)) continue;
+      if (spec::isKnownKafkaDeviation(id)) continue;  // checking them would report Kafka, not the impl
       return Verdict{false, propertyLabel(id), renderObservationText(config, mine.world)};
     }
   }

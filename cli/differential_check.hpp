@@ -22,14 +22,8 @@
 
 namespace kcspec::cli {
 
-// Safety properties that Kafka 3.8 itself violates (docs/spec/rules.md "Findings"): checking them
-// would report Kafka, not the impl.
-inline constexpr std::array<std::string_view, 3> kKnownKafkaDeviations = {"T3", "S7", "S8"};
-bool isKnownKafkaDeviation(std::string_view property_id);
-
-// The configurations the differential checks run on: the three presets and four made to reach
-// particular corners (deletion with brokers down and StopReplica errors, unclean topics and
-// shrinking ISRs, delete.topic.enable=false, reassignments with failovers).
+// The configurations the differential checks run on: the presets of kCheckPresetNames
+// (spec/vocabulary/presets.hpp), parsed, in that order.
 struct CheckConfig {
   std::string_view name;
   Config config;

@@ -10,7 +10,6 @@
 #include "cli/docs_action_texts.hpp"
 #include "cli/docs_examples.hpp"
 #include "cli/docs_sequence_diagram.hpp"
-#include "proofs/explorer/known_deviations.hpp"
 #include "spec/rules/elections.hpp"
 #include "spec/rules/invariants.hpp"
 #include "spec/rules/step.hpp"
@@ -338,15 +337,16 @@ std::string invariantsPage(std::string_view proofs_md) {
   for (const spec::Property& p : spec::invariantCatalog()) {
     const auto verdict = verdicts.find(std::string(p.id));
     md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", p.id, p.name, kindName(p.kind), cell(p.statement),
-                      cell(p.guards), explorer::isKnownKafkaDeviation(p.id) ? "**yes**" : "",
+                      cell(p.guards), spec::isKnownKafkaDeviation(p.id) ? "**yes**" : "",
                       verdict == verdicts.end() ? std::string(kNotChecked) : cell(verdict->second));
   }
   md += "\n";
   bool any = false;
-  for (const explorer::KnownDeviation& d : explorer::kKnownKafkaDeviations) {
+  for (const spec::Property& p : spec::invariantCatalog()) {
+    if (p.kafka_deviation.empty()) continue;
     if (!any) md += "## Known Kafka deviations\n\n";
     any = true;
-    md += fmt::format("- **{}**: {}\n", d.property, d.why);
+    md += fmt::format("- **{}**: {}\n", p.id, p.kafka_deviation);
   }
   return md;
 }

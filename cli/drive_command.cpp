@@ -60,10 +60,6 @@ Config loadConfig(const DriveCommandOptions& o) {
   if (std::optional<Config> config = preset(name)) return *config;
   std::string names;
   for (std::string_view n : kPresetNames) names += (names.empty() ? "" : ", ") + std::string(n);
-  for (const CheckConfig& c : checkConfigs()) {
-    if (c.name == name) return c.config;
-    if (!preset(c.name)) names += ", " + std::string(c.name);  // a preset of that name is listed, and taken, first
-  }
   throw UserError("--preset", fmt::format("no configuration named '{}' (there are: {})", name, names));
 }
 
@@ -274,7 +270,7 @@ CommandRun addDriveCommand(CLI::App& app) {
   cmd->add_option("--max-line-bytes", o->max_line_bytes, "longest reply line accepted (default 8 MiB)")
       ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30));
   auto* preset_option = cmd->add_option(
-      "--preset", o->preset, "a preset (default, medium, large, every-perturbation, crash-isr, crash-deletion, stress-4, stress-5) or check configuration (deletion, unclean, no-delete, reassignment, rebalance)");
+      "--preset", o->preset, "an embedded configuration: " + presetNameList() + " (default: default)");
   auto* config_option = cmd->add_option("--config", o->config_file, "a configuration file (config_text.hpp's format)");
   preset_option->excludes(config_option);
   config_option->excludes(preset_option);

@@ -21,6 +21,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "spec/rules/invariants.hpp"
 #include "cli/command.hpp"
 #include "cli/docs_sequence_diagram.hpp"
 #include "cli/files.hpp"
@@ -31,7 +32,6 @@
 #include "proofs/explorer/both_system.hpp"
 #include "proofs/explorer/explorer.hpp"
 #include "proofs/explorer/impl_system.hpp"
-#include "proofs/explorer/known_deviations.hpp"
 #include "proofs/explorer/spec_system.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
@@ -370,7 +370,7 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
   if (run.expected_states == 0 && options.config_file.empty() && options.max_depth < 0 && options.max_memory_mib == 0) {
     run.expected_states = presetStateCount(options.preset.empty() ? "default" : options.preset).value_or(0);
   }
-  run.is_known_deviation = [](std::string_view id) { return explorer::isKnownKafkaDeviation(id); };
+  run.is_known_deviation = [](std::string_view id) { return spec::isKnownKafkaDeviation(id); };
   run.stop_at_violation = !options.keep_going;
   run.check_liveness = !options.no_liveness;
   run.cancel = &interruptFlag();
@@ -472,7 +472,7 @@ CommandRun addExploreCommand(CLI::App& app) {
   auto* command = app.add_subcommand(
       "explore", "Explore every state of a configuration (breadth first) and check the invariant catalog");
   auto* preset_option =
-      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most two per history; about 20 seconds on 2 cores), medium (five perturbation kinds, at most three per history; about 8 minutes), large (medium with a partition at replication factor 3; about 50 minutes, 8 GB with --spill-dir), every-perturbation, crash-isr, crash-deletion, stress-4 or stress-5 (default: default)");
+      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most two per history; about 20 seconds on 2 cores), medium (five perturbation kinds, at most three per history; about 8 minutes), large (medium with a partition at replication factor 3; about 50 minutes, 8 GB with --spill-dir), or one of " + presetNameList(3) + " (default: default)");
   auto* config_option = command->add_option("--config", options->config_file, "A configuration file (config_text.hpp's format)");
   preset_option->excludes(config_option);
   config_option->excludes(preset_option);

@@ -101,17 +101,24 @@ MutantResult huntMutant(const MutantsOptions& o, impl::Mutants mutants,
   return result;
 }
 
+// Writes `r`'s shortest counterexample as <name>.scenario into --out; `mutant` is empty for the
+// impl without mutants (the baseline).
 std::string writeCounterexample(const MutantsOptions& o, std::string_view mutant, const MutantResult& r) {
-  const std::string path = (std::filesystem::path(o.out) / fmt::format("mutant-{}.scenario", mutant)).string();
+  const std::string file = mutant.empty() ? "baseline.scenario" : fmt::format("mutant-{}.scenario", mutant);
+  const std::string path = (std::filesystem::path(o.out) / file).string();
   Scenario scenario;
   scenario.config = checkConfig(r.config);
   scenario.steps = r.shortest->steps;
   std::string text = printScenario(scenario);
   // What it shows and how to see it again, as comments after the header line.
+  const std::string subject = mutant.empty() ? "the impl without mutants" : std::string(mutant);
+  const std::string impl_replay =
+      mutant.empty() ? fmt::format("kcspec replay --impl {}", path) : fmt::format("kcspec replay --impl --mutant {} {}", mutant, path);
   text.insert(text.find('\n') + 1,
-              fmt::format("# kcspec mutants: {} killed by {} on {} (seed {}, budget {}, at most {} steps)\n"
-                          "# replay: kcspec replay --impl --mutant {} {} (the mutant's state-change.log); kcspec replay {} (the spec's)\n",
-                          mutant, r.by, r.config, o.seed, o.budget, o.max_steps, mutant, path, path));
+              fmt::format("# kcspec mutants: {} {} by {} on {} (seed {}, budget {}, at most {} steps)\n"
+                          "# replay: {} (the {}'s state-change.log); kcspec replay {} (the spec's)\n",
+                          subject, mutant.empty() ? "fails the checks" : "killed", r.by, r.config, o.seed, o.budget,
+                          o.max_steps, impl_replay, mutant.empty() ? "impl" : "mutant", path));
   writeFileAtomically(path, text);  // creates the folder; UserError when it cannot
   return path;
 }
@@ -133,6 +140,11 @@ int runMutants(const MutantsOptions& o) {
     progress.clear();
     fmt::print(stderr, "kcspec mutants: the impl without mutants fails the checks ({} on {}, {} steps); fix that first\n",
                baseline.by, baseline.config, baseline.shortest->steps.size());
+    // The failing history, so that it can be replayed (kcspec replay shows what the spec does).
+    for (std::size_t i = 0; i < baseline.shortest->steps.size(); ++i) {
+      fmt::print(stderr, "  {:>3}. {}\n", i + 1, printAction(checkConfig(baseline.config), baseline.shortest->steps[i]));
+    }
+    if (!o.out.empty()) fmt::print(stderr, "  scenario: {}\n", writeCounterexample(o, "", baseline));
     return 1;
   }
   std::vector<MutantResult> results;

@@ -7,7 +7,6 @@
 
 #include "cli/docs_markdown.hpp"
 #include "proofs/compile_time/theorems.hpp"
-#include "proofs/explorer/known_deviations.hpp"
 #include "spec/rules/invariants.hpp"
 
 namespace kcspec::cli {
@@ -33,10 +32,8 @@ std::string cell(std::string_view text) {
 std::string counterexampleHeading(const Theorem& t) { return fmt::format("Counterexample {}: {}", t.id, t.name); }
 
 std::string_view deviationWhy(std::string_view property) {
-  for (const explorer::KnownDeviation& d : explorer::kKnownKafkaDeviations) {
-    if (d.property == property) return d.why;
-  }
-  return {};
+  const spec::Property* p = spec::catalogProperty(property);
+  return p == nullptr ? std::string_view{} : p->kafka_deviation;
 }
 
 // The property's verdict over all its theorems of the report.
@@ -58,29 +55,45 @@ std::string propertyVerdict(const ProveReport& report, const std::vector<const T
                        r->counterexample ? r->counterexample->steps.size() : 0);
   }
   if (first(Outcome::Proven) != nullptr) return "proven (compile time)";
-  std::size_t exhaustive_scopes = 0;
-  std::uint64_t states = 0;
-  std::size_t random_scopes = 0;
-  std::uint64_t histories = 0;
+  // What the verdict covers: how many scopes, how much was explored, and the largest number of
+  // perturbations one history of those scopes can hold.
+  struct Coverage {
+    std::size_t scopes = 0;
+    std::uint64_t amount = 0;  // states (exhaustive) or histories (random)
+    int fewest_perturbations = 0;
+    int most_perturbations = 0;
+    int max_steps = 0;
+    void add(const RunSummary& run, std::uint64_t n) {
+      fewest_perturbations = scopes == 0 ? run.max_perturbations : std::min(fewest_perturbations, run.max_perturbations);
+      most_perturbations = std::max(most_perturbations, run.max_perturbations);
+      max_steps = std::max(max_steps, run.random.max_steps);
+      ++scopes;
+      amount += n;
+    }
+    std::string perturbations() const {
+      if (fewest_perturbations == most_perturbations) return fmt::format("{}", most_perturbations);
+      return fmt::format("{}–{}", fewest_perturbations, most_perturbations);
+    }
+  };
+  Coverage exhaustive, random;
   for (const TheoremResult* r : results) {
     if (!r->run) continue;
     const RunSummary& run = report.runs[*r->run];
     if (run.method == Method::Exhaustive) {
-      ++exhaustive_scopes;
-      states += run.states;
+      exhaustive.add(run, run.states);
     } else {
-      ++random_scopes;
-      histories += run.histories;
+      random.add(run, run.histories);
     }
   }
   std::string out = "holds:";
-  if (exhaustive_scopes > 0) {
-    out += fmt::format(" exhaustive in {} scope{} ({} states)", exhaustive_scopes, exhaustive_scopes == 1 ? "" : "s",
-                       grouped(states));
+  if (exhaustive.scopes > 0) {
+    out += fmt::format(" exhaustive in {} scope{} of at most {} perturbations per history ({} states)", exhaustive.scopes,
+                       exhaustive.scopes == 1 ? "" : "s", exhaustive.perturbations(), grouped(exhaustive.amount));
   }
-  if (random_scopes > 0) {
-    out += fmt::format("{} random in {} scope{} ({} histories)", exhaustive_scopes > 0 ? ";" : "", random_scopes,
-                       random_scopes == 1 ? "" : "s", grouped(histories));
+  if (random.scopes > 0) {
+    out += fmt::format("{} random in {} scope{} of at most {} perturbations per history ({} histories of at most {} steps)",
+                       exhaustive.scopes > 0 ? ";" : "", random.scopes, random.scopes == 1 ? "" : "s",
+                       random.perturbations(), grouped(random.amount), random.max_steps);
   }
   return out;
 }
@@ -196,8 +209,9 @@ std::string proofsPage(const Catalog& catalog, const ProveReport& report) {
       const RunSummary& run = report.runs[r];
       const proofs::Scope* scope = catalog.scope(run.scope);
       md += fmt::format("### {}\n\n", runTitle(run));
-      md += fmt::format("Scope [`{}`](#{}): {}. Method: {}. Explored: {}.\n\n", run.scope, headingId("Scope " + run.scope),
-                        scope ? scope->summary : "", proofs::methodName(run.method), runFigures(run));
+      md += fmt::format("Scope [`{}`](#{}): {}; at most {} perturbations per history. Method: {}. Explored: {}.\n\n",
+                        run.scope, headingId("Scope " + run.scope), scope ? scope->summary : "", run.max_perturbations,
+                        proofs::methodName(run.method), runFigures(run));
       md += "| theorem | property | outcome |\n|---|---|---|\n";
       for (const TheoremResult& res : report.results) {
         if (res.run != r) continue;
@@ -226,7 +240,7 @@ std::string proofsPage(const Catalog& catalog, const ProveReport& report) {
       if (!r.counterexample || (r.outcome == Outcome::DeviationConfirmed) != deviations) continue;
       if (!any) {
         md += deviations ? "## Known Kafka deviations: counterexamples\n\n"
-                           "Properties Kafka 3.8 violates (`proofs/explorer/known_deviations.hpp`; the story of each in "
+                           "Properties Kafka 3.8 violates (`kafka_deviation` in `spec/rules/invariants.cpp`; the story of each in "
                            "[rules.md](spec/rules.md#findings-so-far-properties-kafka-38-violates)), each with the "
                            "shortest counterexample the explorer found in the theorem's scope.\n\n"
                          : "## Violations: counterexamples\n\n";
@@ -253,9 +267,13 @@ std::string proofsPage(const Catalog& catalog, const ProveReport& report) {
   md += "## Scopes\n\n";
   for (const proofs::Scope& s : catalog.scopes) {
     if (!used.contains(s.name)) continue;
-    md += fmt::format("### Scope {}\n\n{}\n\n", s.name, s.summary);
+    md += fmt::format("### Scope {}\n\n{}", s.name, s.summary);
     if (!s.preset.empty() || !s.config_text.empty()) {
+      md += fmt::format(" At most {} perturbations in one history.\n\n",
+                        maxPerturbationsPerHistory(proofs::scopeConfig(s).bounds));
       md += "```text\n" + proofs::scopeConfigText(s) + "```\n\n";
+    } else {
+      md += "\n\n";
     }
   }
   while (md.ends_with("\n\n")) md.pop_back();

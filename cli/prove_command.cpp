@@ -84,6 +84,7 @@ nlohmann::ordered_json jsonReport(const ProveReport& report, const std::string& 
     entry["scope"] = run.scope;
     entry["method"] = std::string(proofs::methodName(run.method));
     entry["subject"] = std::string(proofs::subjectName(run.subject));
+    entry["max_perturbations"] = run.max_perturbations;
     if (run.method == proofs::Method::Exhaustive) {
       entry["states"] = run.states;
       entry["transitions"] = run.transitions;
@@ -93,6 +94,7 @@ nlohmann::ordered_json jsonReport(const ProveReport& report, const std::string& 
       entry["histories"] = run.histories;
       entry["steps"] = run.states;
       entry["seed"] = run.random.seed;
+      entry["max_steps"] = run.random.max_steps;
     }
     entry["seconds"] = run.seconds;
     runs.push_back(entry);

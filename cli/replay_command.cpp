@@ -10,7 +10,6 @@
 
 #include "cli/files.hpp"
 #include "cli/replay_impl.hpp"
-#include "proofs/explorer/known_deviations.hpp"
 #include "spec/rules/invariants.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
@@ -82,7 +81,7 @@ int replayScenario(const std::string& file, bool json) {
     const std::vector<std::string_view> breaks = newlyViolated(scenario.config, state, successor, observer.record);
     state = std::move(successor);
     const int step = static_cast<int>(i) + 1;
-    for (std::string_view id : breaks) violated = violated || !explorer::isKnownKafkaDeviation(id);
+    for (std::string_view id : breaks) violated = violated || !spec::isKnownKafkaDeviation(id);
     if (json) {
       nlohmann::ordered_json object = nlohmann::ordered_json::object();
       object["step"] = step;
@@ -94,7 +93,7 @@ int replayScenario(const std::string& file, bool json) {
         for (std::string_view id : breaks) {
           violations.push_back({{"property", id},
                                 {"name", propertyName(id)},
-                                {"known_kafka_deviation", explorer::isKnownKafkaDeviation(id)}});
+                                {"known_kafka_deviation", spec::isKnownKafkaDeviation(id)}});
         }
         object["violates"] = std::move(violations);
       }
@@ -103,7 +102,7 @@ int replayScenario(const std::string& file, bool json) {
       fmt::print("step {} ({}:{}): {}\n{}", step, file, line, action_text, renderChangesText(changes));
       for (std::string_view id : breaks) {
         fmt::print("  VIOLATES {} {}{}\n", id, propertyName(id),
-                   explorer::isKnownKafkaDeviation(id) ? " (a known Kafka deviation)" : "");
+                   spec::isKnownKafkaDeviation(id) ? " (a known Kafka deviation)" : "");
       }
     }
   }

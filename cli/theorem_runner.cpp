@@ -14,7 +14,6 @@
 #include "cli/differential_check.hpp"
 #include "proofs/explorer/both_system.hpp"
 #include "proofs/explorer/explorer.hpp"
-#include "proofs/explorer/known_deviations.hpp"
 #include "proofs/explorer/spec_system.hpp"
 #include "spec/rules/invariants.hpp"
 #include "spec/rules/step.hpp"
@@ -126,7 +125,7 @@ explorer::ExploreResult<S> exploreScope(const S& system, const ProveOptions& opt
   explorer::ExploreOptions run;
   run.threads = options.threads;
   run.max_memory_bytes = options.max_memory_bytes;
-  run.is_known_deviation = [](std::string_view id) { return explorer::isKnownKafkaDeviation(id); };
+  run.is_known_deviation = [](std::string_view id) { return spec::isKnownKafkaDeviation(id); };
   run.stop_at_violation = stop_at_violation;
   run.check_liveness = check_liveness;
   run.cancel = options.cancel;
@@ -393,6 +392,7 @@ ProveReport prove(const proofs::Catalog& catalog, const std::vector<const Theore
       header.subject = t->subject;
       header.impl_mutants = t->impl_mutants;
       header.random = t->random;
+      header.max_perturbations = maxPerturbationsPerHistory(config.bounds);
       say(fmt::format("running {} …", runTitle(header)));
       RunOutput output;
       if (t->method == Method::Exhaustive && t->subject == Subject::Spec) {
@@ -435,7 +435,7 @@ ProveReport prove(const proofs::Catalog& catalog, const std::vector<const Theore
   for (std::size_t r = 0; r < outputs.size(); ++r) {
     RunOutput& run = outputs[r];
     for (const auto& [id, c] : run.violations) {
-      if (!explorer::isKnownKafkaDeviation(id)) continue;
+      if (!spec::isKnownKafkaDeviation(id)) continue;
       const bool expected = std::any_of(report.results.begin(), report.results.end(), [r, &id = id](const TheoremResult& res) {
         return res.run == r && res.theorem->property == id;
       });

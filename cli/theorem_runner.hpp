@@ -55,6 +55,7 @@ struct RunSummary {
   std::uint64_t transitions = 0;  // exhaustive only
   int max_depth = 0;              // exhaustive only
   std::uint64_t histories = 0;    // random only
+  int max_perturbations = 0;      // the scope's: at most this many perturbations in one history
   double seconds = 0;
   bool complete = true;
   std::string stop;  // why an exhaustive run stopped ("complete", "memory limit", …)

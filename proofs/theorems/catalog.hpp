@@ -4,7 +4,7 @@
 // (spec/rules/invariants.hpp), the explorer's own "GOOD" goal and the agreement of the spec and
 // the reference controller. Methods are the compiler (static_assert), exhaustive exploration
 // with the explorer, and random histories from a seed. A property that Kafka 3.8 itself violates
-// (proofs/explorer/known_deviations.hpp) appears as a theorem whose expectation is a known Kafka
+// (a non-empty kafka_deviation in spec/rules/invariants.cpp) appears as a theorem whose expectation is a known Kafka
 // deviation, in a scope where the explorer reaches it; its verdict is "Kafka deviation confirmed"
 // with the shortest counterexample.
 //
@@ -95,8 +95,10 @@ void addCompileTimeTheorems(Catalog& catalog);
 // One exhaustive theorem on the spec per property of the invariant catalog that is not a known
 // Kafka deviation, plus GOOD; and one KafkaDeviation theorem per id in `deviations_shown`.
 void addExhaustiveTheorems(Catalog& catalog, std::string_view scope, std::span<const std::string_view> deviations_shown);
-// One random-history theorem on the spec per safety property that is not a known Kafka deviation.
-void addRandomSafetyTheorems(Catalog& catalog, std::string_view scope, RandomBudget budget);
+// One random-history theorem on the spec per safety property that is not a known Kafka deviation;
+// and one KafkaDeviation theorem per id in `deviations_shown`.
+void addRandomSafetyTheorems(Catalog& catalog, std::string_view scope, RandomBudget budget,
+                             std::span<const std::string_view> deviations_shown = {});
 // The agreement of spec and impl (AGREE) on random histories; `impl_mutants` switches mutants on.
 void addAgreementTheorem(Catalog& catalog, std::string_view scope, RandomBudget budget,
                          std::string_view impl_mutants = {});

@@ -302,7 +302,16 @@ constexpr Property kCatalog[] = {
     {"S1", "LeaderInIsr", "A partition's leader is in its ISR, or is NoLeader (-1) or LeaderDuringDelete (-2).",
      "facts §2.8, §3.4; KIP-101 leader-epoch rules", PropertyKind::StateSafety, leaderInIsr},
     {"S2", "IsrWithinAssignment", "Every ISR member is one of the partition's assigned replicas.",
-     "facts §5.7 (ISR shrink before RS=TRS is written)", PropertyKind::StateSafety, isrWithinAssignment},
+     "facts §5.7 (ISR shrink before RS=TRS is written)", PropertyKind::StateSafety, isrWithinAssignment, nullptr,
+     "A reassignment cancelled while the partition's leader is in controlled shutdown bumps no leader epoch: "
+     "moveReassignedPartitionLeaderIfRequired's reassign election finds no live, not-shutting-down target replica in "
+     "the ISR and fails, and OfflineReplica of the added replicas re-sends LeaderAndIsr at the same epoch, which the "
+     "leader ignores. The leader keeps the reassignment's replica set, and an added replica that has not processed "
+     "its StopReplica still follows it. A controller that does not know of the shutdown (any later failover) then "
+     "accepts the leader's AlterPartition adding that replica: processAlterPartition checks that ISR members are live "
+     "brokers, not that they are assigned replicas. A second path: a controller re-elected with its replica state "
+     "machine's batch left unflushed (KAFKA-12315) skips the ISR removal of the replicas a completed reassignment "
+     "removes."},
     {"S3", "IsrNeverEmpty", "Once a partition state exists, its ISR is never empty.",
      "facts §3.4 (a single-member ISR is kept)", PropertyKind::StateSafety, isrNeverEmpty},
     {"S4", "DeletionDisabledQueuesNothing",
@@ -317,10 +326,15 @@ constexpr Property kCatalog[] = {
     {"S7", "NoStaleReassignment",
      "partitionsBeingReassigned holds only partitions the controller still has an assignment for.",
      "facts §4.1 removeTopic, §5.7 (a topic deleted during its reassignment)", PropertyKind::StateSafety,
-     noStaleReassignment},
+     noStaleReassignment, nullptr,
+     "Deleting a topic during a reassignment of one of its partitions leaves the partition in "
+     "partitionsBeingReassigned (removeTopic does not touch it) until the next failover."},
     {"S8", "NoDeletionDuringReassignment",
      "A topic's deletion never starts while one of its partitions is being reassigned.",
-     "KAFKA-8237 (mutant M6); facts §4.2, §5.6.2", PropertyKind::StateSafety, noDeletionDuringReassignment},
+     "KAFKA-8237 (mutant M6); facts §4.2, §5.6.2", PropertyKind::StateSafety, noDeletionDuringReassignment, nullptr,
+     "The TopicDeletion event marks topics with a reassignment in progress ineligible before queueing them, and "
+     "marking only applies to queued topics, so a newly requested deletion starts during a reassignment (what "
+     "KAFKA-8237's fix meant to exclude)."},
     {"T1", "EpochsNeverDecrease",
      "A partition's leader epoch, partition epoch and stored controller epoch, and /controller_epoch, never decrease.",
      "facts §6.3.5", PropertyKind::StepSafety, nullptr, epochsNeverDecrease},
@@ -329,7 +343,13 @@ constexpr Property kCatalog[] = {
      PropertyKind::StepSafety, nullptr, recordedChangesAreValid},
     {"T3", "NoInvalidTransitionAttempted",
      "The controller never asks for a transition the table forbids (Kafka logs such requests as errors and skips them).",
-     "facts §1.4", PropertyKind::StepSafety, nullptr, noInvalidTransitionAttempted},
+     "facts §1.4", PropertyKind::StepSafety, nullptr, noInvalidTransitionAttempted,
+     "Kafka asks for OnlineReplica -> ReplicaDeletionIneligible when a broker dies while its topic is queued for "
+     "deletion but deletion has not started (failReplicaDeletion); the valid-previous-state table forbids it, so Kafka "
+     "logs the invalid transition and skips it (facts §1.4). The explorer's shortest T3 is another path: a controller "
+     "that lost its session (not noticed yet) processes TopicDeletion after the new controller rewrote the partition "
+     "states; removeReplicasFromIsr skips them (\"written by another controller\"), so OfflineReplica is skipped and "
+     "Kafka asks for OnlineReplica -> ReplicaDeletionStarted."},
     {"T4", "StaleControllerWriteNeverAccepted",
      "ZooKeeper accepts no write from a controller whose epoch is older than /controller_epoch.",
      "facts §6.3.1 (controller epoch fencing)", PropertyKind::StepSafety, nullptr,
@@ -354,12 +374,27 @@ constexpr Property kCatalog[] = {
     {"L6", "DeletionCompletesAfterErrors",
      "Even after a StopReplica error, a topic whose deletion was requested and that is not being reassigned is deleted once all its replicas' brokers are up and not shutting down.",
      "facts §4.2 (a failed replica deletion waits for a broker restart)", PropertyKind::Liveness,
-     deletionCompletesAfterErrors},
+     deletionCompletesAfterErrors, nullptr,
+     "After a StopReplica error the topic is ineligible and retryDeletionForIneligibleReplicas does not clear the "
+     "mark, so deletion waits for a broker hosting one of its replicas to start again (facts §4.2), forever if none "
+     "does."},
 };
 
 }  // namespace
 
 std::span<const Property> invariantCatalog() { return kCatalog; }
+
+const Property* catalogProperty(std::string_view id) {
+  for (const Property& p : kCatalog) {
+    if (p.id == id) return &p;
+  }
+  return nullptr;
+}
+
+bool isKnownKafkaDeviation(std::string_view id) {
+  const Property* p = catalogProperty(id);
+  return p != nullptr && !p->kafka_deviation.empty();
+}
 
 std::vector<std::string_view> violatedStateProperties(const Config& config, const ClusterState& state) {
   std::vector<std::string_view> violated;

@@ -51,9 +51,19 @@ struct Property {
   // StateSafety and Liveness: holds(config, state). StepSafety: holdsAcross(config, before, after, record).
   bool (*holds)(const Config&, const ClusterState&) = nullptr;
   bool (*holds_across)(const Config&, const ClusterState&, const ClusterState&, const StepRecord&) = nullptr;
+  // Empty when Kafka 3.8 keeps the property. Otherwise the property is a known Kafka deviation
+  // (DESIGN.md: kept, checked, reported with its counterexample, never failed) and this says what
+  // Kafka does and where; docs/spec/rules.md "Findings" tells the story with its evidence.
+  std::string_view kafka_deviation = {};
 };
 
 std::span<const Property> invariantCatalog();
+
+// The catalog's property `id`, or nullptr when there is none.
+const Property* catalogProperty(std::string_view id);
+
+// Whether Kafka 3.8 itself violates the property `id` (a non-empty kafka_deviation).
+bool isKnownKafkaDeviation(std::string_view id);
 
 // The ids of the state-safety properties that fail in `state` (empty: all hold).
 std::vector<std::string_view> violatedStateProperties(const Config& config, const ClusterState& state);

@@ -4,6 +4,7 @@
 // catch-up) are never bounded (DESIGN.md).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -59,12 +60,21 @@ inline constexpr std::array<std::string_view, 12> kBoundNames = {
 
 inline constexpr std::string_view kOverallBoundName = "perturbations";
 
+
 constexpr int* boundField(Bounds& bounds, std::size_t i) {
   int* fields[] = {&bounds.crashes,          &bounds.controlled_shutdowns, &bounds.controller_failovers,
                    &bounds.topic_creations,  &bounds.topic_deletions,      &bounds.partition_additions,
                    &bounds.reassignments,    &bounds.preferred_elections,  &bounds.unclean_elections,
                    &bounds.isr_shrinks,      &bounds.stop_replica_errors,  &bounds.auto_rebalances};
   return fields[i];
+}
+
+// The most perturbations one history can hold: the per-kind bounds summed, capped by the overall
+// bound when there is one (what "at most N perturbations per history" means for a scope).
+constexpr int maxPerturbationsPerHistory(Bounds bounds) {
+  int sum = 0;
+  for (std::size_t i = 0; i < kBoundNames.size(); ++i) sum += *boundField(bounds, i);
+  return bounds.perturbations == kAnyNumberOfPerturbations ? sum : std::min(sum, bounds.perturbations);
 }
 
 struct Config {

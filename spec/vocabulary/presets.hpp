@@ -4,26 +4,40 @@
 // candidate outgrew this 24 GiB machine; docs/performance.md has today's times),
 // `every-perturbation` (every kind once, without the overall bound: far too large to complete),
 // `crash-isr` (the previous default),
-// `crash-deletion` (the first slice's default), and `stress-4` and `stress-5` for random
-// histories. Each is written in the configuration's text form and parsed, so it is valid by
+// `crash-deletion` (the first slice's default), `stress-4` and `stress-5` for random
+// histories, `cancel-during-shutdown` (the smallest scope of Kafka's S2 deviation), and the five
+// configurations of the differential checks (kCheckPresetNames). Each is written in the configuration's text form and parsed, so it is valid by
 // construction.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "spec/vocabulary/config.hpp"
 
 namespace kcspec {
 
-inline constexpr std::array<std::string_view, 8> kPresetNames = {
-    "default", "medium", "large", "every-perturbation", "crash-isr", "crash-deletion", "stress-4", "stress-5"};
+inline constexpr std::array<std::string_view, 14> kPresetNames = {
+    "default",   "medium",  "large",     "every-perturbation", "crash-isr",    "crash-deletion", "stress-4",
+    "stress-5",  "cancel-during-shutdown", "deletion", "unclean", "no-delete", "reassignment", "rebalance"};
 
 // The presets too large to explore that random histories (`kcspec mutants`, `kcspec prove`, the
 // property tests) draw their variety from; the order is part of the histories' seeds.
 inline constexpr std::array<std::string_view, 3> kRandomHistoryPresetNames = {"every-perturbation", "stress-4", "stress-5"};
+
+// The configurations of the differential checks (`kcspec mutants`, the property tests), in the
+// order that seeds `kcspec mutants`' histories: `default`, the random-history presets, then five
+// made to reach particular corners — deletion with brokers down and StopReplica errors, unclean
+// topics and shrinking ISRs, delete.topic.enable=false, reassignments with failovers, and the
+// automatic leader rebalance.
+inline constexpr std::array<std::string_view, 9> kCheckPresetNames = {
+    "default", "every-perturbation", "stress-4", "stress-5", "deletion", "unclean", "no-delete", "reassignment", "rebalance"};
+
+// kPresetNames from the `first`, as a list for a message ("a, b or c").
+std::string presetNameList(std::size_t first = 0);
 
 // The preset called `name`, or nullopt when there is none.
 std::optional<Config> preset(std::string_view name);

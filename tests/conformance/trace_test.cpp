@@ -29,7 +29,9 @@ const std::filesystem::path kSource = std::filesystem::path(KCSPEC_SOURCE_DIR) /
 std::vector<std::filesystem::path> appendixBScenarios() {
   std::vector<std::filesystem::path> out{kSource / "cli" / "appendix_b1.scenario"};
   for (const auto& entry : std::filesystem::directory_iterator(kSource / "scenarios")) {
-    if (entry.path().extension() == ".scenario") out.push_back(entry.path());
+    if (entry.path().filename().string().starts_with("appendix_b") && entry.path().extension() == ".scenario") {
+      out.push_back(entry.path());
+    }
   }
   std::sort(out.begin(), out.end());
   return out;

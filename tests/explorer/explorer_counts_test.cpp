@@ -14,8 +14,8 @@
 
 #include <algorithm>
 
+#include "spec/rules/invariants.hpp"
 #include "proofs/explorer/explorer.hpp"
-#include "proofs/explorer/known_deviations.hpp"
 #include "proofs/explorer/spec_system.hpp"
 #include "tiny_configs.hpp"
 
@@ -28,7 +28,7 @@ using testing::oneBrokerOneTopic;
 ExploreResult<SpecSystem> run(const Config& config, unsigned threads = 2) {
   ExploreOptions options;
   options.threads = threads;
-  options.is_known_deviation = isKnownKafkaDeviation;
+  options.is_known_deviation = spec::isKnownKafkaDeviation;
   return explore(SpecSystem(config), options);
 }
 

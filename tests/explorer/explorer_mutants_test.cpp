@@ -11,10 +11,10 @@
 #include <string_view>
 #include <vector>
 
+#include "spec/rules/invariants.hpp"
 #include "impl/mutants.hpp"
 #include "proofs/explorer/both_system.hpp"
 #include "proofs/explorer/explorer.hpp"
-#include "proofs/explorer/known_deviations.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/config_text.hpp"
 
@@ -167,7 +167,7 @@ ExploreResult<BothSystem> explore12(const BothSystem& system) {
   ExploreOptions options;
   options.threads = 2;
   options.max_depth = kMaxCounterexampleActions;
-  options.is_known_deviation = isKnownKafkaDeviation;
+  options.is_known_deviation = spec::isKnownKafkaDeviation;
   options.check_liveness = false;  // the depth limit leaves the exploration incomplete anyway
   return explore(system, options);
 }

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "spec/rules/invariants.hpp"
 #include "proofs/explorer/explorer.hpp"
-#include "proofs/explorer/known_deviations.hpp"
 #include "proofs/explorer/spec_system.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/presets.hpp"
@@ -89,7 +89,7 @@ static_assert(System<BrokenSystem>);
 template <class S>
 ExploreResult<S> run(const S& system, unsigned threads, ExploreOptions options = {}) {
   options.threads = threads;
-  options.is_known_deviation = isKnownKafkaDeviation;
+  options.is_known_deviation = spec::isKnownKafkaDeviation;
   return explore(system, options);
 }
 

@@ -18,11 +18,11 @@
 #include <string>
 #include <vector>
 
+#include "spec/rules/invariants.hpp"
 #include "proofs/explorer/action_path.hpp"
 #include "proofs/explorer/both_system.hpp"
 #include "proofs/explorer/explorer.hpp"
 #include "proofs/explorer/impl_system.hpp"
-#include "proofs/explorer/known_deviations.hpp"
 #include "proofs/explorer/spec_system.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
@@ -59,7 +59,7 @@ template <class S>
 ExploreResult<S> run(const S& system, unsigned threads = 2) {
   ExploreOptions options;
   options.threads = threads;
-  options.is_known_deviation = isKnownKafkaDeviation;
+  options.is_known_deviation = spec::isKnownKafkaDeviation;
   return explore(system, options);
 }
 

@@ -18,7 +18,6 @@
 #include "cli/proofs_page.hpp"
 #include "cli/theorem_runner.hpp"
 #include "proofs/explorer/explorer.hpp"
-#include "proofs/explorer/known_deviations.hpp"
 #include "proofs/explorer/spec_system.hpp"
 #include "proofs/theorems/catalog.hpp"
 #include "spec/rules/invariants.hpp"
@@ -113,7 +112,7 @@ TEST(Prove, TheoremsOfATinyScopeHoldAndShareOneCompleteExploration) {
   const ProveReport& report = tinyReport();
   std::set<std::size_t> runs;
   for (const spec::Property& p : spec::invariantCatalog()) {
-    if (explorer::isKnownKafkaDeviation(p.id)) continue;
+    if (spec::isKnownKafkaDeviation(p.id)) continue;
     const TheoremResult& r = resultOf(report, std::string(p.id) + "@tiny-crash");
     EXPECT_EQ(r.outcome, Outcome::Holds) << p.id;
     EXPECT_FALSE(r.counterexample.has_value()) << p.id;
@@ -165,7 +164,7 @@ TEST(Prove, AKnownDeviationIsConfirmedWithAReplayableShortestCounterexample) {
   // It is the shortest: the explorer's own counterexample for L6 has the same length.
   const explorer::SpecSystem system(scenario.config);
   explorer::ExploreOptions options;
-  options.is_known_deviation = [](std::string_view id) { return explorer::isKnownKafkaDeviation(id); };
+  options.is_known_deviation = [](std::string_view id) { return spec::isKnownKafkaDeviation(id); };
   options.stop_at_violation = false;
   const auto direct = explorer::explore(system, options);
   const auto l6 = std::find_if(direct.violations.begin(), direct.violations.end(),
@@ -260,7 +259,7 @@ TEST(ProvesPage, TheInvariantPagesVerdictParserReadsWhatProveWrites) {
   // Every catalog property the tiny catalog checks has a verdict (all but the deviations it has no
   // theorem for); the counterexamples are there, numbered, with their scenario text.
   for (const spec::Property& p : spec::invariantCatalog()) {
-    const bool checked = !explorer::isKnownKafkaDeviation(p.id) || p.id == "L6";
+    const bool checked = !spec::isKnownKafkaDeviation(p.id) || p.id == "L6";
     EXPECT_EQ(verdicts.contains(std::string(p.id)), checked) << p.id;
   }
   const TheoremResult& l6 = resultOf(tinyReport(), "L6@tiny-deletion-error");
@@ -320,7 +319,9 @@ TEST(ProvesPage, EveryCounterexampleOnTheCommittedPageReplays) {
     ++replayed;
   }
   // At least the confirmed known deviations have one each.
-  EXPECT_GE(replayed, static_cast<int>(explorer::kKnownKafkaDeviations.size()));
+  const auto deviations = std::count_if(spec::invariantCatalog().begin(), spec::invariantCatalog().end(),
+                                       [](const spec::Property& p) { return !p.kafka_deviation.empty(); });
+  EXPECT_GE(replayed, static_cast<int>(deviations));
 }
 
 TEST(TheoremCatalog, IdsAreUniqueScopesParseAndEveryPropertyAndDeviationHasATheorem) {
@@ -340,11 +341,12 @@ TEST(TheoremCatalog, IdsAreUniqueScopesParseAndEveryPropertyAndDeviationHasATheo
                                  [&](const Theorem& t) { return t.property == p.id; });
     EXPECT_TRUE(has) << p.id;
   }
-  for (const explorer::KnownDeviation& d : explorer::kKnownKafkaDeviations) {
+  for (const spec::Property& p : spec::invariantCatalog()) {
+    if (p.kafka_deviation.empty()) continue;
     const bool has = std::any_of(catalog.theorems.begin(), catalog.theorems.end(), [&](const Theorem& t) {
-      return t.property == d.property && t.expectation == Expectation::KafkaDeviation;
+      return t.property == p.id && t.expectation == Expectation::KafkaDeviation;
     });
-    EXPECT_TRUE(has) << d.property;
+    EXPECT_TRUE(has) << p.id;
   }
   EXPECT_NE(catalog.theorem("AGREE@every-perturbation"), nullptr);
 }
