@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <random>
+#include <tuple>
 
+#include "proofs/explorer/impl_system.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/config_text.hpp"
 #include "spec/vocabulary/observation_text.hpp"
@@ -135,7 +137,8 @@ std::string propertyLabel(std::string_view id) {
 }  // namespace
 
 Verdict checkStep(const Config& config, const spec::ClusterState* before_impl, const spec::ClusterState& after,
-                  const spec::StepRecord& record, const impl::ImplCluster& impl) {
+                  const spec::StepRecord& spec_record, const spec::StepRecord& impl_record,
+                  const impl::ImplCluster& impl) {
   const spec::ClusterState mine = implState(impl);
   // A violated invariant names the bug better than the diff it causes: check the impl's state first.
   for (std::string_view id : spec::violatedStateProperties(config, mine)) {
@@ -143,8 +146,8 @@ Verdict checkStep(const Config& config, const spec::ClusterState* before_impl, c
     return Verdict{false, propertyLabel(id), renderObservationText(config, mine.world)};
   }
   if (before_impl != nullptr) {
-    for (std::string_view id : spec::violatedStepProperties(config, *before_impl, mine, record)) {
-      if (spec::isKnownKafkaDeviation(id)) continue;  // checking them would report Kafka, not the impl
+    for (std::string_view id : spec::violatedStepProperties(config, *before_impl, mine, impl_record)) {
+      if (spec::isKnownKafkaDeviation(id)) continue;
       return Verdict{false, propertyLabel(id), renderObservationText(config, mine.world)};
     }
   }
@@ -154,6 +157,10 @@ Verdict checkStep(const Config& config, const spec::ClusterState* before_impl, c
                    "spec -> impl:\n" + renderChangesText(diff)};
   }
   if (!(mine.budget == after.budget)) return Verdict{false, "remaining budget", ""};
+  if (std::string diff = explorer::stateChangeDisagreement(config, spec_record.state_changes, impl_record.state_changes);
+      !diff.empty()) {
+    return Verdict{false, "state changes", std::move(diff)};
+  }
   const std::vector<Action> spec_enabled = spec::enabledActions(config, after);
   const std::vector<Action> impl_enabled = impl.enabledActions();
   if (spec_enabled != impl_enabled) {
@@ -237,7 +244,7 @@ std::string Coverage::report() const {
 
 void CoverageObserver::stateChange(const spec::StateChangeRecord& change) {
   RecordingObserver::stateChange(change);
-  if (coverage_ == nullptr || !change.valid) return;
+  if (coverage_ == nullptr || !change.applied()) return;
   if (change.is_replica) {
     for (std::size_t i = 0; i < kReplicaValidPrevious.size(); ++i) {
       if (static_cast<std::uint8_t>(kReplicaValidPrevious[i].from) == change.from &&
@@ -267,19 +274,23 @@ StepOutcome stepBoth(const Config& config, const spec::ClusterState& before, imp
   // The impl's state before the step equals `before`: the previous step's check compared them.
   CoverageObserver observer(coverage);
   StepOutcome out{spec::next(config, before, action, observer), Verdict{}};
-  impl.apply(action);
+  thread_local std::vector<impl::LogRecord> log;
+  log.clear();
+  explorer::applyLogged(impl, action, log);
   if (coverage != nullptr) {
     ++coverage->actions[static_cast<std::size_t>(action.kind)];
     ++coverage->steps;
   }
-  out.verdict = checkStep(config, &before, out.after, observer.record, impl);
+  const spec::StepRecord impl_record = explorer::implStepRecord(config, log, before, implState(impl));
+  out.verdict = checkStep(config, &before, out.after, observer.record, impl_record, impl);
   return out;
 }
+
 
 std::optional<Counterexample> replayBoth(const Config& config, impl::Mutants mutants, const std::vector<Action>& steps) {
   spec::ClusterState state = spec::initialState(config);
   impl::ImplCluster impl(config, mutants);
-  Verdict initial = checkStep(config, nullptr, state, spec::StepRecord{}, impl);
+  Verdict initial = checkStep(config, nullptr, state, spec::StepRecord{}, spec::StepRecord{}, impl);
   if (!initial.ok) return Counterexample{{}, initial};
   for (std::size_t i = 0; i < steps.size(); ++i) {
     if (!spec::isEnabled(config, state, steps[i])) return std::nullopt;
@@ -300,7 +311,7 @@ std::optional<Counterexample> randomHistory(const Config& config, impl::Mutants 
   spec::ClusterState state = spec::initialState(config);
   impl::ImplCluster impl(config, mutants);
   if (coverage != nullptr) ++coverage->histories;
-  Verdict initial = checkStep(config, nullptr, state, spec::StepRecord{}, impl);
+  Verdict initial = checkStep(config, nullptr, state, spec::StepRecord{}, spec::StepRecord{}, impl);
   if (!initial.ok) return Counterexample{{}, initial};
   std::vector<Action> steps;
   for (int i = 0; i < max_steps; ++i) {

@@ -52,9 +52,14 @@ struct Verdict {
 };
 
 // Checks the impl after a step (or the initial state, with `before` == nullptr) against the
-// spec's successor `after` and what the spec recorded during the step.
+// spec's successor `after`: the impl's state keeps the safety properties (its step properties
+// judged on what it recorded, `impl_record`, read from its state-change.log); the observations
+// and budgets are equal; both asked for the same state changes and saw the same ones fail, for
+// the same reasons (an election that fails names its strategy); both enable the same actions.
 Verdict checkStep(const Config& config, const spec::ClusterState* before_impl, const spec::ClusterState& after,
-                  const spec::StepRecord& record, const impl::ImplCluster& impl);
+                  const spec::StepRecord& spec_record, const spec::StepRecord& impl_record,
+                  const impl::ImplCluster& impl);
+
 
 // The impl's state as the spec's state type (its observation and remaining budget).
 spec::ClusterState implState(const impl::ImplCluster& impl);

@@ -502,7 +502,7 @@ CommandRun addExploreCommand(CLI::App& app) {
                       "both (spec and impl in lockstep; their observations must agree after every step)")
       ->check(CLI::IsMember({"spec", "impl", "both"}));
   command->add_option("--mutant", options->mutants,
-                      "With --system impl or both: re-introduce this mutant of the reference implementation (M1…M16, "
+                      "With --system impl or both: re-introduce this mutant of the reference implementation (M1…M" + std::to_string(impl::kMutants.size()) + ", "
                       "see `kcspec mutants`); repeatable, or several separated by commas")
       ->delimiter(',');
   command->add_flag("--json", options->json, "Print one JSON object instead of the text report");

@@ -140,6 +140,7 @@ int runMutants(const MutantsOptions& o) {
     progress.clear();
     fmt::print(stderr, "kcspec mutants: the impl without mutants fails the checks ({} on {}, {} steps); fix that first\n",
                baseline.by, baseline.config, baseline.shortest->steps.size());
+    if (!baseline.shortest->verdict.detail.empty()) fmt::print(stderr, "{}", baseline.shortest->verdict.detail);
     // The failing history, so that it can be replayed (kcspec replay shows what the spec does).
     for (std::size_t i = 0; i < baseline.shortest->steps.size(); ++i) {
       fmt::print(stderr, "  {:>3}. {}\n", i + 1, printAction(checkConfig(baseline.config), baseline.shortest->steps[i]));

@@ -1,4 +1,4 @@
-// The historic Kafka controller bugs of /work/shared/kafka/historic-bugs.md, each re-introducible
+// The historic Kafka controller bugs (docs/testing.md "Mutation testing"), each re-introducible
 // in the reference controller by name at run time. Off by default; a Mutants value is a bitset
 // carried in the cluster and passed down, so a check costs one bit test when it is off. Each
 // switch sits where Kafka had the bug (see the `where` column).
@@ -12,7 +12,7 @@
 
 namespace kcspec::impl {
 
-enum class Mutant : std::uint8_t { M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14, M15, M16 };
+enum class Mutant : std::uint8_t { M1, M2, M3, M4, M5, M6, M7, M8, M9, M10, M11, M12, M13, M14, M15, M16, M17 };
 
 struct MutantInfo {
   Mutant id;
@@ -22,7 +22,7 @@ struct MutantInfo {
   std::string_view where;        // the class/method that carries it
 };
 
-inline constexpr std::array<MutantInfo, 16> kMutants = {{
+inline constexpr std::array<MutantInfo, 17> kMutants = {{
     {Mutant::M1, "M1", "KAFKA-1742",
      "removing a deleted topic drops context entries only while they match (a prefix in hash order)",
      "ControllerContext::removeTopic"},
@@ -72,6 +72,11 @@ inline constexpr std::array<MutantInfo, 16> kMutants = {{
     {Mutant::M16, "M16", "kcspec-sole-isr",
      "removing a replica from the ISR also removes a sole ISR member, leaving the ISR empty",
      "ReplicaStateMachine::doRemoveReplicasFromIsr"},
+    // Leaves the world as it was and shows only in the state-change.log: found only by comparing
+    // the versions' failed state changes (docs/testing.md "Mutation testing").
+    {Mutant::M17, "M17", "kcspec-cs-single-replica",
+     "controlled shutdown also runs the election for single-replica partitions, which can only fail",
+     "KafkaController::doControlledShutdown"},
 }};
 
 class Mutants {

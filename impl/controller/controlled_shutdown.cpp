@@ -38,7 +38,9 @@ PartitionSet KafkaController::doControlledShutdown(BrokerId id, std::int64_t bro
     // Mutant M6 (KAFKA-6753): partitions of topics queued for deletion are acted on too.
     const bool queued = tdm_.isTopicQueuedUpForDeletion(tp.topic) && !services_.mutant(Mutant::M6);
     const auto& leadership = context_.partitionLeadershipInfo(tp);
-    if (context_.partitionReplicaAssignment(tp).size() <= 1 || !leadership || queued) return;
+    // Mutant M17: single-replica partitions are not skipped (their election can only fail).
+    const bool single_replica = context_.partitionReplicaAssignment(tp).size() <= 1 && !services_.mutant(Mutant::M17);
+    if (single_replica || !leadership || queued) return;
     if (leadership->leader_and_isr.leader == id) {
       led.insert(tp);
     } else {

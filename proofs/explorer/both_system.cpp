@@ -33,7 +33,7 @@ BothSystem::BothSystem(Config config, impl::Mutants mutants)
     : config_(std::move(config)), mutants_(mutants), catalog_(kOwnProperties), shape_(config_), id_(newSystemId()) {}
 
 std::vector<BothSystem::State> BothSystem::initialStates() const {
-  State state{spec::initialState(config_), impl::ImplCluster(config_, mutants_), {}, nullptr, false};
+  State state{spec::initialState(config_), impl::ImplCluster(config_, mutants_), {}, nullptr, nullptr, false};
   state.impl_view = disagreeingView(state.cluster, state.spec);
   std::vector<State> states;
   states.push_back(std::move(state));
@@ -71,14 +71,39 @@ void BothSystem::nextInto(const State& state, const Action& action, PropertyMask
   out.path = state.path;
   encodeAction(action, out.path);
   out.impl_view.reset();
-  spec::RecordingObserver observer;
-  out.impl_refused = !stepPair(out.spec, out.cluster, action, observer);
+  out.failed_changes.reset();
+  thread_local spec::RecordingObserver observer;
+  thread_local std::vector<impl::LogRecord> impl_errors;
+  observer.record.clear();
+  impl_errors.clear();
+  out.impl_refused = !stepPair(out.spec, out.cluster, action, observer, &impl_errors);
   violated |= catalog_.violatedStep(config_, state.spec, out.spec, observer.record);
   if (out.impl_refused) return;  // C2 already failed in `state`
   if (std::shared_ptr<const spec::ClusterState> view = disagreeingView(out.cluster, out.spec)) {
     out.impl_view = std::move(view);
     violated |= catalog_.bitOf(kSpecImplAgree.id);
   }
+  if (auto failed = failedChangesDisagreement(observer.record, impl_errors, state.spec, out.spec)) {
+    out.failed_changes = std::move(failed);
+    violated |= catalog_.bitOf(kSpecImplAgree.id);
+  }
+}
+
+std::shared_ptr<const std::string> BothSystem::failedChangesDisagreement(const spec::StepRecord& spec_record,
+                                                                         std::span<const impl::LogRecord> impl_errors,
+                                                                         const spec::ClusterState& before,
+                                                                         const spec::ClusterState& after) const {
+  thread_local std::vector<spec::StateChangeRecord> in_spec;
+  in_spec.clear();
+  for (const spec::StateChangeRecord& c : spec_record.state_changes) {
+    if (!c.applied()) in_spec.push_back(c);
+  }
+  // Only ERROR records were kept: the impl's failed changes.
+  if (in_spec.empty() && impl_errors.empty()) return nullptr;
+  const spec::StepRecord in_impl = implStepRecord(config_, impl_errors, before, after);
+  std::string diff = stateChangeDisagreement(config_, in_spec, in_impl.state_changes);
+  if (diff.empty()) return nullptr;
+  return std::make_shared<const std::string>("failed state changes differ:\n" + std::move(diff));
 }
 
 // to = from, for the spec over the configuration's slots (to's others hold their defaults) and
@@ -92,10 +117,14 @@ void BothSystem::copyPair(const spec::ClusterState& from_spec, const impl::ImplC
 
 // One action taken by both; false when the impl does not enable it (then only the spec moved).
 bool BothSystem::stepPair(spec::ClusterState& spec_state, impl::ImplCluster& cluster, const Action& action,
-                          spec::StepObserver& observer) const {
+                          spec::StepObserver& observer, std::vector<impl::LogRecord>* impl_errors) const {
   spec::takeStep(config_, spec_state, action, observer);
   if (!cluster.isEnabled(action)) return false;
-  cluster.apply(action);
+  if (impl_errors != nullptr) {
+    applyLogged(cluster, action, *impl_errors, impl::LogLevel::ERROR);
+  } else {
+    cluster.apply(action);
+  }
   return true;
 }
 
@@ -117,6 +146,7 @@ Fingerprint BothSystem::fingerprint(const State& state) const {
   // The impl's view, where it differs, over every slot (a faulty impl may set any).
   if (state.impl_view) hash = combineFingerprints(hash, fingerprintWorld(state.impl_view->world, state.impl_view->budget));
   if (state.impl_refused) hash = combineFingerprints(hash, 1);
+  if (state.failed_changes) hash = combineFingerprints(hash, 2);
   return hash;
 }
 
@@ -140,7 +170,8 @@ const BothSystem::Node& BothSystem::replay(std::string_view path) const {
 // next state decoded is most often a sibling, which shares the parent and not the last step.
 void BothSystem::decodeInto(std::string_view bytes, State& state) const {
   KCSPEC_ASSERT(!bytes.empty());
-  const bool views_differ = bytes.back() != '\0';
+  const bool views_differ = (bytes.back() & 1) != 0;
+  const bool failures_differ = (bytes.back() & 2) != 0;
   const std::string_view path = bytes.substr(0, bytes.size() - 1);
   std::size_t last_begin = 0;
   for (std::size_t position = 0; position < path.size();) {
@@ -151,19 +182,28 @@ void BothSystem::decodeInto(std::string_view bytes, State& state) const {
   copyPair(parent.spec, parent.cluster, state.spec, state.cluster);
   state.path.assign(path);
   state.impl_view.reset();
+  state.failed_changes.reset();
   state.impl_refused = parent.refused;
   if (last_begin < path.size()) {
     KCSPEC_ASSERT(!parent.refused);
     std::size_t position = last_begin;
     const Action last = decodeAction(path, position);
-    spec::StepObserver ignore;
-    state.impl_refused = !stepPair(state.spec, state.cluster, last, ignore);
+    if (failures_differ) {  // read the last step's records again (rare: a dead end)
+      spec::RecordingObserver observer;
+      std::vector<impl::LogRecord> impl_errors;
+      state.impl_refused = !stepPair(state.spec, state.cluster, last, observer, &impl_errors);
+      state.failed_changes = failedChangesDisagreement(observer.record, impl_errors, parent.spec, state.spec);
+      KCSPEC_ASSERT(state.failed_changes != nullptr);
+    } else {
+      spec::StepObserver ignore;
+      state.impl_refused = !stepPair(state.spec, state.cluster, last, ignore);
+    }
   }
   if (views_differ && !state.impl_refused) state.impl_view = disagreeingView(state.cluster, state.spec);
 }
 
 BothSystem::State BothSystem::decode(std::string_view bytes) const {
-  State state{spec::initialState(config_), impl::ImplCluster(config_, mutants_), {}, nullptr, false};
+  State state{spec::initialState(config_), impl::ImplCluster(config_, mutants_), {}, nullptr, nullptr, false};
   decodeInto(bytes, state);
   return state;
 }
@@ -194,6 +234,7 @@ bool BothSystem::isRecovery(const Action& action) const { return isRecoveryActio
 std::string BothSystem::disagreement(const State& state) const {
   std::string out;
   if (state.impl_refused) out += "the impl does not enable the last action\n";
+  if (state.failed_changes) out += *state.failed_changes;
   if (state.impl_view) {
     const std::vector<Change> diff = diffObservations(config_, state.spec.world, state.impl_view->world);
     if (!diff.empty()) out += "observation, spec -> impl:\n" + renderChangesText(diff);

@@ -5,7 +5,10 @@
 // Properties: the invariant catalog, judged on the common view (the spec's state, which equals
 // the impl's wherever the two agree; where they disagree the impl's view is judged too), with the
 // spec's record of each step for the step properties; then two of its own:
-//   C1 SpecImplAgree                after every step, the impl's observation and budget equal the spec's
+//   C1 SpecImplAgree                after every step, the impl's observation and budget equal the spec's,
+//                                   and both logged the same failed state changes (invalid transitions,
+//                                   elections that found no leader with their strategy, …): the applied ones
+//                                   show in the observation, the failed ones only in the log
 //   C2 SpecImplEnableTheSameActions in every state, both enable the same actions in the same order
 // A state where they disagree is a dead end (no actions, every liveness goal counted as reached):
 // the explorer reports the shortest path to it, and BothSystem::disagreement describes it.
@@ -42,8 +45,10 @@ class BothSystem {
     std::string path;  // the actions from the initial state (action_path.hpp)
     // Set when the last step made the two disagree: the impl's view after it.
     std::shared_ptr<const spec::ClusterState> impl_view;
+    // Set when the last step's failed state changes differ: both lists, as text.
+    std::shared_ptr<const std::string> failed_changes;
     bool impl_refused = false;  // the impl did not enable the last action (it was not applied)
-    bool agree() const { return impl_view == nullptr && !impl_refused; }
+    bool agree() const { return impl_view == nullptr && failed_changes == nullptr && !impl_refused; }
   };
   using Action = kcspec::Action;
   using Observation = kcspec::Observation;
@@ -60,11 +65,12 @@ class BothSystem {
   // next() into `successor`, reusing its storage (system.hpp's fast path).
   void nextInto(const State& state, const Action& action, PropertyMask& violated, State& successor) const;
   Fingerprint fingerprint(const State& state) const;
-  // The path (action_path.hpp), then one byte: whether the impl's view disagreed after the last
-  // step (so decoding an agreeing state need not observe the impl again to know it).
+  // The path (action_path.hpp), then one byte: bit 0 whether the impl's view disagreed after the
+  // last step, bit 1 whether its failed state changes did (so decoding an agreeing state need
+  // not observe the impl or read its log again to know it).
   void encode(const State& state, std::string& out) const {
     out.append(state.path);
-    out.push_back(state.impl_view ? '\1' : '\0');
+    out.push_back(static_cast<char>((state.impl_view ? 1 : 0) | (state.failed_changes ? 2 : 0)));
   }
   State decode(std::string_view bytes) const;
   void decodeInto(std::string_view bytes, State& state) const;
@@ -88,7 +94,13 @@ class BothSystem {
   void copyPair(const spec::ClusterState& from_spec, const impl::ImplCluster& from_cluster, spec::ClusterState& to_spec,
                 impl::ImplCluster& to_cluster) const;
   bool stepPair(spec::ClusterState& spec_state, impl::ImplCluster& cluster, const Action& action,
-                spec::StepObserver& observer) const;
+                spec::StepObserver& observer, std::vector<impl::LogRecord>* impl_errors = nullptr) const;
+  // The failed state changes of one step, spec's against the impl's (its ERROR log records),
+  // when they differ; else null.
+  std::shared_ptr<const std::string> failedChangesDisagreement(const spec::StepRecord& spec_record,
+                                                               std::span<const impl::LogRecord> impl_errors,
+                                                               const spec::ClusterState& before,
+                                                               const spec::ClusterState& after) const;
   std::shared_ptr<const spec::ClusterState> disagreeingView(const impl::ImplCluster& cluster, const spec::ClusterState& spec) const;
 
   Config config_;

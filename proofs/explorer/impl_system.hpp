@@ -6,7 +6,8 @@
 // - Step properties need what the step did (spec::StepRecord). The impl reports it the way Kafka
 //   does: in its state-change.log. Each step's lines are parsed with the conformance
 //   checker's line parser (proofs/conformance/log_line.hpp): "Changed partition/state of
-//   replica … from X to Y" is a valid change, "failed to change state …" an invalid one. Accepted
+//   replica … from X to Y" is an applied change, "failed to change state …" a failed one, whose
+//   exception says why (an invalid transition, a failed election, …). Accepted
 //   fenced writes (T4) are read from ZooKeeper: every partition-state znode the step wrote, with
 //   the controller epoch it carries.
 // - Fingerprint: the view (state_codec.hpp's fingerprintWorld) and every znode's path, data and
@@ -16,6 +17,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <span>
 #include <string>
 #include <string_view>
@@ -40,14 +43,32 @@ Fingerprint combineFingerprints(Fingerprint first, Fingerprint second);
 // and stat, the last zxid).
 Fingerprint hiddenZooKeeperFingerprint(const impl::ImplCluster& cluster);
 
-// What the step from `before` to `after` did, read from the state-change.log lines the impl
-// wrote during it (`lines`, the messages with their `[Controller id=… epoch=…] ` prefix) and from
-// the partition-state znodes it wrote.
-spec::StepRecord implStepRecord(const Config& config, std::span<const std::string> lines,
+// What the step from `before` to `after` did, read from the state-change.log records the impl
+// wrote during it (`records`: the messages with their `[Controller id=… epoch=…] ` prefix and
+// the attached exceptions) and from the partition-state znodes it wrote. A "failed to change
+// state …" record's exception says why it failed (failureOutcome).
+spec::StepRecord implStepRecord(const Config& config, std::span<const impl::LogRecord> records,
                                 const spec::ClusterState& before, const spec::ClusterState& after);
 
-// Applies `action` to `cluster` and collects the state-change.log lines it writes.
-void applyLogged(impl::ImplCluster& cluster, const Action& action, std::vector<std::string>& lines);
+// Why Kafka logged a state change as failed, from the exception attached to the line:
+// IllegalStateException is an invalid transition; StateChangeFailedException's message names the
+// rest ("Failed to elect leader … under strategy S" also gives the strategy); a ZooKeeper
+// exception is a ZooKeeper error. nullopt for an exception kcspec's controller does not raise.
+std::optional<std::pair<spec::ChangeOutcome, spec::ElectionStrategy>> failureOutcome(const impl::Failure& failure);
+
+// Applies `action` to `cluster` and collects the state-change.log records it writes at
+// `threshold` and above (ERROR: only the failed state changes, which costs little).
+void applyLogged(impl::ImplCluster& cluster, const Action& action, std::vector<impl::LogRecord>& records,
+                 impl::LogLevel threshold = impl::LogLevel::TRACE);
+
+// The state changes of two versions' records of one step that differ, as text ("" when they
+// agree): compared as multisets, since Kafka's order within one call is a hash set's (facts
+// Appendix D.12). Each is named with its outcome, a failed election with its strategy.
+std::string stateChangeDisagreement(const Config& config, std::span<const spec::StateChangeRecord> spec_changes,
+                                    std::span<const spec::StateChangeRecord> impl_changes);
+
+// "controller 1: t-0 OnlinePartition -> OnlinePartition: no leader elected (ReassignPartitionLeaderElectionStrategy)"
+std::string stateChangeText(const Config& config, const spec::StateChangeRecord& change);
 
 class ImplSystem {
  public:

@@ -139,7 +139,7 @@ bool epochsNeverDecrease(const Config&, const ClusterState& before, const Cluste
 
 bool recordedChangesAreValid(const Config&, const ClusterState&, const ClusterState&, const StepRecord& record) {
   for (const StateChangeRecord& change : record.state_changes) {
-    if (!change.valid) continue;
+    if (!change.applied()) continue;
     const bool allowed = change.is_replica
                              ? isValidTransition(static_cast<ReplicaState>(change.from), static_cast<ReplicaState>(change.to))
                              : isValidTransition(static_cast<PartitionState>(change.from),
@@ -151,7 +151,7 @@ bool recordedChangesAreValid(const Config&, const ClusterState&, const ClusterSt
 
 bool noInvalidTransitionAttempted(const Config&, const ClusterState&, const ClusterState&, const StepRecord& record) {
   for (const StateChangeRecord& change : record.state_changes) {
-    if (!change.valid) return false;
+    if (change.outcome == ChangeOutcome::InvalidTransition) return false;
   }
   return true;
 }

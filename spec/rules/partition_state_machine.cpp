@@ -8,32 +8,45 @@
 namespace kcspec::spec {
 namespace {
 
-void record(Controller& ctl, TopicPartition tp, PartitionState from, PartitionState to, bool valid) {
+void record(Controller& ctl, TopicPartition tp, PartitionState from, PartitionState to, ChangeOutcome outcome,
+            ElectionStrategy strategy = {}) {
   ctl.observer.stateChange(StateChangeRecord{ctl.id, false, tp, kNoLeader, static_cast<std::uint8_t>(from),
-                                             static_cast<std::uint8_t>(to), valid});
+                                             static_cast<std::uint8_t>(to), outcome, strategy});
 }
 
 PartitionState stateOf(Controller& ctl, TopicPartition tp) { return *partition(ctl.context(), tp).state; }
 
 // The successful change of one partition: recorded (Kafka logs it first), then stored.
 void changeState(Controller& ctl, TopicPartition tp, PartitionState target) {
-  record(ctl, tp, stateOf(ctl, tp), target, true);
+  record(ctl, tp, stateOf(ctl, tp), target, ChangeOutcome::Applied);
   putPartitionState(ctl.context(), tp, target);
 }
 
 // §2.5: New → Online. Leader = first live replica in assignment order, ISR = the live replicas.
+// Partitions without a live replica are logged as failed first; then the state znodes are created.
 PartitionSet initializeLeaderAndIsrForPartitions(Controller& ctl, RequestBatch& batch, PartitionSet partitions) {
-  PartitionSet initialized;
+  PartitionSet to_create;
   partitions.forEach([&](TopicPartition tp) {
-    Context& ctx = ctl.context();
-    const ReplicaAssignment assignment = *partition(ctx, tp).assignment;
+    bool any_live = false;
+    for (BrokerId r : partition(ctl.context(), tp).assignment->replicas) any_live |= isReplicaOnline(ctl.context(), r);
+    if (any_live) {
+      to_create.insert(tp);
+    } else {  // "No assigned replica is alive": stays NewPartition
+      record(ctl, tp, PartitionState::NewPartition, PartitionState::OnlinePartition, ChangeOutcome::NoLiveReplica);
+    }
+  });
+  PartitionSet initialized;
+  to_create.forEach([&](TopicPartition tp) {
+    const ReplicaAssignment assignment = *partition(ctl.context(), tp).assignment;
     BrokerList live;
     for (BrokerId r : assignment.replicas) {
-      if (isReplicaOnline(ctx, r)) live.push_back(r);
+      if (isReplicaOnline(ctl.context(), r)) live.push_back(r);
     }
-    if (live.empty()) return;  // "No assigned replica is alive": stays NewPartition
     const LeaderAndIsr leader_and_isr = LeaderAndIsr::make(live.front(), live);
-    if (createPartitionState(ctl, tp, leader_and_isr) != ZkCode::OK) return;  // e.g. NODEEXISTS
+    if (createPartitionState(ctl, tp, leader_and_isr) != ZkCode::OK) {  // e.g. NODEEXISTS
+      record(ctl, tp, PartitionState::NewPartition, PartitionState::OnlinePartition, ChangeOutcome::ZooKeeperError);
+      return;
+    }
     const LeaderIsrAndControllerEpoch leadership{leader_and_isr, ctl.epoch()};
     partition(ctl.context(), tp).leadership = leadership;
     addLeaderAndIsrRequestForBrokers(ctl, batch, live, tp, leadership, assignment, /*is_new=*/true);
@@ -67,22 +80,25 @@ LeaderAndIsr electedLeaderAndIsr(const LeaderAndIsr& current, const ElectionDeci
 
 // §2.6: read each partition's state from ZooKeeper (never the cache), elect, write conditionally.
 // Within one atomic event nothing else writes the znode between the read and the write, so
-// Kafka's BADVERSION retry loop never runs here (asserted).
+// Kafka's BADVERSION retry loop never runs here (asserted). The partitions that fail are logged
+// after the writes: a fenced write (ControllerMovedException) aborts before any is logged.
 ElectionResults electLeaderForPartitions(Controller& ctl, RequestBatch& batch, PartitionSet partitions,
                                          ElectionStrategy strategy) {
   ElectionResults results;
+  BoundedVector<StateChangeRecord, kMaxPartitions> failures;
+  const auto fail = [&](TopicPartition tp, ChangeOutcome why) {
+    failures.push_back(StateChangeRecord{ctl.id, false, tp, kNoLeader, static_cast<std::uint8_t>(stateOf(ctl, tp)),
+                                         static_cast<std::uint8_t>(PartitionState::OnlinePartition), why,
+                                         why == ChangeOutcome::NoLeaderElected ? strategy : ElectionStrategy{}});
+    results.failed.insert(tp);
+  };
   partitions.forEach([&](TopicPartition tp) {
     const std::optional<PartitionStateZnode> znode = readPartitionState(ctl.zk(), tp);
-    if (!znode || znode->controller_epoch > ctl.epoch()) {  // missing, or written by a newer controller
-      results.failed.insert(tp);
-      return;
-    }
+    if (!znode) return fail(tp, ChangeOutcome::NoLeaderAndIsr);  // "LeaderAndIsr information doesn't exist …"
+    if (znode->controller_epoch > ctl.epoch()) return fail(tp, ChangeOutcome::WrittenByAnotherController);
     const std::optional<ElectionDecision> decision = decide(ctl, tp, znode->leader_and_isr, strategy);
     ctl.observer.electionOutcome(tp, strategy, decision.has_value());
-    if (!decision) {  // "Failed to elect leader for partition … under strategy …"
-      results.failed.insert(tp);
-      return;
-    }
+    if (!decision) return fail(tp, ChangeOutcome::NoLeaderElected);  // "Failed to elect leader for partition …"
     const LeaderAndIsr elected = electedLeaderAndIsr(znode->leader_and_isr, *decision);
     std::int32_t new_version = 0;
     const ZkCode code = updatePartitionState(ctl, tp, elected, new_version);
@@ -93,6 +109,7 @@ ElectionResults electLeaderForPartitions(Controller& ctl, RequestBatch& batch, P
                                      *partition(ctl.context(), tp).assignment, /*is_new=*/false);
     results.elected.insert(tp);
   });
+  for (const StateChangeRecord& failure : failures) ctl.observer.stateChange(failure);
   return results;
 }
 
@@ -105,7 +122,7 @@ ElectionResults doHandleStateChanges(Controller& ctl, RequestBatch& batch, Parti
     if (isValidTransition(*state, target)) {
       valid.insert(tp);
     } else {
-      record(ctl, tp, *state, target, false);  // "Invalid state transition": logged and skipped
+      record(ctl, tp, *state, target, ChangeOutcome::InvalidTransition);  // logged and skipped
     }
   });
   ElectionResults results;

@@ -16,14 +16,15 @@ std::optional<ReplicaState>& stateEntry(Controller& ctl, TopicPartition tp, Brok
   return partition(ctl.context(), tp).replica_states[static_cast<std::size_t>(replica)];
 }
 
-void record(Controller& ctl, TopicPartition tp, BrokerId replica, ReplicaState from, ReplicaState to, bool valid) {
+void record(Controller& ctl, TopicPartition tp, BrokerId replica, ReplicaState from, ReplicaState to,
+            ChangeOutcome outcome) {
   ctl.observer.stateChange(StateChangeRecord{ctl.id, true, tp, replica, static_cast<std::uint8_t>(from),
-                                             static_cast<std::uint8_t>(to), valid});
+                                             static_cast<std::uint8_t>(to), outcome});
 }
 
 void changeState(Controller& ctl, TopicPartition tp, BrokerId replica, ReplicaState target) {
   auto& state = stateEntry(ctl, tp, replica);
-  record(ctl, tp, replica, *state, target, true);
+  record(ctl, tp, replica, *state, target, ChangeOutcome::Applied);
   state = target;
 }
 
@@ -39,10 +40,19 @@ struct IsrRemovals {
 // member stays), the leader becomes −1 if it was the replica; write conditionally.
 IsrRemovals removeReplicasFromIsr(Controller& ctl, BrokerId replica, PartitionSet partitions) {
   IsrRemovals removals;
+  // Failures are logged after the writes: a fenced write (ControllerMovedException) aborts first.
+  BoundedVector<std::pair<TopicPartition, ChangeOutcome>, kMaxPartitions> failures;
+  const auto failed = [&](TopicPartition tp, ChangeOutcome why) { failures.push_back({tp, why}); };
   partitions.forEach([&](TopicPartition tp) {
     const std::optional<PartitionStateZnode> znode = readPartitionState(ctl.zk(), tp);
-    if (!znode) return;  // missing: a failure, or silently dropped while the topic is queued for deletion
-    if (znode->controller_epoch > ctl.epoch()) return;  // "written by another controller …"
+    if (!znode) {  // missing: a failure, but silently dropped while the topic is queued for deletion (KAFKA-2937)
+      if (!isTopicQueuedUpForDeletion(ctl.context(), tp.topic)) failed(tp, ChangeOutcome::NoLeaderAndIsr);
+      return;
+    }
+    if (znode->controller_epoch > ctl.epoch()) {  // "Leader and isr path written by another controller …"
+      failed(tp, ChangeOutcome::WrittenByAnotherController);
+      return;
+    }
     LeaderAndIsr leader_and_isr = znode->leader_and_isr;
     if (leader_and_isr.isr.contains(replica)) {
       const BrokerId new_leader = replica == leader_and_isr.leader ? kNoLeader : leader_and_isr.leader;
@@ -58,14 +68,22 @@ IsrRemovals removeReplicasFromIsr(Controller& ctl, BrokerId replica, PartitionSe
     removals.updated.insert(tp);
     removals.leadership[static_cast<std::size_t>(partitionIndex(tp))] = leadership;
   });
+  for (const auto& [tp, why] : failures) {
+    record(ctl, tp, replica, *stateEntry(ctl, tp, replica), ReplicaState::OfflineReplica, why);
+  }
   return removals;
 }
 
 void toNewReplica(Controller& ctl, RequestBatch& batch, PartitionAndReplica r) {
   const auto& leadership = partition(ctl.context(), r.tp).leadership;
   if (leadership) {
-    // "cannot be moved to NewReplica state as it is being requested to become leader"
-    if (leadership->leader_and_isr.leader == r.replica) return;
+    // "cannot be moved to NewReplica state as it is being requested to become leader", logged with
+    // the target OfflineReplica (facts Appendix D.1)
+    if (leadership->leader_and_isr.leader == r.replica) {
+      record(ctl, r.tp, r.replica, *stateEntry(ctl, r.tp, r.replica), ReplicaState::OfflineReplica,
+             ChangeOutcome::ReplicaIsLeader);
+      return;
+    }
     addLeaderAndIsrRequestForBrokers(ctl, batch, single(r.replica), r.tp, *leadership,
                                      *partition(ctl.context(), r.tp).assignment, /*is_new=*/true);
   }
@@ -115,7 +133,7 @@ void toNonExistentReplica(Controller& ctl, PartitionAndReplica r) {
   auto& assignment = partition(ctl.context(), r.tp).assignment;
   assignment = assignment.value_or(ReplicaAssignment{}).removeReplica(r.replica);
   auto& state = stateEntry(ctl, r.tp, r.replica);
-  record(ctl, r.tp, r.replica, *state, ReplicaState::NonExistentReplica, true);
+  record(ctl, r.tp, r.replica, *state, ReplicaState::NonExistentReplica, ChangeOutcome::Applied);
   state.reset();  // unlike partitions, the replica's entry is removed
 }
 
@@ -130,7 +148,7 @@ void doHandleStateChanges(Controller& ctl, RequestBatch& batch, BrokerId broker,
     if (isValidTransition(*state, target)) {
       valid.insert(r.tp);
     } else {
-      record(ctl, r.tp, r.replica, *state, target, false);  // "Invalid state transition": logged and skipped
+      record(ctl, r.tp, r.replica, *state, target, ChangeOutcome::InvalidTransition);  // logged and skipped
     }
   }
   switch (target) {

@@ -149,6 +149,16 @@ topic t
 bound controlled-shutdowns 1
 )";
 
+// One broker hosting the single-replica t-0 asks for a controlled shutdown.
+constexpr std::string_view kShutdownSingleReplica = R"(name shutdown-single-replica
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1
+  exists-at-start true
+bound controlled-shutdowns 1
+)";
+
 struct MutantCase {
   std::string_view mutant;
   std::string_view config;
@@ -161,6 +171,7 @@ constexpr MutantCase kCases[] = {
     {"M5", kDeleteTwoTopics},  {"M6", kShutdownDelete},  {"M7", kDeleteCrash},      {"M8", kCrash},
     {"M9", kShrinkCrash},      {"M10", kDeleteTwoTopics}, {"M11", kCrash},          {"M12", kFailover},
     {"M13", kShutdownBounce},  {"M14", kReassign},       {"M15", kShutdown},        {"M16", kDeleteTwoTopics},
+    {"M17", kShutdownSingleReplica},
 };
 
 ExploreResult<BothSystem> explore12(const BothSystem& system) {

@@ -223,14 +223,14 @@ TEST(ExplorerSystems, ImplStepRecordFromItsLogMatchesTheSpecs) {
     const Action& action = enabled[(step * 5 + 3) % enabled.size()];
     spec::RecordingObserver observer;
     spec::ClusterState after = spec::next(config, state, action, observer);
-    std::vector<std::string> lines;
+    std::vector<impl::LogRecord> lines;
     const spec::ClusterState before_view{cluster.observe(), cluster.remaining()};
     applyLogged(cluster, action, lines);
     const spec::ClusterState after_view{cluster.observe(), cluster.remaining()};
     ASSERT_TRUE(after_view == after) << "step " << step;
     const spec::StepRecord mine = implStepRecord(config, lines, before_view, after_view);
     std::string log;
-    for (const std::string& line : lines) log += line + "\n";
+    for (const impl::LogRecord& line : lines) log += line.message + "\n";
     ASSERT_EQ(mine.state_changes.size(), observer.record.state_changes.size())
         << "step " << step << ", " << printAction(config, action) << ", the impl's log:\n" << log;
     for (std::size_t i = 0; i < mine.state_changes.size(); ++i) {
@@ -240,7 +240,8 @@ TEST(ExplorerSystems, ImplStepRecordFromItsLogMatchesTheSpecs) {
       EXPECT_EQ(a.tp, b.tp);
       EXPECT_EQ(a.from, b.from);
       EXPECT_EQ(a.to, b.to);
-      EXPECT_EQ(a.valid, b.valid);
+      EXPECT_EQ(a.outcome, b.outcome);
+      EXPECT_EQ(a.strategy, b.strategy);
       if (a.is_replica) {
         EXPECT_EQ(a.replica, b.replica);
       }

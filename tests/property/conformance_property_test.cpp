@@ -157,7 +157,7 @@ void checkHistory(std::string_view suite) {
   Sut sut{config, impl::ImplCluster(config), {}};
   ++report().coverage.histories;
   const Model initial = spec::initialState(config);
-  const cli::Verdict start = cli::checkStep(config, nullptr, initial, spec::StepRecord{}, sut.impl);
+  const cli::Verdict start = cli::checkStep(config, nullptr, initial, spec::StepRecord{}, spec::StepRecord{}, sut.impl);
   RC_ASSERT(start.ok);
   const auto commands = *rc::state::gen::commands(initial, [&config, suite](const Model& state) -> rc::Gen<CommandPtr> {
     const std::vector<Action> enabled = spec::enabledActions(config, state);
