@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
-#include "cli/differential_check.hpp"
+#include "proofs/agreement/random_histories.hpp"
 #include "cli/files.hpp"
 #include "cli/number_options.hpp"
 #include "cli/shell_word.hpp"
@@ -51,7 +51,7 @@ struct DriveCommandOptions {
 constexpr int kDefaultRandomSteps = 30;
 constexpr int kDefaultExhaustiveDepth = 12;
 
-// A spec preset or one of the differential checks' configurations (cli/differential_check.hpp).
+// An embedded configuration (spec/vocabulary/presets.hpp) or a configuration file.
 Config loadConfig(const DriveCommandOptions& o) {
   if (!o.config_file.empty()) {
     return parseConfig(readUserFile(o.config_file, "a configuration file"), o.config_file);
@@ -127,7 +127,7 @@ int runDrive(const DriveCommandOptions& o) {
   options.cancel = &g_interrupted;
   if (!o.uniform) {
     options.choose = [&config](const spec::ClusterState& state, const std::vector<Action>& enabled, std::uint64_t random) {
-      return static_cast<std::size_t>(&chooseAction(config, state, enabled, random) - enabled.data());
+      return static_cast<std::size_t>(&agreement::chooseAction(config, state, enabled, random) - enabled.data());
     };
   }
   if (!o.quiet) {

@@ -35,6 +35,7 @@
 #include "proofs/explorer/spec_system.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
+#include "spec/vocabulary/number_text.hpp"
 #include "spec/vocabulary/config_text.hpp"
 #include "spec/vocabulary/observation_text.hpp"
 #include "spec/vocabulary/presets.hpp"
@@ -68,15 +69,6 @@ struct ExploreOptions {
   bool no_liveness = false;
 };
 
-std::string grouped(std::uint64_t n) {
-  std::string digits = std::to_string(n);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 std::string mib(std::uint64_t bytes) { return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0)); }
 

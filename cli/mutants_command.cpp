@@ -1,5 +1,5 @@
 // `kcspec mutants`: mutation testing of the checks. Every mutant of impl/mutants.hpp is run
-// against the spec on random biased histories (cli/differential_check.hpp) over every check
+// against the spec on random biased histories (proofs/agreement/random_histories.hpp) over every check
 // configuration; a mutant is killed by an observation or enabled-set mismatch or by a violated
 // safety property. Reproducible: a fixed seed and budget give the same histories. The shortest
 // counterexample found (after shrinking) is reported, and written as a scenario with --out.
@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
-#include "cli/differential_check.hpp"
+#include "proofs/agreement/random_histories.hpp"
 #include "cli/files.hpp"
 #include "cli/interrupt_guard.hpp"
 #include "cli/number_options.hpp"
@@ -27,6 +27,12 @@
 #include "spec/vocabulary/scenario_text.hpp"
 
 namespace kcspec::cli {
+
+using agreement::Counterexample;
+using agreement::checkConfigs;
+using agreement::checkConfig;
+using agreement::randomHistory;
+using agreement::shrink;
 namespace {
 
 struct MutantsOptions {

@@ -8,6 +8,7 @@
 #include "cli/docs_markdown.hpp"
 #include "proofs/compile_time/theorems.hpp"
 #include "spec/rules/invariants.hpp"
+#include "spec/vocabulary/number_text.hpp"
 
 namespace kcspec::cli {
 namespace {
@@ -166,7 +167,7 @@ std::string proofsPage(const Catalog& catalog, const ProveReport& report) {
         "reference controller in lockstep (`kcspec explore --system both`), whose observations and enabled actions "
         "must be equal after every step. A counterexample is the shortest.\n"
         "- **random histories**: N histories of at most M actions from a seed, chosen with the weights of "
-        "`cli/differential_check.hpp`; after every step the safety properties are checked on the spec, or (`AGREE`) "
+        "`proofs/agreement/random_histories.hpp`; after every step the safety properties are checked on the spec, or (`AGREE`) "
         "the spec and the reference controller are compared (`docs/testing.md`). A counterexample is the shortest "
         "violating prefix among the histories, or (`AGREE`) the first failing history, shrunk.\n\n"
         "A property that Kafka 3.8 itself violates is a theorem whose expected verdict is **Kafka deviation "

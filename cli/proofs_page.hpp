@@ -1,5 +1,5 @@
 // docs/proofs.md: what kcspec proves. `kcspec prove` writes it from the results of the theorem
-// catalog (proofs/theorems/catalog.hpp, cli/theorem_runner.hpp); `kcspec docs` does not write it,
+// catalog (proofs/theorems/catalog.hpp, proofs/theorems/runner.hpp); `kcspec docs` does not write it,
 // it reads the "Verdicts by property" table back into the invariant catalog page
 // (docs_spec_pages.hpp verdictsFromProofsPage), and `kcspec docs --check` checks the page with
 // proofsPageProblems below.
@@ -9,10 +9,21 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/theorem_runner.hpp"
+#include "proofs/theorems/runner.hpp"
 #include "proofs/theorems/catalog.hpp"
 
 namespace kcspec::cli {
+
+using proofs::Outcome;
+using proofs::ProveOptions;
+using proofs::ProveReport;
+using proofs::RunSummary;
+using proofs::TheoremCounterexample;
+using proofs::TheoremResult;
+using proofs::outcomeIsSuccess;
+using proofs::outcomeName;
+using proofs::runFigures;
+using proofs::runTitle;
 
 // The page for `report`, a run of (part of) `catalog`. Deterministic but for the times.
 std::string proofsPage(const proofs::Catalog& catalog, const ProveReport& report);

@@ -22,7 +22,7 @@
 #include "cli/interrupt_guard.hpp"
 #include "cli/proofs_page.hpp"
 #include "cli/terminal_line.hpp"
-#include "cli/theorem_runner.hpp"
+#include "proofs/theorems/runner.hpp"
 
 namespace kcspec::cli {
 namespace {

@@ -8,7 +8,7 @@
 #include <deque>
 #include <unordered_map>
 
-#include "proofs/conformance/driver_shrink.hpp"
+#include "proofs/agreement/shrink.hpp"
 #include "proofs/explorer/state_codec.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
@@ -110,7 +110,7 @@ Finding shrunkFinding(const Config& config, SutSession& sut, const DriveOptions&
     finding.shrink_replays = finding.shrink_interrupted ? 0 : 1;
     return finding;
   }
-  ShrinkResult shrunk = shrinkHistory(std::move(history), still_fails, options.max_shrink_replays);
+  agreement::ShrinkResult shrunk = agreement::shrinkHistory(std::move(history), still_fails, options.max_shrink_replays);
   // The last accepted candidate is the result; it failed at its last_failing_step-th action.
   shrunk.history.resize(std::min(shrunk.history.size(), last_failing_step));
   finding.failure = std::move(last_failure);

@@ -4,7 +4,7 @@
 //
 // - Random mode: `histories` random histories of at most `max_steps` actions, history h drawn
 //   from its own seed (historySeed(seed, h)) with `choose`. The first failing history is shrunk
-//   (driver_shrink.hpp) while it still fails the same way, and reported.
+//   (proofs/agreement/shrink.hpp) while it still fails the same way, and reported.
 // - Exhaustive mode: the spec's state graph breadth first, to depth `max_steps`, at most
 //   `max_states` distinct states (64-bit fingerprints, as the explorer's). Every transition out of
 //   a state above that depth is then checked in the SUT by a walk that follows unchecked

@@ -4,6 +4,8 @@
 #include <array>
 #include <utility>
 
+#include "proofs/agreement/agreement.hpp"
+#include "proofs/agreement/step_record.hpp"
 #include "proofs/explorer/action_path.hpp"
 #include "proofs/explorer/impl_system.hpp"
 #include "proofs/explorer/spec_system.hpp"
@@ -100,8 +102,8 @@ std::shared_ptr<const std::string> BothSystem::failedChangesDisagreement(const s
   }
   // Only ERROR records were kept: the impl's failed changes.
   if (in_spec.empty() && impl_errors.empty()) return nullptr;
-  const spec::StepRecord in_impl = implStepRecord(config_, impl_errors, before, after);
-  std::string diff = stateChangeDisagreement(config_, in_spec, in_impl.state_changes);
+  const spec::StepRecord in_impl = agreement::implStepRecord(config_, impl_errors, before, after);
+  std::string diff = agreement::stateChangeDisagreement(config_, in_spec, in_impl.state_changes);
   if (diff.empty()) return nullptr;
   return std::make_shared<const std::string>("failed state changes differ:\n" + std::move(diff));
 }
@@ -121,7 +123,7 @@ bool BothSystem::stepPair(spec::ClusterState& spec_state, impl::ImplCluster& clu
   spec::takeStep(config_, spec_state, action, observer);
   if (!cluster.isEnabled(action)) return false;
   if (impl_errors != nullptr) {
-    applyLogged(cluster, action, *impl_errors, impl::LogLevel::ERROR);
+    agreement::applyLogged(cluster, action, *impl_errors, impl::LogLevel::ERROR);
   } else {
     cluster.apply(action);
   }
@@ -243,15 +245,8 @@ std::string BothSystem::disagreement(const State& state) const {
   if (state.agree()) {
     const std::vector<Action> in_spec = spec::enabledActions(config_, state.spec);
     const std::vector<Action> in_impl = state.cluster.enabledActions();
-    if (in_spec != in_impl) {
-      out += "enabled actions differ:\n";
-      for (const Action& a : in_spec) {
-        if (std::find(in_impl.begin(), in_impl.end(), a) == in_impl.end()) out += "  only spec: " + printAction(config_, a) + "\n";
-      }
-      for (const Action& a : in_impl) {
-        if (std::find(in_spec.begin(), in_spec.end(), a) == in_spec.end()) out += "  only impl: " + printAction(config_, a) + "\n";
-      }
-      if (out.ends_with("differ:\n")) out += "  the same actions in a different order\n";
+    if (std::string diff = agreement::enabledActionsDisagreement(config_, in_spec, in_impl); !diff.empty()) {
+      out += "enabled actions differ:\n" + diff;
     }
   }
   return out;

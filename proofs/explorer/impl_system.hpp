@@ -26,6 +26,7 @@
 
 #include "impl/cluster.hpp"
 #include "impl/mutants.hpp"
+#include "proofs/agreement/step_record.hpp"
 #include "proofs/explorer/catalog_properties.hpp"
 #include "proofs/explorer/system.hpp"
 #include "spec/rules/cluster_state.hpp"
@@ -42,33 +43,6 @@ Fingerprint combineFingerprints(Fingerprint first, Fingerprint second);
 // The hash of the impl's ZooKeeper beyond what the Observation shows (every znode's path, data
 // and stat, the last zxid).
 Fingerprint hiddenZooKeeperFingerprint(const impl::ImplCluster& cluster);
-
-// What the step from `before` to `after` did, read from the state-change.log records the impl
-// wrote during it (`records`: the messages with their `[Controller id=… epoch=…] ` prefix and
-// the attached exceptions) and from the partition-state znodes it wrote. A "failed to change
-// state …" record's exception says why it failed (failureOutcome).
-spec::StepRecord implStepRecord(const Config& config, std::span<const impl::LogRecord> records,
-                                const spec::ClusterState& before, const spec::ClusterState& after);
-
-// Why Kafka logged a state change as failed, from the exception attached to the line:
-// IllegalStateException is an invalid transition; StateChangeFailedException's message names the
-// rest ("Failed to elect leader … under strategy S" also gives the strategy); a ZooKeeper
-// exception is a ZooKeeper error. nullopt for an exception kcspec's controller does not raise.
-std::optional<std::pair<spec::ChangeOutcome, spec::ElectionStrategy>> failureOutcome(const impl::Failure& failure);
-
-// Applies `action` to `cluster` and collects the state-change.log records it writes at
-// `threshold` and above (ERROR: only the failed state changes, which costs little).
-void applyLogged(impl::ImplCluster& cluster, const Action& action, std::vector<impl::LogRecord>& records,
-                 impl::LogLevel threshold = impl::LogLevel::TRACE);
-
-// The state changes of two versions' records of one step that differ, as text ("" when they
-// agree): compared as multisets, since Kafka's order within one call is a hash set's (facts
-// Appendix D.12). Each is named with its outcome, a failed election with its strategy.
-std::string stateChangeDisagreement(const Config& config, std::span<const spec::StateChangeRecord> spec_changes,
-                                    std::span<const spec::StateChangeRecord> impl_changes);
-
-// "controller 1: t-0 OnlinePartition -> OnlinePartition: no leader elected (ReassignPartitionLeaderElectionStrategy)"
-std::string stateChangeText(const Config& config, const spec::StateChangeRecord& change);
 
 class ImplSystem {
  public:

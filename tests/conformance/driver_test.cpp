@@ -11,7 +11,7 @@
 
 #include "proofs/conformance/driver_child.hpp"
 #include "proofs/conformance/driver_protocol.hpp"
-#include "proofs/conformance/driver_shrink.hpp"
+#include "proofs/agreement/shrink.hpp"
 #include "spec/vocabulary/observation_json.hpp"
 
 namespace kcspec::conformance {
@@ -175,19 +175,19 @@ TEST(DriverShrink, KeepsExactlyTheStepsTheFailureNeedsInOrder) {
     }
     return false;
   };
-  const ShrinkResult result = shrinkHistory(history, fails, 1000);
+  const agreement::ShrinkResult result = agreement::shrinkHistory(history, fails, 1000);
   ASSERT_EQ(result.history.size(), 2u);
   EXPECT_EQ(result.history[0].kind, ActionKind::CrashBroker);
   EXPECT_EQ(result.history[1].kind, ActionKind::StartBroker);
   EXPECT_LE(result.replays, 200);
   // Deterministic: the same input gives the same replays.
-  EXPECT_EQ(shrinkHistory(history, fails, 1000).replays, result.replays);
+  EXPECT_EQ(agreement::shrinkHistory(history, fails, 1000).replays, result.replays);
 }
 
 TEST(DriverShrink, StopsAtTheReplayBudget) {
   std::vector<Action> history(64, step(1));
   int calls = 0;
-  const ShrinkResult result = shrinkHistory(history, [&](const std::vector<Action>&) { return ++calls, false; }, 10);
+  const agreement::ShrinkResult result = agreement::shrinkHistory(history, [&](const std::vector<Action>&) { return ++calls, false; }, 10);
   EXPECT_EQ(result.replays, 10);
   EXPECT_EQ(calls, 10);
   EXPECT_EQ(result.history.size(), 64u);

@@ -20,6 +20,7 @@
 
 #include "spec/rules/invariants.hpp"
 #include "proofs/explorer/action_path.hpp"
+#include "proofs/agreement/step_record.hpp"
 #include "proofs/explorer/both_system.hpp"
 #include "proofs/explorer/explorer.hpp"
 #include "proofs/explorer/impl_system.hpp"
@@ -225,10 +226,10 @@ TEST(ExplorerSystems, ImplStepRecordFromItsLogMatchesTheSpecs) {
     spec::ClusterState after = spec::next(config, state, action, observer);
     std::vector<impl::LogRecord> lines;
     const spec::ClusterState before_view{cluster.observe(), cluster.remaining()};
-    applyLogged(cluster, action, lines);
+    agreement::applyLogged(cluster, action, lines);
     const spec::ClusterState after_view{cluster.observe(), cluster.remaining()};
     ASSERT_TRUE(after_view == after) << "step " << step;
-    const spec::StepRecord mine = implStepRecord(config, lines, before_view, after_view);
+    const spec::StepRecord mine = agreement::implStepRecord(config, lines, before_view, after_view);
     std::string log;
     for (const impl::LogRecord& line : lines) log += line.message + "\n";
     ASSERT_EQ(mine.state_changes.size(), observer.record.state_changes.size())

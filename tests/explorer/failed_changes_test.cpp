@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "impl/errors.hpp"
+#include "proofs/agreement/step_record.hpp"
 #include "proofs/explorer/both_system.hpp"
 #include "proofs/explorer/explorer.hpp"
 #include "proofs/explorer/impl_system.hpp"
@@ -21,7 +22,7 @@ using spec::ElectionStrategy;
 using spec::ElectionStrategyKind;
 
 ChangeOutcome outcomeOf(const impl::Failure& failure) {
-  const auto why = failureOutcome(failure);
+  const auto why = agreement::failureOutcome(failure);
   EXPECT_TRUE(why.has_value()) << failure.exception_class << ": " << failure.message;
   return why ? why->first : ChangeOutcome::Applied;
 }
@@ -54,7 +55,7 @@ TEST(FailedChanges, TheExceptionSaysWhyAChangeFailed) {
 }
 
 TEST(FailedChanges, AFailedElectionNamesItsStrategy) {
-  const auto why = failureOutcome(
+  const auto why = agreement::failureOutcome(
       impl::StateChangeFailedException(
           "Failed to elect leader for partition t-0 under strategy OfflinePartitionLeaderElectionStrategy(true)")
           .failure());
@@ -62,11 +63,11 @@ TEST(FailedChanges, AFailedElectionNamesItsStrategy) {
   EXPECT_EQ(why->first, ChangeOutcome::NoLeaderElected);
   EXPECT_EQ(why->second, (ElectionStrategy{ElectionStrategyKind::OfflinePartition, true}));
   // A message kcspec's controller never writes is not guessed at.
-  EXPECT_FALSE(failureOutcome(impl::StateChangeFailedException("Failed to elect leader for partition t-0 under strategy "
+  EXPECT_FALSE(agreement::failureOutcome(impl::StateChangeFailedException("Failed to elect leader for partition t-0 under strategy "
                                                                 "SomeOtherStrategy")
                                   .failure())
                    .has_value());
-  EXPECT_FALSE(failureOutcome(impl::Failure{"java.lang.NullPointerException", ""}).has_value());
+  EXPECT_FALSE(agreement::failureOutcome(impl::Failure{"java.lang.NullPointerException", ""}).has_value());
 }
 
 spec::StateChangeRecord change(int partition, ChangeOutcome outcome, ElectionStrategy strategy = {}) {
@@ -86,16 +87,16 @@ TEST(FailedChanges, RecordsAreComparedAsMultisets) {
   const ElectionStrategy reassign{ElectionStrategyKind::ReassignPartition, false};
   const std::vector<spec::StateChangeRecord> a = {change(0, ChangeOutcome::Applied), change(1, ChangeOutcome::NoLeaderElected, reassign)};
   const std::vector<spec::StateChangeRecord> b = {change(1, ChangeOutcome::NoLeaderElected, reassign), change(0, ChangeOutcome::Applied)};
-  EXPECT_EQ(stateChangeDisagreement(config, a, b), "");  // the order within one call is a hash set's
+  EXPECT_EQ(agreement::stateChangeDisagreement(config, a, b), "");  // the order within one call is a hash set's
   const std::vector<spec::StateChangeRecord> fewer = {change(0, ChangeOutcome::Applied)};
-  const std::string missing = stateChangeDisagreement(config, a, fewer);
+  const std::string missing = agreement::stateChangeDisagreement(config, a, fewer);
   EXPECT_NE(missing.find("t-1 OnlinePartition -> OnlinePartition: no leader elected (ReassignPartitionLeaderElectionStrategy)"),
             std::string::npos)
       << missing;
   // The same failure under another strategy is another failure.
   const std::vector<spec::StateChangeRecord> other = {change(0, ChangeOutcome::Applied),
                                                       change(1, ChangeOutcome::NoLeaderElected, ElectionStrategy{})};
-  EXPECT_NE(stateChangeDisagreement(config, a, other), "");
+  EXPECT_NE(agreement::stateChangeDisagreement(config, a, other), "");
 }
 
 // M17 runs an election that can only fail: the world after the step is the spec's, only the log

@@ -1,6 +1,6 @@
 // RapidCheck model-based tests: the reference controller (impl/, the system under test) against
 // the executable spec (the model) on random histories. One command per action; the generators
-// choose among the spec's enabled actions with the weights of cli/differential_check.hpp, biased
+// choose among the spec's enabled actions with the weights of proofs/agreement/random_histories.hpp, biased
 // toward deletion while a broker is down, failover mid-deletion or mid-reassignment, controlled
 // shutdown of the last ISR member, unclean topics, quick bounces and StopReplica errors. After
 // every command the observations and enabled sets are equal and every safety property holds on
@@ -26,7 +26,8 @@
 #include <memory>
 #include <string>
 
-#include "cli/differential_check.hpp"
+#include "proofs/agreement/random_histories.hpp"
+#include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
 
@@ -43,7 +44,7 @@ struct Sut {
 
 // What the TEST's histories exercised (printed when the TEST ends).
 struct Report {
-  cli::Coverage coverage;
+  agreement::Coverage coverage;
   std::map<std::string, std::uint64_t> corners;
 };
 Report& report() {
@@ -131,7 +132,7 @@ class ActionCommand : public rc::state::Command<Model, Sut> {
     }
     const std::string_view corner = cornerOf(*config_, s0, *action_);
     if (!corner.empty()) ++report().corners[std::string(corner)];
-    const cli::StepOutcome step = cli::stepBoth(*config_, s0, sut.impl, *action_, &report().coverage);
+    const agreement::StepOutcome step = agreement::stepBoth(*config_, s0, sut.impl, *action_, &report().coverage);
     if (!step.verdict.ok) fail(sut, step.verdict.by, step.verdict.detail);
   }
 
@@ -153,11 +154,11 @@ using CommandPtr = std::shared_ptr<const rc::state::Command<Model, Sut>>;
 
 // One history of the configuration called `suite`.
 void checkHistory(std::string_view suite) {
-  const Config& config = cli::checkConfig(suite);
+  const Config& config = agreement::checkConfig(suite);
   Sut sut{config, impl::ImplCluster(config), {}};
   ++report().coverage.histories;
   const Model initial = spec::initialState(config);
-  const cli::Verdict start = cli::checkStep(config, nullptr, initial, spec::StepRecord{}, spec::StepRecord{}, sut.impl);
+  const agreement::Verdict start = agreement::checkStep(config, nullptr, initial, spec::StepRecord{}, spec::StepRecord{}, sut.impl);
   RC_ASSERT(start.ok);
   const auto commands = *rc::state::gen::commands(initial, [&config, suite](const Model& state) -> rc::Gen<CommandPtr> {
     const std::vector<Action> enabled = spec::enabledActions(config, state);
@@ -165,7 +166,7 @@ void checkHistory(std::string_view suite) {
     std::vector<int> weights;
     std::uint64_t total = 0;
     for (const Action& a : enabled) {
-      weights.push_back(cli::actionWeight(config, state, a));
+      weights.push_back(agreement::actionWeight(config, state, a));
       total += static_cast<std::uint64_t>(weights.back());
     }
     return rc::gen::map(rc::gen::inRange<std::uint64_t>(0, total), [&config, suite, enabled, weights](std::uint64_t pick) {
@@ -203,12 +204,12 @@ KCSPEC_CONFORMANCE_PROPERTY(AutoRebalance, "rebalance")
 // coverage of a default run, and every valid transition of both tables must be taken except the
 // ones docs/testing.md explains.
 TEST(ConformanceCoverage, EveryConfigurationMerged) {
-  cli::Coverage merged;
-  for (const cli::CheckConfig& c : cli::checkConfigs()) {
+  agreement::Coverage merged;
+  for (const agreement::CheckConfig& c : agreement::checkConfigs()) {
     for (std::uint64_t seed = 0; seed < 60; ++seed) {
-      const auto failure = cli::randomHistory(c.config, impl::Mutants{}, seed, 100, &merged);
+      const auto failure = agreement::randomHistory(c.config, impl::Mutants{}, seed, 100, &merged);
       if (failure) {
-        const cli::Counterexample shrunk = cli::shrink(c.config, impl::Mutants{}, *failure);
+        const agreement::Counterexample shrunk = agreement::shrink(c.config, impl::Mutants{}, *failure);
         const std::string path = writeScenario(c.config, shrunk.steps, fmt::format("coverage-{}", c.name));
         FAIL() << c.name << " seed " << seed << ": " << shrunk.verdict.by << "\n" << shrunk.verdict.detail << "\nscenario: " << path;
       }

@@ -13,10 +13,10 @@
 #include <set>
 #include <string>
 
-#include "cli/differential_check.hpp"
+#include "proofs/agreement/random_histories.hpp"
 #include "cli/docs_spec_pages.hpp"
 #include "cli/proofs_page.hpp"
-#include "cli/theorem_runner.hpp"
+#include "proofs/theorems/runner.hpp"
 #include "proofs/explorer/explorer.hpp"
 #include "proofs/explorer/spec_system.hpp"
 #include "proofs/theorems/catalog.hpp"
@@ -185,8 +185,8 @@ TEST(Prove, AViolatedTheoremIsReportedWithACounterexampleThatReproduces) {
   EXPECT_FALSE(report.success());
   const Scenario scenario = parseScenario(r.counterexample->scenario, "AGREE.scenario");
   ASSERT_FALSE(scenario.steps.empty());
-  EXPECT_TRUE(replayBoth(scenario.config, impl::Mutants::of({impl::Mutant::M10}), scenario.steps).has_value());
-  EXPECT_FALSE(replayBoth(scenario.config, impl::Mutants{}, scenario.steps).has_value());
+  EXPECT_TRUE(agreement::replayBoth(scenario.config, impl::Mutants::of({impl::Mutant::M10}), scenario.steps).has_value());
+  EXPECT_FALSE(agreement::replayBoth(scenario.config, impl::Mutants{}, scenario.steps).has_value());
 }
 
 TEST(Prove, ExhaustiveAgreementHoldsAndFindsTheShortestDisagreementOfAMutant) {
@@ -203,10 +203,10 @@ TEST(Prove, ExhaustiveAgreementHoldsAndFindsTheShortestDisagreementOfAMutant) {
       << r.counterexample->detail;
   const Scenario scenario = parseScenario(r.counterexample->scenario, "AGREE-M10.scenario");
   ASSERT_FALSE(scenario.steps.empty());
-  const auto failure = replayBoth(scenario.config, impl::Mutants::of({impl::Mutant::M10}), scenario.steps);
+  const auto failure = agreement::replayBoth(scenario.config, impl::Mutants::of({impl::Mutant::M10}), scenario.steps);
   ASSERT_TRUE(failure.has_value());
   EXPECT_EQ(failure->steps.size(), scenario.steps.size()) << "the disagreement shows at the last step";
-  EXPECT_FALSE(replayBoth(scenario.config, impl::Mutants{}, scenario.steps).has_value());
+  EXPECT_FALSE(agreement::replayBoth(scenario.config, impl::Mutants{}, scenario.steps).has_value());
 }
 
 TEST(Prove, ADeviationAScopeCannotShowIsNotReproducedAndFails) {

@@ -1,10 +1,10 @@
 // shrinkHistory: chunk removal from large chunks to single steps (the "ddmin" shape, complement
 // only), restarting at the same chunk size after every successful removal.
-#include "proofs/conformance/driver_shrink.hpp"
+#include "proofs/agreement/shrink.hpp"
 
 #include <cstddef>
 
-namespace kcspec::conformance {
+namespace kcspec::agreement {
 
 ShrinkResult shrinkHistory(std::vector<Action> failing,
                            const std::function<bool(const std::vector<Action>&)>& still_fails, int max_replays) {
@@ -35,4 +35,4 @@ ShrinkResult shrinkHistory(std::vector<Action> failing,
   return result;
 }
 
-}  // namespace kcspec::conformance
+}  // namespace kcspec::agreement

@@ -1,4 +1,4 @@
-#include "cli/theorem_runner.hpp"
+#include "proofs/theorems/runner.hpp"
 
 #include <fmt/format.h>
 
@@ -11,21 +11,24 @@
 #include <thread>
 #include <tuple>
 
-#include "cli/differential_check.hpp"
+#include "proofs/agreement/random_histories.hpp"
 #include "proofs/explorer/both_system.hpp"
 #include "proofs/explorer/explorer.hpp"
 #include "proofs/explorer/spec_system.hpp"
 #include "spec/rules/invariants.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
+#include "spec/vocabulary/number_text.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
 
-namespace kcspec::cli {
+namespace kcspec::proofs {
 
-using proofs::Expectation;
-using proofs::Method;
-using proofs::Subject;
-using proofs::Theorem;
+using agreement::Counterexample;
+using agreement::Coverage;
+using agreement::chooseAction;
+using agreement::randomHistory;
+using agreement::shrink;
+
 
 std::string_view outcomeName(Outcome outcome) {
   switch (outcome) {
@@ -55,15 +58,6 @@ double secondsSince(Clock::time_point start) { return std::chrono::duration<doub
 
 }  // namespace
 
-std::string grouped(std::uint64_t n) {
-  std::string digits = std::to_string(n);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 namespace {
 
@@ -213,16 +207,16 @@ RunOutput runExhaustiveAgreement(const Config& config, const std::string& scope,
         state = system.next(state, a, ignored);
       }
       c.detail = fmt::format("{} {}\n{}", v.property, v.name, system.disagreement(state));
-      const auto found = out.violations.find(proofs::kAgreementProperty);
+      const auto found = out.violations.find(kAgreementProperty);
       if (found == out.violations.end() || c.steps.size() < found->second.steps.size()) {
-        out.violations.insert_or_assign(std::string(proofs::kAgreementProperty), std::move(c));
+        out.violations.insert_or_assign(std::string(kAgreementProperty), std::move(c));
       }
     } else {
       out.violations.emplace(v.property, std::move(c));
     }
   }
   // A run stopped by another property's violation has not decided AGREE.
-  if (result.stop == explorer::StopReason::Violation && !out.violations.contains(proofs::kAgreementProperty)) {
+  if (result.stop == explorer::StopReason::Violation && !out.violations.contains(kAgreementProperty)) {
     out.summary.complete = false;
   }
   return out;
@@ -230,7 +224,7 @@ RunOutput runExhaustiveAgreement(const Config& config, const std::string& scope,
 
 // ---- random histories of the spec, safety checked after every step
 
-RunOutput runRandomSpec(const Config& config, const std::string& scope, proofs::RandomBudget budget,
+RunOutput runRandomSpec(const Config& config, const std::string& scope, RandomBudget budget,
                         const ProveOptions& options) {
   RunOutput out;
   const auto start = Clock::now();
@@ -284,9 +278,9 @@ RunOutput runRandomSpec(const Config& config, const std::string& scope, proofs::
   return out;
 }
 
-// ---- random histories of spec and impl side by side (cli/differential_check.hpp)
+// ---- random histories of spec and impl side by side (proofs/agreement/)
 
-RunOutput runRandomAgreement(const Config& config, const std::string& scope, proofs::RandomBudget budget,
+RunOutput runRandomAgreement(const Config& config, const std::string& scope, RandomBudget budget,
                              const std::string& mutant_names, const ProveOptions& options) {
   RunOutput out;
   const auto start = Clock::now();
@@ -317,7 +311,7 @@ RunOutput runRandomAgreement(const Config& config, const std::string& scope, pro
     c.detail = small.verdict.by + (small.verdict.detail.empty() ? "" : "\n" + small.verdict.detail);
     c.occurrences = 1;
     c.occurrence_unit = "history (the run stops at the first)";
-    out.violations.emplace(std::string(proofs::kAgreementProperty), std::move(c));
+    out.violations.emplace(std::string(kAgreementProperty), std::move(c));
   }
   out.summary.seconds = secondsSince(start);
   return out;
@@ -336,10 +330,10 @@ Outcome outcomeOf(const Theorem& t, const RunOutput& run, bool found) {
 
 std::string runTitle(const RunSummary& run) {
   if (run.method == Method::Exhaustive) {
-    return fmt::format("exhaustive exploration of {} ({})", run.scope, proofs::subjectName(run.subject));
+    return fmt::format("exhaustive exploration of {} ({})", run.scope, subjectName(run.subject));
   }
   return fmt::format("{} random histories of {} ({}{}, seed {})", run.random.histories, run.scope,
-                     proofs::subjectName(run.subject), run.impl_mutants.empty() ? "" : ", impl mutants " + run.impl_mutants,
+                     subjectName(run.subject), run.impl_mutants.empty() ? "" : ", impl mutants " + run.impl_mutants,
                      run.random.seed);
 }
 
@@ -351,7 +345,7 @@ std::string runFigures(const RunSummary& run) {
   return fmt::format("{} histories, {} steps, {:.1f} s", grouped(run.histories), grouped(run.states), run.seconds);
 }
 
-ProveReport prove(const proofs::Catalog& catalog, const std::vector<const Theorem*>& selection,
+ProveReport prove(const Catalog& catalog, const std::vector<const Theorem*>& selection,
                   const ProveOptions& options) {
   const auto start = Clock::now();
   ProveReport report;
@@ -383,9 +377,9 @@ ProveReport prove(const proofs::Catalog& catalog, const std::vector<const Theore
     const RunKey key = keyOf(*t);
     auto found = run_of.find(key);
     if (found == run_of.end()) {
-      const proofs::Scope* scope = catalog.scope(t->scope);
+      const Scope* scope = catalog.scope(t->scope);
       if (scope == nullptr) throw std::invalid_argument(fmt::format("theorem {}: no scope {}", t->id, t->scope));
-      const Config config = proofs::scopeConfig(*scope);
+      const Config config = scopeConfig(*scope);
       RunSummary header;
       header.scope = t->scope;
       header.method = t->method;
@@ -447,4 +441,4 @@ ProveReport prove(const proofs::Catalog& catalog, const std::vector<const Theore
   return report;
 }
 
-}  // namespace kcspec::cli
+}  // namespace kcspec::proofs

@@ -20,7 +20,7 @@
 
 #include "proofs/theorems/catalog.hpp"
 
-namespace kcspec::cli {
+namespace kcspec::proofs {
 
 enum class Outcome : std::uint8_t {
   Proven,                 // compile-time
@@ -47,10 +47,10 @@ struct TheoremCounterexample {
 // One run: an exploration, or a batch of random histories.
 struct RunSummary {
   std::string scope;
-  proofs::Method method = proofs::Method::Exhaustive;
-  proofs::Subject subject = proofs::Subject::Spec;
+  Method method = Method::Exhaustive;
+  Subject subject = Subject::Spec;
   std::string impl_mutants;
-  proofs::RandomBudget random;
+  RandomBudget random;
   std::uint64_t states = 0;       // exhaustive: distinct states; random: steps taken
   std::uint64_t transitions = 0;  // exhaustive only
   int max_depth = 0;              // exhaustive only
@@ -64,7 +64,7 @@ struct RunSummary {
 };
 
 struct TheoremResult {
-  const proofs::Theorem* theorem = nullptr;
+  const Theorem* theorem = nullptr;
   Outcome outcome = Outcome::Incomplete;
   std::optional<std::size_t> run;  // index into ProveReport::runs; none for compile-time theorems
   std::optional<TheoremCounterexample> counterexample;
@@ -95,12 +95,10 @@ struct ProveOptions {
 std::string runTitle(const RunSummary& run);
 // "19,654 states, 52,798 transitions, depth 34, 2.1 s" or "100 histories, 9,731 steps, 3.2 s".
 std::string runFigures(const RunSummary& run);
-// 1234567 → "1,234,567".
-std::string grouped(std::uint64_t n);
 
 // Runs `selection` (theorems of `catalog`; each is run once, in catalog order). Throws
 // std::invalid_argument for a theorem outside the catalog, a missing scope or an unknown mutant.
-ProveReport prove(const proofs::Catalog& catalog, const std::vector<const proofs::Theorem*>& selection,
+ProveReport prove(const Catalog& catalog, const std::vector<const Theorem*>& selection,
                   const ProveOptions& options);
 
-}  // namespace kcspec::cli
+}  // namespace kcspec::proofs

@@ -1,4 +1,5 @@
-// A deterministic history shrinker for the live driver: removes chunks of steps (halves, then
+// The history shrinker of every random search (`kcspec drive`, `kcspec mutants`, the property
+// tests, `kcspec prove`'s AGREE): removes chunks of steps (halves, then
 // quarters, … then single steps) and keeps every removal after which the history still fails,
 // until no single step can go or the replay budget is spent. The same input and predicate give
 // the same result, so a shrunk counterexample is reproducible from the seed it was found with.
@@ -9,7 +10,7 @@
 
 #include "spec/vocabulary/action.hpp"
 
-namespace kcspec::conformance {
+namespace kcspec::agreement {
 
 struct ShrinkResult {
   std::vector<Action> history;
@@ -21,4 +22,4 @@ struct ShrinkResult {
 ShrinkResult shrinkHistory(std::vector<Action> failing,
                            const std::function<bool(const std::vector<Action>&)>& still_fails, int max_replays);
 
-}  // namespace kcspec::conformance
+}  // namespace kcspec::agreement

@@ -1,0 +1,67 @@
+// The agreement of the two versions (DESIGN.md "Comparing the two versions"): after a step the
+// reference controller (impl/) must keep every safety property of the catalog that Kafka keeps,
+// show the spec's observation and remaining budget, have asked for the same state changes with
+// the same outcomes (the failed ones show only in the log), and enable the same actions. One
+// definition, used by `kcspec mutants`, the property tests (tests/property), `kcspec prove`'s
+// AGREE theorems and the explorer's lockstep system (proofs/explorer/both_system.hpp).
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "impl/cluster.hpp"
+#include "impl/mutants.hpp"
+#include "proofs/agreement/coverage.hpp"
+#include "spec/rules/cluster_state.hpp"
+#include "spec/rules/invariants.hpp"
+#include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/config.hpp"
+
+namespace kcspec::agreement {
+
+// What went wrong after a step: `by` names the check ("observation <path>", "state changes",
+// "enabled actions", "invariant S4 DeletionDisabledQueuesNothing"), `detail` shows it.
+struct Verdict {
+  bool ok = true;
+  std::string by;
+  std::string detail;
+};
+
+// The impl's state as the spec's state type (its observation and remaining budget).
+spec::ClusterState implState(const impl::ImplCluster& impl);
+
+// Checks the impl after a step (or the initial state, with `before` == nullptr) against the
+// spec's successor `after`: the impl's state keeps the safety properties (its step properties
+// judged on what it recorded, `impl_record`, read from its state-change.log); the observations
+// and budgets are equal; both asked for the same state changes and saw the same ones fail, for
+// the same reasons (an election that fails names its strategy); both enable the same actions.
+Verdict checkStep(const Config& config, const spec::ClusterState* before_impl, const spec::ClusterState& after,
+                  const spec::StepRecord& spec_record, const spec::StepRecord& impl_record,
+                  const impl::ImplCluster& impl);
+
+// The actions only one version enables, one per line ("  only spec: …", "  only impl: …"), or
+// that both enable them in another order; "" when the lists are equal.
+std::string enabledActionsDisagreement(const Config& config, std::span<const Action> in_spec,
+                                       std::span<const Action> in_impl);
+
+// One step of both versions: the spec's successor (recorded) and the impl applied.
+struct StepOutcome {
+  spec::ClusterState after;
+  Verdict verdict;
+};
+StepOutcome stepBoth(const Config& config, const spec::ClusterState& before, impl::ImplCluster& impl,
+                     const Action& action, Coverage* coverage);
+
+// A failing history: the steps up to and including the failing one, and what failed.
+struct Counterexample {
+  std::vector<Action> steps;
+  Verdict verdict;
+};
+
+// Replays `steps` through both versions; the first failing prefix, or nothing if every step
+// passes or a step is not enabled in the spec (the history does not apply).
+std::optional<Counterexample> replayBoth(const Config& config, impl::Mutants mutants, const std::vector<Action>& steps);
+
+}  // namespace kcspec::agreement
