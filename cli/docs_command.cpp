@@ -8,32 +8,23 @@
 
 #include "cli/command.hpp"
 #include "cli/docs_site.hpp"
-#include "cli/docs_spec_pages.hpp"
+#include "docs/generator/spec_pages.hpp"
 #include "cli/files.hpp"
-#include "cli/lifecycle_tables.hpp"
-#include "cli/proofs_page.hpp"
+#include "docs/generator/lifecycle_tables.hpp"
+#include "docs/generator/proofs_page.hpp"
 
 namespace kcspec::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-template <class State>
-void addLifecycle(std::vector<GeneratedFile>& files) {
-  const std::string stem = fmt::format("spec/{}-states", StateTraits<State>::machine_name);
-  const std::string dot = lifecycleDot<State>();
-  files.push_back({stem + ".md", lifecyclePage<State>()});
-  files.push_back({stem + ".dot", dot});
-  files.push_back({stem + ".svg", runFilter("dot", {"-Tsvg"}, dot)});
-}
-
 // Files on disk in the generated-only folders that the code does not generate (sorted).
-std::vector<std::string> staleFiles(const fs::path& docs_dir, const std::vector<GeneratedFile>& files) {
+std::vector<std::string> staleFiles(const fs::path& docs_dir, const std::vector<docs::GeneratedFile>& files) {
   std::set<std::string> generated;
-  for (const GeneratedFile& file : files) generated.insert(file.path);
+  for (const docs::GeneratedFile& file : files) generated.insert(file.path);
   std::vector<std::string> stale;
   std::error_code error;
-  for (std::string_view folder : kGeneratedFolders) {
+  for (std::string_view folder : docs::kGeneratedFolders) {
     const fs::path dir = docs_dir / folder;
     if (!fs::is_directory(dir, error)) continue;
     for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
@@ -48,19 +39,16 @@ std::vector<std::string> staleFiles(const fs::path& docs_dir, const std::vector<
 // docs/proofs.md as `kcspec prove` wrote it ("" when there is none).
 std::string proofsPageOf(const fs::path& docs_dir) { return readFileIfExists(docs_dir / "proofs.md").value_or(""); }
 
-}  // namespace
-
-std::vector<GeneratedFile> generateDocs(std::string_view proofs_md) {
-  std::vector<GeneratedFile> files;
-  addLifecycle<PartitionState>(files);
-  addLifecycle<ReplicaState>(files);
-  addSpecPages(files, proofs_md);
-  return files;
+// The generated pages, Graphviz's diagrams rendered by `dot`.
+std::vector<docs::GeneratedFile> generatedPages(std::string_view proofs_md) {
+  return docs::generateDocs([](const std::string& dot) { return runFilter("dot", {"-Tsvg"}, dot); }, proofs_md);
 }
 
+}  // namespace
+
 int writeDocs(const fs::path& docs_dir) {
-  const std::vector<GeneratedFile> files = generateDocs(proofsPageOf(docs_dir));
-  for (const GeneratedFile& file : files) {
+  const std::vector<docs::GeneratedFile> files = generatedPages(proofsPageOf(docs_dir));
+  for (const docs::GeneratedFile& file : files) {
     writeFileAtomically(docs_dir / file.path, file.contents);
     fmt::print("wrote {}\n", (docs_dir / file.path).string());
   }
@@ -88,13 +76,13 @@ int checkDocs(const fs::path& docs_dir) {
     fmt::print("{}: missing (run `kcspec prove`)\n", (docs_dir / "proofs.md").string());
     ++stale;
   } else {
-    for (const std::string& problem : proofsPageProblems(*proofs, proofs::theoremCatalog())) {
+    for (const std::string& problem : docs::proofsPageProblems(*proofs, proofs::theoremCatalog())) {
       fmt::print("{}: {}\n", (docs_dir / "proofs.md").string(), problem);
       ++stale;
     }
   }
-  const std::vector<GeneratedFile> files = generateDocs(proofs.value_or(""));
-  for (const GeneratedFile& file : files) {
+  const std::vector<docs::GeneratedFile> files = generatedPages(proofs.value_or(""));
+  for (const docs::GeneratedFile& file : files) {
     const auto path = docs_dir / file.path;
     const auto on_disk = readFileIfExists(path);
     if (!on_disk) {
@@ -115,7 +103,7 @@ int checkDocs(const fs::path& docs_dir) {
 }
 
 int writeSite(const fs::path& docs_dir, const fs::path& out_dir) {
-  const int pages = buildSite(docs_dir, out_dir, generateDocs(proofsPageOf(docs_dir)));
+  const int pages = buildSite(docs_dir, out_dir, generatedPages(proofsPageOf(docs_dir)));
   fmt::print("wrote {} HTML pages under {} (open {})\n", pages, out_dir.string(), (out_dir / "index.html").string());
   return 0;
 }

@@ -6,18 +6,9 @@
 #include <string_view>
 #include <vector>
 
+#include "docs/generator/generated_pages.hpp"
+
 namespace kcspec::cli {
-
-struct GeneratedFile {
-  std::string path;  // relative to the docs folder, e.g. "spec/partition-states.md"
-  std::string contents;
-};
-
-// Every generated page, rendered from the code (lifecycle SVGs through Graphviz's `dot`, sequence
-// diagrams by kcspec itself). Deterministic: the same code gives byte-identical files.
-// docs/proofs.md is not among them: `kcspec prove` writes it (cli/proofs_page.hpp), and
-// `proofs_md`, its text, gives the invariant catalog page its verdicts (empty: none).
-std::vector<GeneratedFile> generateDocs(std::string_view proofs_md = {});
 
 // Writes the pages under `docs_dir` and removes files of the generated-only folders that the
 // code no longer generates; returns 0.

@@ -8,10 +8,12 @@
 #include <map>
 #include <set>
 
-#include "cli/docs_markdown.hpp"
+#include "docs/generator/markdown.hpp"
 #include "cli/files.hpp"
 
 namespace kcspec::cli {
+
+using namespace docs;  // the generator (docs/generator/) renders what this command prints
 namespace {
 
 namespace fs = std::filesystem;
@@ -68,7 +70,7 @@ std::string sitePage(const std::string& markdown, const fs::path& relative_path,
       escapeHtml(title), kStyle, root, page.body);
 }
 
-int buildSite(const fs::path& docs_dir, const fs::path& out_dir, const std::vector<GeneratedFile>& generated) {
+int buildSite(const fs::path& docs_dir, const fs::path& out_dir, const std::vector<docs::GeneratedFile>& generated) {
   // The docs folder's files: on disk, overlaid by the generated ones.
   std::map<std::string, std::string> files;
   std::error_code error;

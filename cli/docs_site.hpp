@@ -19,7 +19,7 @@ namespace kcspec::cli {
 // now. Links between pages point at the .html files; links to files outside the docs folder point
 // at those files in the source tree, relative to `out_dir`. Returns the number of pages written.
 int buildSite(const std::filesystem::path& docs_dir, const std::filesystem::path& out_dir,
-              const std::vector<GeneratedFile>& generated);
+              const std::vector<docs::GeneratedFile>& generated);
 
 // The HTML page for one Markdown file: `relative_path` is its path under the docs folder (it
 // decides the relative links back to the site's index).

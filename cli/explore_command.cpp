@@ -23,7 +23,7 @@
 
 #include "spec/rules/invariants.hpp"
 #include "cli/command.hpp"
-#include "cli/docs_sequence_diagram.hpp"
+#include "docs/generator/sequence_diagram.hpp"
 #include "cli/files.hpp"
 #include "cli/interrupt_guard.hpp"
 #include "cli/shell_word.hpp"
@@ -42,6 +42,8 @@
 #include "spec/vocabulary/scenario_text.hpp"
 
 namespace kcspec::cli {
+
+using namespace docs;  // the generator (docs/generator/) renders what this command prints
 namespace {
 
 using explorer::BothSystem;

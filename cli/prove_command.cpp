@@ -1,5 +1,5 @@
 // `kcspec prove [--only ID…] [--out FILE] [--threads N] [--json] [--list]`: runs the theorem
-// catalog (proofs/theorems/catalog.hpp) and writes docs/proofs.md (cli/proofs_page.hpp). A
+// catalog (proofs/theorems/catalog.hpp) and writes docs/proofs.md (docs/generator/proofs_page.hpp). A
 // progress line per run and per theorem goes to stderr; on a terminal, a line rewritten twice a
 // second shows how far the run in progress is. Ctrl-C stops the run in progress, prints the
 // theorems decided before it, writes nothing and exits 130.
@@ -20,11 +20,13 @@
 #include "cli/command.hpp"
 #include "cli/files.hpp"
 #include "cli/interrupt_guard.hpp"
-#include "cli/proofs_page.hpp"
+#include "docs/generator/proofs_page.hpp"
 #include "cli/terminal_line.hpp"
 #include "proofs/theorems/runner.hpp"
 
 namespace kcspec::cli {
+
+using namespace docs;  // the generator (docs/generator/) renders what this command prints
 namespace {
 
 using proofs::Catalog;

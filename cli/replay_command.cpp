@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/files.hpp"
-#include "cli/replay_impl.hpp"
+#include "impl/log_replay.hpp"
 #include "spec/rules/invariants.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
@@ -29,9 +29,9 @@ Scenario readScenario(const std::string& file) {
 int replayThroughImpl(const std::string& file, bool info_only, impl::Mutants mutants) {
   const Scenario scenario = readScenario(file);
   try {
-    fmt::print("{}", replayImplStateChangeLog(scenario.config, scenario.steps,
+    fmt::print("{}", impl::replayImplStateChangeLog(scenario.config, scenario.steps,
                                               info_only ? impl::LogLevel::INFO : impl::LogLevel::TRACE, mutants));
-  } catch (const ImplStepNotEnabled& e) {
+  } catch (const impl::ImplStepNotEnabled& e) {
     std::fflush(stdout);
     fmt::print(stderr, "{}:{}: {}\n", file, scenario.step_lines[e.index], e.what());
     return 1;

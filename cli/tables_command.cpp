@@ -4,9 +4,11 @@
 #include <memory>
 
 #include "cli/command.hpp"
-#include "cli/lifecycle_tables.hpp"
+#include "docs/generator/lifecycle_tables.hpp"
 
 namespace kcspec::cli {
+
+using namespace docs;  // the generator (docs/generator/) renders what this command prints
 
 CommandRun addTablesCommand(CLI::App& app) {
   auto json = std::make_shared<bool>(false);

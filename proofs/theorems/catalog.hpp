@@ -8,7 +8,7 @@
 // deviation, in a scope where the explorer reaches it; its verdict is "Kafka deviation confirmed"
 // with the shortest counterexample.
 //
-// The catalog is data only; proofs/theorems/runner.hpp runs it and cli/proofs_page.hpp renders the
+// The catalog is data only; proofs/theorems/runner.hpp runs it and docs/generator/proofs_page.hpp renders the
 // results as docs/proofs.md.
 #pragma once
 

@@ -10,22 +10,28 @@
 #include <fstream>
 #include <map>
 
-#include "cli/docs_action_texts.hpp"
 #include "cli/docs_command.hpp"
-#include "cli/docs_examples.hpp"
-#include "cli/docs_sequence_diagram.hpp"
-#include "cli/docs_spec_pages.hpp"
+#include "docs/generator/action_texts.hpp"
+#include "docs/generator/examples.hpp"
+#include "docs/generator/generated_pages.hpp"
+#include "docs/generator/sequence_diagram.hpp"
+#include "docs/generator/spec_pages.hpp"
 #include "cli/files.hpp"
 #include "spec/rules/invariants.hpp"
 #include "spec/vocabulary/action_text.hpp"
 
-namespace kcspec::cli {
+namespace kcspec::docs {
 namespace {
+
+// The diagrams as `kcspec docs` renders them (Graphviz).
+std::vector<GeneratedFile> generatedNow() {
+  return generateDocs([](const std::string& dot) { return cli::runFilter("dot", {"-Tsvg"}, dot); });
+}
 
 const std::map<std::string, std::string>& generated() {
   static const std::map<std::string, std::string> files = [] {
     std::map<std::string, std::string> out;
-    for (const GeneratedFile& file : generateDocs()) out[file.path] = file.contents;
+    for (const GeneratedFile& file : generatedNow()) out[file.path] = file.contents;
     return out;
   }();
   return files;
@@ -100,7 +106,7 @@ TEST(SpecPages, ABrokenExampleIsAnErrorNamingIt) {
 
 TEST(SpecPages, GenerationIsDeterministic) {
   std::map<std::string, std::string> again;
-  for (const GeneratedFile& file : generateDocs()) again[file.path] = file.contents;
+  for (const GeneratedFile& file : generatedNow()) again[file.path] = file.contents;
   EXPECT_EQ(again, generated());
 }
 
@@ -143,7 +149,7 @@ TEST(WriteDocs, RemovesStaleFilesButStopsAtAFolder) {
   std::ofstream(dir / "spec" / "events" / "old.md") << "stale\n";
   std::ofstream(dir / "spec" / "events" / "sub" / "notes.md") << "someone's\n";
   testing::internal::CaptureStdout();
-  EXPECT_THROW(writeDocs(dir), UserError);
+  EXPECT_THROW(cli::writeDocs(dir), cli::UserError);
   const std::string printed = testing::internal::GetCapturedStdout();
   EXPECT_NE(printed.find("removed " + (dir / "spec" / "events" / "old.md").string()), std::string::npos) << printed;
   EXPECT_FALSE(fs::exists(dir / "spec" / "events" / "old.md"));
@@ -168,4 +174,4 @@ TEST(SequenceDiagram, DrawsLifelinesAndMessagesOfARun) {
 }
 
 }  // namespace
-}  // namespace kcspec::cli
+}  // namespace kcspec::docs

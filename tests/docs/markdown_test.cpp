@@ -1,9 +1,9 @@
 // The Markdown converter of `kcspec docs --html`, on the subset the pages use.
 #include <gtest/gtest.h>
 
-#include "cli/docs_markdown.hpp"
+#include "docs/generator/markdown.hpp"
 
-namespace kcspec::cli {
+namespace kcspec::docs {
 namespace {
 
 std::string html(std::string_view md) { return markdownToHtml(md).body; }
@@ -63,4 +63,4 @@ TEST(Markdown, CommentsAreDroppedQuotesAndRulesKept) {
 }
 
 }  // namespace
-}  // namespace kcspec::cli
+}  // namespace kcspec::docs

@@ -2,7 +2,7 @@
 // fencing, reassignment, the mutants, and the replay helper.
 #include <gtest/gtest.h>
 
-#include "cli/replay_impl.hpp"
+#include "impl/log_replay.hpp"
 #include "impl/mutants.hpp"
 #include "impl_scenario.hpp"
 #include "spec/vocabulary/presets.hpp"
@@ -161,11 +161,11 @@ TEST(ImplCluster, ReplayProducesTheStateChangeLog) {
   const std::vector<Action> actions = {Action{.kind = ActionKind::ElectController, .broker = 1},
                                        Action{.kind = ActionKind::CreateTopic, .topic = 0},
                                        Action{.kind = ActionKind::ProcessEvent, .broker = 1}};
-  const std::string log = cli::replayImplStateChangeLog(config, actions, LogLevel::INFO);
+  const std::string log = replayImplStateChangeLog(config, actions, LogLevel::INFO);
   EXPECT_NE(log.find("Changed partition t-0 from NewPartition to OnlinePartition"), std::string::npos);
   EXPECT_EQ(log.find("TRACE"), std::string::npos);
-  EXPECT_NE(cli::replayImplStateChangeLog(config, actions).find("TRACE"), std::string::npos);
-  EXPECT_THROW(cli::replayImplStateChangeLog(config, {Action{.kind = ActionKind::ProcessEvent, .broker = 1}}),
+  EXPECT_NE(replayImplStateChangeLog(config, actions).find("TRACE"), std::string::npos);
+  EXPECT_THROW(replayImplStateChangeLog(config, {Action{.kind = ActionKind::ProcessEvent, .broker = 1}}),
                std::invalid_argument);
 }
 

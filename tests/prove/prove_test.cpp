@@ -14,8 +14,8 @@
 #include <string>
 
 #include "proofs/agreement/random_histories.hpp"
-#include "cli/docs_spec_pages.hpp"
-#include "cli/proofs_page.hpp"
+#include "docs/generator/spec_pages.hpp"
+#include "docs/generator/proofs_page.hpp"
 #include "proofs/theorems/runner.hpp"
 #include "proofs/explorer/explorer.hpp"
 #include "proofs/explorer/spec_system.hpp"
@@ -24,14 +24,11 @@
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
 
-namespace kcspec::cli {
+namespace kcspec::proofs {
 namespace {
 
-using proofs::Catalog;
-using proofs::Expectation;
-using proofs::Method;
-using proofs::Scope;
-using proofs::Theorem;
+using namespace docs;  // the proofs page
+
 
 // One broker, one topic on it, one crash: a few dozen states.
 constexpr std::string_view kTinyCrash = R"(name tiny-crash
@@ -352,4 +349,4 @@ TEST(TheoremCatalog, IdsAreUniqueScopesParseAndEveryPropertyAndDeviationHasATheo
 }
 
 }  // namespace
-}  // namespace kcspec::cli
+}  // namespace kcspec::proofs

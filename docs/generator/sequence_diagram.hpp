@@ -20,7 +20,7 @@
 #include "spec/vocabulary/action.hpp"
 #include "spec/vocabulary/config.hpp"
 
-namespace kcspec::cli {
+namespace kcspec::docs {
 
 struct SequenceDiagramOptions {
   std::string title;               // drawn above the lifelines when not empty
@@ -35,4 +35,4 @@ std::string renderSequenceDiagramSvg(const Config& config, const std::vector<Act
 std::string renderSequenceDiagramSvg(const Config& config, const std::vector<Action>& actions,
                                      const SequenceDiagramOptions& options);
 
-}  // namespace kcspec::cli
+}  // namespace kcspec::docs

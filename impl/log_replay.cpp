@@ -1,18 +1,18 @@
-// The reference controller's state-change.log for a list of actions (replay_impl.hpp).
-#include "cli/replay_impl.hpp"
+// The reference controller's state-change.log for a list of actions (log_replay.hpp).
+#include "impl/log_replay.hpp"
 
 #include <stdexcept>
 
 #include "impl/cluster.hpp"
 #include "spec/vocabulary/action_text.hpp"
 
-namespace kcspec::cli {
+namespace kcspec::impl {
 
 std::string replayImplStateChangeLog(const kcspec::Config& config, const std::vector<kcspec::Action>& actions,
-                                     impl::LogLevel threshold, impl::Mutants mutants) {
-  impl::TextLogSink sink(threshold);
-  impl::FakeClock clock;
-  impl::ImplCluster cluster(config, mutants, impl::LogTarget{&sink, &clock});
+                                     LogLevel threshold, Mutants mutants) {
+  TextLogSink sink(threshold);
+  FakeClock clock;
+  ImplCluster cluster(config, mutants, LogTarget{&sink, &clock});
   for (std::size_t i = 0; i < actions.size(); ++i) {
     if (!cluster.isEnabled(actions[i])) {
       throw ImplStepNotEnabled(i, "action " + std::to_string(i + 1) + " (" + printAction(config, actions[i]) +
@@ -24,7 +24,7 @@ std::string replayImplStateChangeLog(const kcspec::Config& config, const std::ve
 }
 
 std::string replayImplStateChangeLog(const kcspec::Config& config, const std::vector<kcspec::Action>& actions) {
-  return replayImplStateChangeLog(config, actions, impl::LogLevel::TRACE);
+  return replayImplStateChangeLog(config, actions, LogLevel::TRACE);
 }
 
-}  // namespace kcspec::cli
+}  // namespace kcspec::impl

@@ -1,4 +1,4 @@
-// The reference controller's state-change.log for a list of actions (for `kcspec replay --impl`).
+// The reference controller's state-change.log for a list of actions (`kcspec replay --impl`, tests).
 #pragma once
 
 #include <cstddef>
@@ -11,7 +11,7 @@
 #include "spec/vocabulary/action.hpp"
 #include "spec/vocabulary/config.hpp"
 
-namespace kcspec::cli {
+namespace kcspec::impl {
 
 // Runs `actions` through impl::ImplCluster from the configuration's initial state and returns
 // the state-change.log text every controller wrote, TRACE lines included (the level operators
@@ -19,10 +19,10 @@ namespace kcspec::cli {
 // naming the first action (1-based) that is not enabled where it occurs.
 std::string replayImplStateChangeLog(const kcspec::Config& config, const std::vector<kcspec::Action>& actions);
 
-// The same at a chosen threshold (impl::LogLevel::INFO gives Kafka 3.8's default log), with
+// The same at a chosen threshold (LogLevel::INFO gives Kafka 3.8's default log), with
 // the given mutants of the reference controller (impl/mutants.hpp) switched on.
 std::string replayImplStateChangeLog(const kcspec::Config& config, const std::vector<kcspec::Action>& actions,
-                                     impl::LogLevel threshold, impl::Mutants mutants = {});
+                                     LogLevel threshold, Mutants mutants = {});
 
 // The action that replayImplStateChangeLog found not enabled (0-based), with its message.
 struct ImplStepNotEnabled : std::invalid_argument {
@@ -30,4 +30,4 @@ struct ImplStepNotEnabled : std::invalid_argument {
   std::size_t index;
 };
 
-}  // namespace kcspec::cli
+}  // namespace kcspec::impl

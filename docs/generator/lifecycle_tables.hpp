@@ -7,7 +7,7 @@
 
 #include "spec/vocabulary/states.hpp"
 
-namespace kcspec::cli {
+namespace kcspec::docs {
 
 // The MSM Rows sorted by target, then source, both in Kafka's declaration order — the order of
 // Kafka's own "target ← validPreviousStates" table.
@@ -26,4 +26,4 @@ std::string lifecyclePage();
 template <class State>
 std::string lifecycleDot();
 
-}  // namespace kcspec::cli
+}  // namespace kcspec::docs

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/docs_command.hpp"
+#include "docs/generator/generated_pages.hpp"
 
-namespace kcspec::cli {
+namespace kcspec::docs {
 
 // Appends the pages to `files`. `proofs_md` is the text of docs/proofs.md, from which the
 // invariant catalog takes each property's latest verdict.
@@ -24,4 +24,4 @@ std::map<std::string, std::string> verdictsFromProofsPage(std::string_view proof
 // code does not generate is stale.
 inline constexpr std::string_view kGeneratedFolders[] = {"spec/actions", "spec/events"};
 
-}  // namespace kcspec::cli
+}  // namespace kcspec::docs

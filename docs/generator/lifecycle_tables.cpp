@@ -1,4 +1,4 @@
-#include "cli/lifecycle_tables.hpp"
+#include "docs/generator/lifecycle_tables.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -6,7 +6,7 @@
 
 #include "model/lifecycle.hpp"
 
-namespace kcspec::cli {
+namespace kcspec::docs {
 namespace {
 
 template <class State>
@@ -158,4 +158,4 @@ template std::string lifecyclePage<ReplicaState>();
 template std::string lifecycleDot<PartitionState>();
 template std::string lifecycleDot<ReplicaState>();
 
-}  // namespace kcspec::cli
+}  // namespace kcspec::docs

@@ -1,16 +1,16 @@
-#include "cli/proofs_page.hpp"
+#include "docs/generator/proofs_page.hpp"
 
 #include <fmt/format.h>
 
 #include <map>
 #include <set>
 
-#include "cli/docs_markdown.hpp"
+#include "docs/generator/markdown.hpp"
 #include "proofs/compile_time/theorems.hpp"
 #include "spec/rules/invariants.hpp"
 #include "spec/vocabulary/number_text.hpp"
 
-namespace kcspec::cli {
+namespace kcspec::docs {
 namespace {
 
 using proofs::Catalog;
@@ -299,4 +299,4 @@ std::vector<std::string> proofsPageProblems(std::string_view page, const Catalog
   return problems;
 }
 
-}  // namespace kcspec::cli
+}  // namespace kcspec::docs

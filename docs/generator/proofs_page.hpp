@@ -12,7 +12,7 @@
 #include "proofs/theorems/runner.hpp"
 #include "proofs/theorems/catalog.hpp"
 
-namespace kcspec::cli {
+namespace kcspec::docs {
 
 using proofs::Outcome;
 using proofs::ProveOptions;
@@ -42,4 +42,4 @@ std::vector<std::string> proofsPageProblems(std::string_view page, const proofs:
 // The marker line holding the catalog's fingerprint.
 std::string fingerprintLine(const proofs::Catalog& catalog);
 
-}  // namespace kcspec::cli
+}  // namespace kcspec::docs

@@ -1,4 +1,4 @@
-#include "cli/docs_examples.hpp"
+#include "docs/generator/examples.hpp"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 #include "spec/vocabulary/config_text.hpp"
 #include "spec/vocabulary/events.hpp"
 
-namespace kcspec::cli {
+namespace kcspec::docs {
 namespace {
 
 // Three brokers; topic t exists before the first controller starts, topic u is created by the
@@ -162,4 +162,4 @@ WorkedExample runWorkedExample(const Config& config, std::string_view script, st
   return example;
 }
 
-}  // namespace kcspec::cli
+}  // namespace kcspec::docs

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-namespace kcspec::cli {
+namespace kcspec::docs {
 
 struct MarkdownOptions {
   // Rewrites a link or image target (e.g. `x.md#a` → `x.html#a`); empty: targets are kept.
@@ -32,4 +32,4 @@ std::string headingId(std::string_view heading_text);
 // `text` with &, <, >, " escaped.
 std::string escapeHtml(std::string_view text);
 
-}  // namespace kcspec::cli
+}  // namespace kcspec::docs

@@ -3,11 +3,11 @@
 // behaviour, cited by section). The worked examples run on docs_examples.cpp's configuration:
 // brokers 1 2 3; topic t (t-0 on 1,2, reassignable to 2,3) exists at start; topic u (u-0 on 2,3,
 // one more partition on 3,1) is created by the admin. Controller examples run it on broker 3.
-#include "cli/docs_action_texts.hpp"
+#include "docs/generator/action_texts.hpp"
 
 #include <array>
 
-namespace kcspec::cli {
+namespace kcspec::docs {
 namespace {
 
 using K = ActionKind;
@@ -488,4 +488,4 @@ std::span<const EventDoc> eventDocs() { return kEventDocs; }
 const ActionDoc& actionDoc(ActionKind kind) { return kActionDocs[static_cast<std::size_t>(kind)]; }
 const EventDoc& eventDoc(ControllerEventKind kind) { return kEventDocs[static_cast<std::size_t>(kind)]; }
 
-}  // namespace kcspec::cli
+}  // namespace kcspec::docs

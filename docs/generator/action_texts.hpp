@@ -11,7 +11,7 @@
 #include "spec/vocabulary/action.hpp"
 #include "spec/vocabulary/events.hpp"
 
-namespace kcspec::cli {
+namespace kcspec::docs {
 
 struct ActionDoc {
   ActionKind kind;
@@ -47,4 +47,4 @@ std::span<const EventDoc> eventDocs();
 const ActionDoc& actionDoc(ActionKind kind);
 const EventDoc& eventDoc(ControllerEventKind kind);
 
-}  // namespace kcspec::cli
+}  // namespace kcspec::docs

@@ -12,7 +12,7 @@
 #include "spec/vocabulary/config.hpp"
 #include "spec/vocabulary/observation_text.hpp"
 
-namespace kcspec::cli {
+namespace kcspec::docs {
 
 // The configuration every worked example runs on (its text, as config_text.hpp parses it).
 std::string_view docsExampleConfigText();
@@ -43,4 +43,4 @@ struct WorkedExample {
 // the example and the spec disagree, and the docs cannot be generated.
 WorkedExample runWorkedExample(const Config& config, std::string_view script, std::string_view name);
 
-}  // namespace kcspec::cli
+}  // namespace kcspec::docs

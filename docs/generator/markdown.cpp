@@ -1,11 +1,11 @@
-#include "cli/docs_markdown.hpp"
+#include "docs/generator/markdown.hpp"
 
 #include <fmt/format.h>
 
 #include <cctype>
 #include <vector>
 
-namespace kcspec::cli {
+namespace kcspec::docs {
 namespace {
 
 using Lines = std::vector<std::string_view>;
@@ -435,4 +435,4 @@ HtmlPage markdownToHtml(std::string_view markdown, const MarkdownOptions& option
   return page;
 }
 
-}  // namespace kcspec::cli
+}  // namespace kcspec::docs
