@@ -1,5 +1,5 @@
 // Kafka's throwables as the controller raises and logs them. Each carries the fully qualified
-// Java class name Kafka's logs print ("<class>: <message>", facts §7.1) and its message.
+// Java class name Kafka's logs print ("<class>: <message>", kafka.md §7.1) and its message.
 // `Failure` is the value form (Kafka's Left(Throwable) in Either results).
 #pragma once
 
@@ -30,7 +30,7 @@ class KafkaThrowable : public std::runtime_error {
 };
 
 // org.apache.kafka.common.errors.ControllerMovedException: a fenced write found a newer
-// controller (facts §6.3). Escapes state machines; KafkaController.process answers maybeResign.
+// controller (kafka.md §6.3). Escapes state machines; KafkaController.process answers maybeResign.
 struct ControllerMovedException : KafkaThrowable {
   explicit ControllerMovedException(std::string message)
       : KafkaThrowable("org.apache.kafka.common.errors.ControllerMovedException", std::move(message)) {}

@@ -1,4 +1,4 @@
-// state-change.log as Kafka 3.8 writes it (facts §7): logger `state.change.logger`, layout
+// state-change.log as Kafka 3.8 writes it (kafka.md §7): logger `state.change.logger`, layout
 // `[yyyy-MM-dd HH:mm:ss,SSS] LEVEL message (state.change.logger)`, an attached exception on the
 // following line as `<class>: <message>`, and the `[Controller id=<id> epoch=<e>] ` prefix.
 //
@@ -94,7 +94,7 @@ struct LogTarget {
 };
 
 // Kafka's StateChangeLogger for one controller: `withControllerEpoch(e)` gives the prefixed
-// logger of facts §7.1. Messages are callables, built only when the level is enabled.
+// logger of kafka.md §7.1. Messages are callables, built only when the level is enabled.
 class StateChangeLogger {
  public:
   StateChangeLogger(LogTarget target, BrokerId controller_id, std::optional<std::int32_t> epoch = std::nullopt)
@@ -127,7 +127,7 @@ class StateChangeLogger {
   std::optional<std::int32_t> epoch_;
 };
 
-// ------------------------------------------------------------ Scala/Java renderings (facts §7.6)
+// ------------------------------------------------------------ Scala/Java renderings (kafka.md §7.6)
 
 // `t-0`
 std::string renderTopicPartition(const Config& config, TopicPartition tp);

@@ -27,7 +27,7 @@ template <class State>
 class Lifecycle {
  public:
   Lifecycle() = default;
-  // Kafka's "silent put" at controller startup (facts §2.1, §3.1) sets a state without a check.
+  // Kafka's "silent put" at controller startup (kafka.md §2.1, §3.1) sets a state without a check.
   static Lifecycle restoredAt(State state) { return Lifecycle(state); }
 
   State current() const { return state_; }

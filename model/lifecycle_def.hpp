@@ -4,7 +4,7 @@
 // MoveTo<target>, Kafka's "handleStateChanges(..., target)" for one partition or replica. A
 // request whose (current, target) pair has no Row is rejected by LifecycleDef::no_transition —
 // never Boost's default, which is a silent no-op in release builds — and the state is left as
-// it was (facts §1.4).
+// it was (kafka.md §1.4).
 #pragma once
 
 #include <boost/msm/front/functor_row.hpp>

@@ -1,5 +1,5 @@
 // PartitionState's lifecycle as a Boost.MSM machine: exactly Kafka 3.8's validPreviousStates
-// (facts §1.1), one Row per (previous → target) pair, grouped by target.
+// (kafka.md §1.1), one Row per (previous → target) pair, grouped by target.
 #pragma once
 
 #include <boost/mpl/vector.hpp>

@@ -1,6 +1,6 @@
 // The spec's prose, keyed by ActionKind and ControllerEventKind. Sources: docs/world.md (the
-// world's conventions and the enabledness table) and shared/kafka/controller-facts.md (Kafka's
-// behaviour, cited by section). The worked examples run on docs_examples.cpp's configuration:
+// world's conventions and the enabledness table) and docs/kafka.md (Kafka's behaviour,
+// cited by section). The worked examples run on docs_examples.cpp's configuration:
 // brokers 1 2 3; topic t (t-0 on 1,2, reassignable to 2,3) exists at start; topic u (u-0 on 2,3,
 // one more partition on 3,1) is created by the admin. Controller examples run it on broker 3.
 #include "docs/generator/action_texts.hpp"
@@ -27,7 +27,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "The event **TopicChange** at the active controller (when there is none, the next controller finds the topic "
      "during failover). No request.",
      "The admin side of topic creation (`AdminZkClient.createTopic`); the controller side is "
-     "`KafkaController.processTopicChange` → `onNewPartitionCreation` (facts §5.10.1, §5.10.3, §6.1, §6.2).",
+     "`KafkaController.processTopicChange` → `onNewPartitionCreation` (kafka.md §5.10.1, §5.10.3, §6.1, §6.2).",
      "`createTopic` and `fireWatch` (`spec/rules/step.cpp`, `spec/rules/zookeeper.cpp`)",
      "elect-controller 3\nsettle\ncreate-topic u"},
     {K::DeleteTopic, "admin", "delete-topic <t>", "topic-deletions",
@@ -42,7 +42,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "ZooKeeper: `/admin/delete_topics/<t>`.",
      "The event **TopicDeletion** at the active controller. No request.",
      "The admin side of topic deletion (`AdminZkClient.deleteTopic`); the controller side is "
-     "`KafkaController.processTopicDeletion` and the TopicDeletionManager (facts §5.6.2, §4).",
+     "`KafkaController.processTopicDeletion` and the TopicDeletionManager (kafka.md §5.6.2, §4).",
      "`apply` in `spec/rules/step.cpp`; `processTopicDeletion` in `spec/rules/topic_events.cpp`",
      "elect-controller 3\nsettle\ndelete-topic t"},
     {K::AddPartitions, "admin", "add-partitions <t>", "partition-additions",
@@ -57,7 +57,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "ZooKeeper: `/brokers/topics/<t>` (one more partition).",
      "The event **PartitionModifications(t)** at the active controller. No request.",
      "`AdminZkClient.addPartitions`; the controller side is `KafkaController.processPartitionModifications` "
-     "(facts §5.10.2, §5.10.3).",
+     "(kafka.md §5.10.2, §5.10.3).",
      "`apply` in `spec/rules/step.cpp`; `processPartitionModifications` in `spec/rules/topic_events.cpp`",
      "elect-controller 3\nsettle\ncreate-topic u\nsettle\nadd-partitions u"},
     {K::ReassignPartition, "admin", "reassign <t>-<p> <id>,<id>,…", "reassignments",
@@ -73,7 +73,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "remains (shared with `cancel-reassignment`).",
      "The active controller's event queue.",
      "The event **ApiPartitionReassignment** (not queued again if an equal one is queued).",
-     "`KafkaController.processApiPartitionReassignment` → `onPartitionReassignment` (facts §5.7.1–§5.7.7).",
+     "`KafkaController.processApiPartitionReassignment` → `onPartitionReassignment` (kafka.md §5.7.1–§5.7.7).",
      "`sendToActiveController` in `spec/rules/step.cpp`; `spec/rules/reassignment.cpp`",
      "elect-controller 3\nsettle\nreassign t-0 2,3"},
     {K::CancelReassignment, "admin", "cancel-reassignment <t>-<p>", "reassignments",
@@ -87,7 +87,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "remains.",
      "The active controller's event queue.",
      "The event **ApiPartitionReassignment** with `cancel`.",
-     "`KafkaController.processApiPartitionReassignment` with a `None` target (facts §5.7.7 step 2).",
+     "`KafkaController.processApiPartitionReassignment` with a `None` target (kafka.md §5.7.7 step 2).",
      "`sendToActiveController` in `spec/rules/step.cpp`; `processApiPartitionReassignment` in "
      "`spec/rules/reassignment.cpp`",
      "elect-controller 3\nsettle\nreassign t-0 2,3\nsettle\ncancel-reassignment t-0"},
@@ -102,7 +102,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "budget remains.",
      "The active controller's event queue.",
      "The event **ReplicaLeaderElection(PREFERRED)**.",
-     "`KafkaController.processReplicaLeaderElection` → `onReplicaElection` (facts §5.8.1, §5.8.2, §2.8).",
+     "`KafkaController.processReplicaLeaderElection` → `onReplicaElection` (kafka.md §5.8.1, §5.8.2, §2.8).",
      "`sendToActiveController` in `spec/rules/step.cpp`; `processReplicaLeaderElection` in "
      "`spec/rules/admin_elections.cpp`",
      "elect-controller 3\nsettle\ncrash 1\nsettle\nstart 1\nsettle\nexpand-isr t-0 leader 2 add 1\nsettle\n"
@@ -118,7 +118,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "The active controller's event queue.",
      "The event **ReplicaLeaderElection(UNCLEAN)**.",
      "`KafkaController.processReplicaLeaderElection` → `onReplicaElection` with "
-     "`OfflinePartitionLeaderElectionStrategy(allowUnclean = true)` (facts §5.8.1, §5.8.2, §2.7, §2.8).",
+     "`OfflinePartitionLeaderElectionStrategy(allowUnclean = true)` (kafka.md §5.8.1, §5.8.2, §2.7, §2.8).",
      "`sendToActiveController` in `spec/rules/step.cpp`; `processReplicaLeaderElection` in "
      "`spec/rules/admin_elections.cpp`",
      "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nsettle\ncrash 1\nsettle\nelect-unclean t-0"},
@@ -133,7 +133,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "ZooKeeper: `/config/topics/<t>`; the active controller's event queue.",
      "The event **TopicUncleanLeaderElectionEnable(t)**.",
      "`AdminZkClient.changeTopicConfig` and the topic config handler; the controller side is "
-     "`KafkaController.processTopicUncleanLeaderElectionEnable` (facts §5.6 event 26, §2.7).",
+     "`KafkaController.processTopicUncleanLeaderElectionEnable` (kafka.md §5.6 event 26, §2.7).",
      "`apply` in `spec/rules/step.cpp`; `processTopicUncleanLeaderElectionEnable` in `spec/rules/topic_events.cpp`",
      "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nsettle\ncrash 1\nsettle\nenable-unclean t"},
     {K::CrashBroker, "broker", "crash <b>", "crashes",
@@ -148,7 +148,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "ZooKeeper: `/brokers/ids/<b>` (and `/controller` if `b` held it); broker `b`'s whole state.",
      "The event **BrokerChange** at the active controller, if there is one still alive.",
      "The failure of a broker's ZooKeeper session; the controller side is `KafkaController.processBrokerChange` → "
-     "`onBrokerFailure` → `onReplicasBecomeOffline` (facts §5.5.1, §5.5.3, §5.5.4).",
+     "`onBrokerFailure` → `onReplicasBecomeOffline` (kafka.md §5.5.1, §5.5.3, §5.5.4).",
      "`crashBroker` in `spec/rules/brokers.cpp`",
      "elect-controller 3\nsettle\ncrash 1"},
     {K::StartBroker, "broker", "start <b>", "",
@@ -163,7 +163,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "ZooKeeper: `/brokers/ids/<b>` and `last_zxid`; broker `b` is alive with the new epoch.",
      "The event **BrokerChange** at the active controller.",
      "`KafkaZkClient.registerBroker`; the controller side is `KafkaController.processBrokerChange` → "
-     "`onBrokerStartup` (facts §5.5.1, §5.5.2, §6.3.6).",
+     "`onBrokerStartup` (kafka.md §5.5.1, §5.5.2, §6.3.6).",
      "`startBroker` in `spec/rules/brokers.cpp`",
      "elect-controller 3\nsettle\ncrash 1\nsettle\nstart 1"},
     {K::ControlledShutdown, "broker", "controlled-shutdown <b>", "controlled-shutdowns",
@@ -177,7 +177,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`b` is alive; an active controller whose event queue has room; a `controlled-shutdowns` budget remains.",
      "The active controller's event queue.",
      "The event **ControlledShutdown(b, broker epoch)**.",
-     "`KafkaController.doControlledShutdown` (facts §5.9, §2.8, §2.9).",
+     "`KafkaController.doControlledShutdown` (kafka.md §5.9, §2.8, §2.9).",
      "`sendToActiveController` in `spec/rules/step.cpp`; `processControlledShutdown` in "
      "`spec/rules/admin_elections.cpp`",
      "elect-controller 3\nsettle\ncontrolled-shutdown 1"},
@@ -192,8 +192,8 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "members; an active controller whose event queue has room; an `isr-shrinks` budget remains.",
      "The active controller's event queue.",
      "The event **AlterPartitionReceived(L, broker epoch, tp, proposed LeaderAndIsr)**.",
-     "The broker side (`Partition.maybeShrinkIsr`) is outside the facts; the controller side is "
-     "`KafkaController.processAlterPartition` (facts §5.12).",
+     "The broker side (`Partition.maybeShrinkIsr`) is outside kafka.md; the controller side is "
+     "`KafkaController.processAlterPartition` (kafka.md §5.12).",
      "`apply` in `spec/rules/step.cpp`; `processAlterPartition` in `spec/rules/admin_elections.cpp`",
      "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2"},
     {K::ExpandIsr, "broker", "expand-isr <t>-<p> leader <L> add <F>", "",
@@ -207,8 +207,8 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "recovery action.",
      "The active controller's event queue.",
      "The event **AlterPartitionReceived(L, broker epoch, tp, proposed LeaderAndIsr)**.",
-     "The broker side (`Partition.maybeExpandIsr`) is outside the facts; the controller side is "
-     "`KafkaController.processAlterPartition` (facts §5.12, §5.7.4).",
+     "The broker side (`Partition.maybeExpandIsr`) is outside kafka.md; the controller side is "
+     "`KafkaController.processAlterPartition` (kafka.md §5.12, §5.7.4).",
      "`apply` in `spec/rules/step.cpp`; `processAlterPartition` in `spec/rules/admin_elections.cpp`",
      "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nsettle\nexpand-isr t-0 leader 1 add 2"},
     {K::ProcessEvent, "controller", "process-event <b>", "",
@@ -223,7 +223,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "requests to brokers.",
      "Requests (LeaderAndIsr, UpdateMetadata, StopReplica) flushed to brokers' queues in the order of world.md "
      "convention 4; events queued by the watches the controller's own writes fire.",
-     "`ControllerEventManager`'s thread and `KafkaController.process` (facts §5.6, §5.11).",
+     "`ControllerEventManager`'s thread and `KafkaController.process` (kafka.md §5.6, §5.11).",
      "`processNextEvent` in `spec/rules/controller_events.cpp`",
      "elect-controller 3\nsettle\ncrash 1\nprocess-event 3"},
     {K::LoseControllerSession, "controller", "lose-controller-session <b>", "controller-failovers",
@@ -238,7 +238,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`controller-failovers` budget remains.",
      "ZooKeeper: `/controller`; `b`'s module becomes session-lost.",
      "Nothing.",
-     "ZooKeeper session expiry and the ephemeral `/controller` (facts §5.4, §6.3 points 1, 2, 7).",
+     "ZooKeeper session expiry and the ephemeral `/controller` (kafka.md §5.4, §6.3 points 1, 2, 7).",
      "`apply` in `spec/rules/step.cpp`",
      "elect-controller 3\nsettle\nlose-controller-session 3"},
     {K::NoticeSessionExpiry, "controller", "notice-session-expiry <b>", "",
@@ -248,7 +248,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`b` is alive, its module is session-lost, and no Expire is queued. Never bounded: a recovery action.",
      "`b`'s controller event queue (cleared, then Expire).",
      "The event **Expire**.",
-     "`ControllerEventManager.clearAndPut` called by the ZooKeeper client before a new session (facts §5.11, "
+     "`ControllerEventManager.clearAndPut` called by the ZooKeeper client before a new session (kafka.md §5.11, "
      "§5.6 event 5).",
      "`apply` in `spec/rules/step.cpp`",
      "elect-controller 3\nsettle\nlose-controller-session 3\nnotice-session-expiry 3"},
@@ -266,7 +266,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`b`'s controller context.",
      "UpdateMetadata to every live broker, LeaderAndIsr for every partition with a leader, and what the state "
      "machines' startup sends.",
-     "`KafkaController.elect` → `onControllerFailover` (facts §5.4, §3.1, §2.1, §6.3).",
+     "`KafkaController.elect` → `onControllerFailover` (kafka.md §5.4, §3.1, §2.1, §6.3).",
      "`elect` in `spec/rules/controller_failover.cpp`",
      "elect-controller 3\nsettle\ncrash 1\nlose-controller-session 3\nelect-controller 2"},
     {K::AutoRebalanceTimer, "controller", "auto-rebalance-timer <b>", "auto-rebalances",
@@ -281,7 +281,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "budget remains.",
      "`b`'s event queue.",
      "The event **AutoPreferredReplicaLeaderElection** at `b`. No request.",
-     "`KafkaController.scheduleAutoLeaderRebalanceTask` (the controller scheduler's task; facts §5.4 step 15, "
+     "`KafkaController.scheduleAutoLeaderRebalanceTask` (the controller scheduler's task; kafka.md §5.4 step 15, "
      "§5.8.3).",
      "`apply` in `spec/rules/step.cpp`",
      "elect-controller 3\nsettle\ncrash 1\nsettle\nstart 1\nsettle\nexpand-isr t-0 leader 2 add 1\nsettle\n"
@@ -296,8 +296,8 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`b` is alive and its request queue is not empty. Never bounded: a recovery action.",
      "Broker `b`: request queue, highest controller epoch seen, metadata cache, hosted replicas, outbox.",
      "A StopReplica response (when the request deletes partitions).",
-     "The broker side of the control requests, outside the facts; kcspec's rules are [world.md](../../world.md) "
-     "convention 5 (facts Appendix A for the requests' contents).",
+     "The broker side of the control requests, outside kafka.md; kcspec's rules are [world.md](../../world.md) "
+     "convention 5 (kafka.md Appendix A for the requests' contents).",
      "`processNextRequest` in `spec/rules/brokers.cpp`",
      "elect-controller 3\ndeliver-request 1"},
     {K::DeliverStopReplicaResponse, "delivery", "deliver-stop-replica-response <b> [error]", "stop-replica-errors",
@@ -312,7 +312,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "Broker `b`'s outbox; the sending controller's event queue.",
      "The event **TopicDeletionStopReplicaResponseReceived(b, partitions, errors)**, or nothing when the response "
      "is dropped.",
-     "The StopReplica response callback of `ControllerChannelManager` (facts Appendix A.5, §5.6.3).",
+     "The StopReplica response callback of `ControllerChannelManager` (kafka.md Appendix A.5, §5.6.3).",
      "`deliverStopReplicaResponse` in `spec/rules/step.cpp`",
      "elect-controller 3\nsettle\ndelete-topic t\nsettle-requests\ndeliver-stop-replica-response 1"},
 }};
@@ -324,7 +324,7 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "queued requests are dropped with its channel manager, and the module is neither active nor session-lost any "
      "more — it may win a later election.",
      "The module's context (reset), `active` and `session_lost`.", "Nothing.",
-     "`KafkaController.processExpire` → `onControllerResignation` (facts §5.4, §5.6 event 5).",
+     "`KafkaController.processExpire` → `onControllerResignation` (kafka.md §5.4, §5.6 event 5).",
      "`processNextEvent` → `onControllerResignation` in `spec/rules/controller_failover.cpp`",
      "elect-controller 3\nsettle\nlose-controller-session 3\nnotice-session-expiry 3\nprocess-event 3", ""},
     {E::BrokerChange, "The children of `/brokers/ids` changed: brokers started, died or bounced.",
@@ -338,7 +338,7 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "partition-state znodes.",
      "UpdateMetadata, LeaderAndIsr, StopReplica(delete=false) as the callbacks require.",
      "`KafkaController.processBrokerChange`, `onBrokerStartup`, `onBrokerFailure`, `onReplicasBecomeOffline` "
-     "(facts §5.5.1–§5.5.4).",
+     "(kafka.md §5.5.1–§5.5.4).",
      "`processBrokerChange` in `spec/rules/broker_membership.cpp`",
      "elect-controller 3\nsettle\ncrash 1\nprocess-event 3", ""},
     {E::TopicChange, "The children of `/brokers/topics` changed: topics created (or deleted by the controller).",
@@ -349,7 +349,7 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "OnlineReplica. Topics gone from ZooKeeper are removed from the context.",
      "Partition-state znodes (created); the context's topics, assignments, states and leadership.",
      "LeaderAndIsr(isNew) to the ISR members, UpdateMetadata to every live broker.",
-     "`KafkaController.processTopicChange`, `onNewPartitionCreation` (facts §5.10.1, §5.10.3, §2.5).",
+     "`KafkaController.processTopicChange`, `onNewPartitionCreation` (kafka.md §5.10.1, §5.10.3, §2.5).",
      "`processTopicChange` in `spec/rules/topic_events.cpp`",
      "elect-controller 3\nsettle\ncreate-topic u\nprocess-event 3", ""},
     {E::PartitionModifications, "A topic's znode changed: partitions were added (or the controller rewrote it).",
@@ -358,7 +358,7 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "in TopicChange. If the topic is queued for deletion, the new partitions are not created and the znode is "
      "restored to the partitions the controller knows.",
      "As TopicChange for the added partitions.", "LeaderAndIsr(isNew) and UpdateMetadata for the added partitions.",
-     "`KafkaController.processPartitionModifications` (facts §5.10.2).",
+     "`KafkaController.processPartitionModifications` (kafka.md §5.10.2).",
      "`processPartitionModifications` in `spec/rules/topic_events.cpp`",
      "elect-controller 3\nsettle\ncreate-topic u\nsettle\nadd-partitions u\nprocess-event 3", ""},
     {E::TopicDeletion, "The children of `/admin/delete_topics` changed: topics are to be deleted.",
@@ -371,7 +371,7 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "`topicsToBeDeleted`, `topicsWithDeletionStarted`, partition and replica states; `/admin/delete_topics`.",
      "UpdateMetadata (leader −2), StopReplica(delete=false) then StopReplica(delete=true) to the replicas.",
      "`KafkaController.processTopicDeletion`, `TopicDeletionManager.enqueueTopicsForDeletion`, `resumeDeletions`, "
-     "`onTopicDeletion` (facts §5.6.2, §4.1).",
+     "`onTopicDeletion` (kafka.md §5.6.2, §4.1).",
      "`processTopicDeletion` in `spec/rules/topic_events.cpp`; `spec/rules/topic_deletion_manager.cpp`",
      "elect-controller 3\nsettle\ndelete-topic t\nprocess-event 3", ""},
     {E::TopicDeletionStopReplicaResponseReceived,
@@ -385,7 +385,7 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "Replica states; on completion the topic's znodes and context entries.",
      "Nothing but the watches its deletions fire (TopicChange, TopicDeletion).",
      "`KafkaController.processTopicDeletionStopReplicaResponseReceived`, `TopicDeletionManager."
-     "completeReplicaDeletion`, `failReplicaDeletion`, `completeDeleteTopic` (facts §5.6.3, §4.1).",
+     "completeReplicaDeletion`, `failReplicaDeletion`, `completeDeleteTopic` (kafka.md §5.6.3, §4.1).",
      "`processTopicDeletionStopReplicaResponseReceived` in `spec/rules/topic_events.cpp`",
      "elect-controller 3\nsettle\ndelete-topic t\nsettle-until TopicDeletionStopReplicaResponseReceived\n"
      "process-event 3",
@@ -401,7 +401,7 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "The topic znode, the partition-state znode (leader epoch), the context's assignment, "
      "`partitionsBeingReassigned`, replica states.",
      "LeaderAndIsr to the origin and adding replicas; in phase B StopReplica to removed replicas and UpdateMetadata.",
-     "`KafkaController.processApiPartitionReassignment`, `onPartitionReassignment` (facts §5.7).",
+     "`KafkaController.processApiPartitionReassignment`, `onPartitionReassignment` (kafka.md §5.7).",
      "`processApiPartitionReassignment` in `spec/rules/reassignment.cpp`",
      "elect-controller 3\nsettle\nreassign t-0 2,3\nprocess-event 3", ""},
     {E::AlterPartitionReceived, "A partition leader proposes a new ISR.",
@@ -414,7 +414,7 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "The partition-state znode (ISR, partition epoch), the context's leadership, the leader's hosted replica (the "
      "response).",
      "UpdateMetadata to every live broker; possibly the requests of a completing reassignment.",
-     "`KafkaController.processAlterPartition` (facts §5.12, §5.7.4).",
+     "`KafkaController.processAlterPartition` (kafka.md §5.12, §5.7.4).",
      "`processAlterPartition` in `spec/rules/admin_elections.cpp`",
      "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nprocess-event 3", ""},
     {E::ControlledShutdown, "A broker asks to shut down.", "`controlled-shutdown b`.",
@@ -424,7 +424,7 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "single replica are skipped.",
      "`shuttingDownBrokerIds`, partition-state znodes, leadership, replica states.",
      "LeaderAndIsr to the partitions' replicas, StopReplica(delete=false) to the broker, UpdateMetadata.",
-     "`KafkaController.processControlledShutdown` → `doControlledShutdown` (facts §5.9, §2.9).",
+     "`KafkaController.processControlledShutdown` → `doControlledShutdown` (kafka.md §5.9, §2.9).",
      "`processControlledShutdown` in `spec/rules/admin_elections.cpp`",
      "elect-controller 3\nsettle\ncontrolled-shutdown 1\nprocess-event 3", ""},
     {E::ReplicaLeaderElection, "An ElectLeaders request (PREFERRED or UNCLEAN) for some partitions.",
@@ -435,7 +435,7 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "unclean election allowed.",
      "Partition-state znodes (leader, epochs, ISR for unclean), leadership.",
      "LeaderAndIsr to the strategy's recipients, UpdateMetadata to every live broker.",
-     "`KafkaController.processReplicaLeaderElection`, `onReplicaElection` (facts §5.8.1, §5.8.2, §2.8).",
+     "`KafkaController.processReplicaLeaderElection`, `onReplicaElection` (kafka.md §5.8.1, §5.8.2, §2.8).",
      "`processReplicaLeaderElection` in `spec/rules/admin_elections.cpp`",
      "elect-controller 3\nsettle\ncrash 1\nsettle\nstart 1\nsettle\nexpand-isr t-0 leader 2 add 1\nsettle\n"
      "elect-preferred t-0\nprocess-event 3",
@@ -451,7 +451,7 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "Partition-state znodes (leader, leader epoch), leadership.",
      "LeaderAndIsr to the partitions' replicas, UpdateMetadata to every live broker.",
      "`KafkaController.processAutoPreferredReplicaLeaderElection` → `checkAndTriggerAutoLeaderRebalance`, "
-     "`onReplicaElection(…, PREFERRED, AutoTriggered)` (facts §5.8.3, §5.8.2).",
+     "`onReplicaElection(…, PREFERRED, AutoTriggered)` (kafka.md §5.8.3, §5.8.2).",
      "`processAutoPreferredReplicaLeaderElection` in `spec/rules/admin_elections.cpp`",
      "elect-controller 3\nsettle\ncrash 1\nsettle\nstart 1\nsettle\nexpand-isr t-0 leader 2 add 1\nsettle\n"
      "auto-rebalance-timer 3\nprocess-event 3",
@@ -463,7 +463,7 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "the first live assigned replica, with ISR = [leader] and recovery state RECOVERING.",
      "Partition-state znodes, partition states and leadership of the topic's partitions.",
      "LeaderAndIsr to the live replicas, UpdateMetadata to every live broker.",
-     "`KafkaController.processTopicUncleanLeaderElectionEnable` (facts §5.6 event 26, §2.2, §2.7).",
+     "`KafkaController.processTopicUncleanLeaderElectionEnable` (kafka.md §5.6 event 26, §2.2, §2.7).",
      "`processTopicUncleanLeaderElectionEnable` in `spec/rules/topic_events.cpp`",
      "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nsettle\ncrash 1\nsettle\nenable-unclean t\n"
      "process-event 3",

@@ -23,7 +23,7 @@ struct ActionDoc {
   std::string_view enabled_when;   // the preconditions (docs/world.md's enabledness table)
   std::string_view changes;        // the state the step itself changes
   std::string_view queues;         // the events and requests it queues
-  std::string_view kafka;          // the Kafka method(s) it models, with facts §
+  std::string_view kafka;          // the Kafka method(s) it models, with kafka.md §
   std::string_view spec_function;  // where the spec does it
   std::string_view example;        // the worked example's script (docs_examples.hpp)
 };
@@ -35,7 +35,7 @@ struct EventDoc {
   std::string_view rule;           // what the handler does
   std::string_view changes;
   std::string_view queues;         // requests sent and events queued by the handler
-  std::string_view kafka;          // the Kafka handler, with facts §
+  std::string_view kafka;          // the Kafka handler, with kafka.md §
   std::string_view spec_function;
   std::string_view example;        // the worked example's script, ending with `process-event <b>`; "" when none
   std::string_view no_example;     // why there is no worked example (when `example` is empty)

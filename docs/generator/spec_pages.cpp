@@ -205,7 +205,7 @@ std::string electionsPage() {
   using spec::ElectionStrategyKind;
   std::string md = header("spec/rules/elections.hpp (every row is a call of `electLeader`)");
   md += "# The four leader elections\n\n";
-  md += "[Spec index](index.md) · facts §2.7, §2.8 · `spec/rules/elections.hpp`\n\n";
+  md += "[Spec index](index.md) · kafka.md §2.7, §2.8 · `spec/rules/elections.hpp`\n\n";
   md += "Every row below is computed by calling the spec's `electLeader` with the inputs of the row, so the tables "
         "are what the spec does. `live` is the set of replicas for which `isReplicaOnline` holds (registered and not "
         "shutting down). A successful election increments the leader epoch by 1 (and the partition epoch by 1 when "

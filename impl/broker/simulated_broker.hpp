@@ -1,4 +1,4 @@
-// A simulated Kafka broker (docs/world.md "Brokers", §5, §8): its registration incarnation,
+// A simulated Kafka broker (docs/world.md "Brokers" and conventions 5 and 8): its registration incarnation,
 // inbound control requests applied in order, the metadata cache, the replicas it hosts, the
 // StopReplica responses on their way back, and its controller module. A plain value.
 #pragma once
@@ -25,7 +25,7 @@ class SimulatedBroker {
   KafkaControllerState& controller() { return controller_; }
   const KafkaControllerState& controller() const { return controller_; }
 
-  // Crash: every piece of broker state goes, the controller module too (§8).
+  // Crash: every piece of broker state goes, the controller module too (world.md §8).
   void crash() { *this = SimulatedBroker{}; }
   // Start: a new incarnation with the epoch its registration got.
   void start(std::int64_t broker_epoch);

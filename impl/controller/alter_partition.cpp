@@ -1,4 +1,4 @@
-// KafkaController: AlterPartitionReceived, ISR changes proposed by partition leaders (facts §5.12).
+// KafkaController: AlterPartitionReceived, ISR changes proposed by partition leaders (kafka.md §5.12).
 #include "impl/controller/kafka_controller.hpp"
 
 namespace kcspec::impl {

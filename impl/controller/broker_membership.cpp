@@ -1,4 +1,4 @@
-// KafkaController: brokers joining, leaving and bouncing (facts §5.5).
+// KafkaController: brokers joining, leaving and bouncing (kafka.md §5.5).
 #include "impl/controller/kafka_controller.hpp"
 
 namespace kcspec::impl {

@@ -1,4 +1,4 @@
-// KafkaController: ControlledShutdown (facts §5.9).
+// KafkaController: ControlledShutdown (kafka.md §5.9).
 #include "impl/controller/kafka_controller.hpp"
 
 #include <fmt/format.h>

@@ -167,7 +167,7 @@ void ControllerBrokerRequestBatch::sendStopReplicaRequests(std::int32_t epoch, B
       const StopReplicaPartitionState& state = it->second;
       request.stop_replica.push_back(state);
       // isPartitionDeleted: the callback is armed for every delete=true partition; whether its
-      // topic's deletion has started is asked when the response arrives (facts A.5).
+      // topic's deletion has started is asked when the response arrives (kafka.md Appendix A.5).
       if (state.delete_partition) request.response_wanted.insert(state.tp);
       if (recipients.contains(broker)) {
         log.trace([&] {

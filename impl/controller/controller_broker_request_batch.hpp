@@ -1,4 +1,4 @@
-// ControllerBrokerRequestBatch (facts Appendix A): LeaderAndIsr, UpdateMetadata and StopReplica
+// ControllerBrokerRequestBatch (kafka.md Appendix A): LeaderAndIsr, UpdateMetadata and StopReplica
 // entries collected during one state-machine call and flushed together. isNew and
 // deletePartition are sticky across adds; newBatch() refuses to start over a non-empty batch.
 // Entries are kept ordered by (broker, partition) — the flush order of docs/world.md §4.
@@ -55,7 +55,7 @@ class ControllerBrokerRequestBatch {
   std::map<int, UpdateMetadataPartitionState> update_metadata_partitions_;
 };
 
-// Kafka 3.8's generated toStrings (facts §7.6).
+// Kafka 3.8's generated toStrings (kafka.md §7.6).
 std::string toKafkaString(const Config& config, const LeaderAndIsrPartitionState& state);
 std::string toKafkaString(const StopReplicaPartitionState& state);
 

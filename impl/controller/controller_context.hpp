@@ -1,4 +1,4 @@
-// ControllerContext (facts §5.1–5.3): the controller's in-memory view of the cluster. Kafka's
+// ControllerContext (kafka.md §5.1–5.3): the controller's in-memory view of the cluster. Kafka's
 // maps are kept as small arrays indexed by partition (topic-major) and broker id, so the whole
 // context is a value. Every partition and replica state lives in a model::Lifecycle and changes
 // only through its Boost.MSM machine.
@@ -38,7 +38,7 @@ class ControllerContext {
   void setLiveBrokers(const std::array<std::int64_t, kMaxBrokers>& epochs);
   BrokerSet shuttingDownBrokerIds;
 
-  // facts §5.2 (replicasOnOfflineDirs is always empty: log-dir failures are out of scope)
+  // kafka.md §5.2 (replicasOnOfflineDirs is always empty: log-dir failures are out of scope)
   bool isReplicaOnline(BrokerId broker, TopicPartition tp, bool includeShuttingDownBrokers = false) const;
 
   // ---- topics and assignments
@@ -61,19 +61,19 @@ class ControllerContext {
     return entry(tp).leadership;
   }
   void putPartitionLeadershipInfo(TopicPartition tp, const LeaderIsrAndControllerEpoch& leadership);
-  // −2 for a topic queued for deletion, else the cached leader epoch, else −1 (facts §5.1)
+  // −2 for a topic queued for deletion, else the cached leader epoch, else −1 (kafka.md §5.1)
   std::int32_t leaderEpoch(TopicPartition tp) const;
   PartitionSet partitionsWithLeaders() const;
   PartitionSet partitionsWithOfflineLeader() const;
   PartitionSet partitionLeadersOnBroker(BrokerId broker) const;
 
-  // ---- partition states (facts §1.3, §5.3)
+  // ---- partition states (kafka.md §1.3, §5.3)
   bool hasPartitionState(TopicPartition tp) const { return entry(tp).state.has_value(); }
   PartitionState partitionState(TopicPartition tp) const;
   void putPartitionStateIfNotExists(TopicPartition tp);  // inserts NonExistentPartition
   // The MSM decides; returns whether the move was accepted. Keeps offlinePartitionCount.
   bool transitionPartition(TopicPartition tp, PartitionState target);
-  // The startup's silent put (facts §2.1), still counted.
+  // The startup's silent put (kafka.md §2.1), still counted.
   void restorePartitionState(TopicPartition tp, PartitionState state);
   PartitionSet partitionsInStates(std::initializer_list<PartitionState> states) const;
   PartitionSet partitionsInStates(TopicIndex topic, std::initializer_list<PartitionState> states) const;

@@ -1,4 +1,4 @@
-// ControllerEventManager (facts §5.11): the controller's FIFO event queue, bounded. `put`
+// ControllerEventManager (kafka.md §5.11): the controller's FIFO event queue, bounded. `put`
 // follows docs/world.md §2–3 (an equal queued event absorbs the new one); `append` is the plain
 // put used for StopReplica responses (§6); `clearAndPut` is Kafka's, used for Expire.
 #pragma once

@@ -1,4 +1,4 @@
-// Leader election (Kafka's Election.scala and PartitionLeaderElectionAlgorithms, facts §0.5,
+// Leader election (Kafka's Election.scala and PartitionLeaderElectionAlgorithms, kafka.md §0.5,
 // §2.7–2.8): the four algorithms over plain values, the strategies with their toString, and
 // the leaderFor* helpers that turn a partition's ZK state into an ElectionResult.
 #pragma once

@@ -1,4 +1,4 @@
-// KafkaController: dispatch, election, failover, resignation and shared helpers (facts §5.4, §5.6).
+// KafkaController: dispatch, election, failover, resignation and shared helpers (kafka.md §5.4, §5.6).
 #include "impl/controller/kafka_controller.hpp"
 
 #include "impl/zookeeper/zk_data.hpp"

@@ -1,4 +1,4 @@
-// KafkaController (facts §5): one broker's controller module. KafkaControllerState is the data
+// KafkaController (kafka.md §5): one broker's controller module. KafkaControllerState is the data
 // (a value inside the broker); KafkaController is the logic, a view built per step over that
 // state and the ControllerServices. Its handlers live in files named after their concern:
 //   kafka_controller.cpp        dispatch, election, failover, resignation, helpers
@@ -31,7 +31,7 @@ struct KafkaControllerState {
   bool session_lost = false;  // /controller is gone with the session; Expire not queued yet
   ControllerContext context;
   ControllerEventManager events;
-  // Each of KafkaController, the PSM and the RSM owns a batch (facts Appendix A). They survive
+  // Each of KafkaController, the PSM and the RSM owns a batch (kafka.md Appendix A). They survive
   // resignation as in Kafka, so a batch left unflushed by a ControllerMovedException stays.
   ControllerBrokerRequestBatch controller_batch;
   ControllerBrokerRequestBatch psm_batch;
@@ -53,7 +53,7 @@ class KafkaController final : public DeletionClient {
 
   // elect-controller (docs/world.md §9): Kafka's elect(), including onControllerFailover.
   void elect();
-  // process-event: one event, atomically; ControllerMovedException ⇒ maybeResign (facts §5.6).
+  // process-event: one event, atomically; ControllerMovedException ⇒ maybeResign (kafka.md §5.6).
   void process(const ControllerEvent& event);
 
   // The event a ZooKeeper change seen by this controller's watches becomes, if any.

@@ -1,4 +1,4 @@
-// KafkaController: ElectLeaders (facts §5.8.1–2), the auto leader rebalance (§5.8.3) and a
+// KafkaController: ElectLeaders (kafka.md §5.8.1–2), the auto leader rebalance (§5.8.3) and a
 // topic's unclean flag being enabled.
 #include <map>
 #include <vector>

@@ -1,4 +1,4 @@
-// KafkaController: partition reassignment, KIP-455 model (facts §5.7).
+// KafkaController: partition reassignment, KIP-455 model (kafka.md §5.7).
 #include "impl/controller/kafka_controller.hpp"
 
 #include <fmt/format.h>
@@ -8,7 +8,7 @@
 namespace kcspec::impl {
 
 namespace {
-constexpr int kMaxRetryRounds = 100;  // updateLeaderEpoch's BADVERSION loop (facts Appendix D.7)
+constexpr int kMaxRetryRounds = 100;  // updateLeaderEpoch's BADVERSION loop (kafka.md Appendix D.7)
 }  // namespace
 
 void KafkaController::processApiPartitionReassignment(TopicPartition tp, std::optional<BrokerList> targetReplicas) {

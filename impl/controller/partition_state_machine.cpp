@@ -1,4 +1,4 @@
-// ZkPartitionStateMachine (partition_state_machine.hpp; facts §2).
+// ZkPartitionStateMachine (partition_state_machine.hpp; kafka.md §2).
 #include "impl/controller/partition_state_machine.hpp"
 
 #include <fmt/format.h>
@@ -9,7 +9,7 @@
 namespace kcspec::impl {
 
 namespace {
-// BADVERSION retry loops are unbounded in Kafka (facts Appendix D.7); within one atomic step
+// BADVERSION retry loops are unbounded in Kafka (kafka.md Appendix D.7); within one atomic step
 // nothing else writes ZK (docs/world.md §1), so a loop that keeps failing is a bug here.
 constexpr int kMaxRetryRounds = 100;
 }  // namespace
@@ -21,7 +21,7 @@ std::vector<TopicPartition> toVector(PartitionSet partitions) {
 }
 
 void PartitionStateMachine::startup() {
-  // initializePartitionState (facts §2.1): silent, metric-updating puts.
+  // initializePartitionState (kafka.md §2.1): silent, metric-updating puts.
   context_.allPartitions().forEach([&](TopicPartition tp) {
     const auto& leadership = context_.partitionLeadershipInfo(tp);
     if (!leadership) {

@@ -1,4 +1,4 @@
-// ZkPartitionStateMachine (facts §2): partition states New/Online/Offline/NonExistent, leader
+// ZkPartitionStateMachine (kafka.md §2): partition states New/Online/Offline/NonExistent, leader
 // initialization and election with ZK conditional writes, requests queued on its own batch.
 // A view over the controller's state: constructed per use with references, holds nothing.
 #pragma once

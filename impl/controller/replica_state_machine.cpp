@@ -1,4 +1,4 @@
-// ZkReplicaStateMachine (replica_state_machine.hpp; facts §3).
+// ZkReplicaStateMachine (replica_state_machine.hpp; kafka.md §3).
 #include "impl/controller/replica_state_machine.hpp"
 
 #include <fmt/format.h>
@@ -19,7 +19,7 @@ void ReplicaStateMachine::startup() {
       context_.restoreReplicaState(r, ReplicaState::OnlineReplica);
       online.push_back(r);
     } else {
-      // Deliberately Ineligible, not Offline (facts §3.1).
+      // Deliberately Ineligible, not Offline (kafka.md §3.1).
       context_.restoreReplicaState(r, ReplicaState::ReplicaDeletionIneligible);
       offline.push_back(r);
     }
@@ -75,7 +75,7 @@ void ReplicaStateMachine::doHandleStateChanges(BrokerId replicaId, const std::ve
       for (const PartitionAndReplica& r : valid) {
         const auto& leadership = context_.partitionLeadershipInfo(r.tp);
         if (leadership && leadership->leader_and_isr.leader == replicaId) {
-          // The logged target is OfflineReplica (Kafka's quirk, facts Appendix D.1).
+          // The logged target is OfflineReplica (Kafka's quirk, kafka.md Appendix D.1).
           logFailedStateChange(r, context_.replicaState(r), ReplicaState::OfflineReplica,
                                StateChangeFailedException(
                                    fmt::format("Replica {} for partition {} cannot be moved to NewReplica state as it is "

@@ -1,4 +1,4 @@
-// ZkReplicaStateMachine (facts §3): replica states, ISR removal with ZK conditional writes,
+// ZkReplicaStateMachine (kafka.md §3): replica states, ISR removal with ZK conditional writes,
 // LeaderAndIsr/StopReplica/UpdateMetadata queued on its own batch. A per-use view.
 #pragma once
 

@@ -1,5 +1,5 @@
 // State names and valid-previous lists as Kafka prints them in invalid-transition messages
-// (facts §1.4, §7.2–7.3), read from the Boost.MSM tables so they cannot drift from the machines.
+// (kafka.md §1.4, §7.2–7.3), read from the Boost.MSM tables so they cannot drift from the machines.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// KafkaController: topic creation and partition expansion (facts §5.10).
+// KafkaController: topic creation and partition expansion (kafka.md §5.10).
 #include "impl/controller/kafka_controller.hpp"
 
 namespace kcspec::impl {

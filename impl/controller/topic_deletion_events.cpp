@@ -1,4 +1,4 @@
-// KafkaController: the TopicDeletion and StopReplica-response events (facts §5.6.2, §5.6.3).
+// KafkaController: the TopicDeletion and StopReplica-response events (kafka.md §5.6.2, §5.6.3).
 #include "impl/controller/kafka_controller.hpp"
 
 namespace kcspec::impl {

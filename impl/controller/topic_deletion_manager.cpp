@@ -1,4 +1,4 @@
-// TopicDeletionManager (topic_deletion_manager.hpp; facts §4.1).
+// TopicDeletionManager (topic_deletion_manager.hpp; kafka.md §4.1).
 #include "impl/controller/topic_deletion_manager.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// TopicDeletionManager (facts §4): queues topics for deletion, drives their replicas through
+// TopicDeletionManager (kafka.md §4): queues topics for deletion, drives their replicas through
 // OfflineReplica → ReplicaDeletionStarted → ReplicaDeletionSuccessful, halts and resumes, and
 // finally removes the topic from ZK and the context. A per-use view over the controller's state.
 #pragma once
@@ -38,7 +38,7 @@ class TopicDeletionManager {
   bool isTopicQueuedUpForDeletion(TopicIndex topic) const;
   void completeReplicaDeletion(const std::vector<PartitionAndReplica>& replicas);
 
-  // TDM-private notion (facts §4): some replica of the topic is in ReplicaDeletionStarted.
+  // TDM-private notion (kafka.md §4): some replica of the topic is in ReplicaDeletionStarted.
   bool isTopicDeletionInProgress(TopicIndex topic) const;
   bool isTopicEligibleForDeletion(TopicIndex topic) const;
 

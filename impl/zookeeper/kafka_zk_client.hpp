@@ -1,4 +1,4 @@
-// KafkaZkClient: the typed layer over the store, with the paths and payloads of facts §6.1 and
+// KafkaZkClient: the typed layer over the store, with the paths and payloads of kafka.md §6.1 and
 // the fencing of §6.3 (every controller write given an expected /controller_epoch version ≥ 0
 // is a multi [check(/controller_epoch, v), op]; a failed check is ControllerMovedException).
 // A view: it holds a StoreView (either backend, store.hpp) and a reference to the configuration

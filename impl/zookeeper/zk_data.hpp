@@ -1,4 +1,4 @@
-// Kafka's znode paths and payloads (facts §6.1, Kafka's ZkData.scala): where each piece of
+// Kafka's znode paths and payloads (kafka.md §6.1, Kafka's ZkData.scala): where each piece of
 // cluster state lives and the JSON it is stored as. Decoding remembers, per thread, the last few
 // thousand distinct texts it decoded (a pure function of the text: the same answer, parsed once).
 #pragma once

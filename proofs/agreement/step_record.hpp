@@ -38,7 +38,7 @@ void applyLogged(impl::ImplCluster& cluster, const Action& action, std::vector<i
                  impl::LogLevel threshold = impl::LogLevel::TRACE);
 
 // The state changes of two versions' records of one step that differ, as text ("" when they
-// agree): compared as multisets, since Kafka's order within one call is a hash set's (facts
+// agree): compared as multisets, since Kafka's order within one call is a hash set's (kafka.md
 // Appendix D.12). Each is named with its outcome, a failed election with its strategy.
 std::string stateChangeDisagreement(const Config& config, std::span<const spec::StateChangeRecord> spec_changes,
                                     std::span<const spec::StateChangeRecord> impl_changes);

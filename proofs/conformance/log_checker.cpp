@@ -311,7 +311,7 @@ struct LogChecker::Impl {
     const auto from = static_cast<PartitionState>(p.from);
     const auto to = static_cast<PartitionState>(p.to);
     if (failed) {
-      // The state is not changed (facts §1.4): it is still `from`.
+      // The state is not changed (kafka.md §1.4): it is still `from`.
       entry.possible = knowledge(p.from, true);
       entry.last_state = p.from;
       ++entry.failures;
@@ -389,7 +389,7 @@ struct LogChecker::Impl {
                  subject(entry, -1) + ": leader " + std::to_string(l.leader) + " is not in ISR [" + isr + "] in " + quoted(l.rendering),
                  &entry);
     }
-    if (l.leader == -2) return;  // written during deletion: epochs restart (facts §0.1 duringDelete)
+    if (l.leader == -2) return;  // written during deletion: epochs restart (kafka.md §0.1 duringDelete)
     if (l.leader_epoch >= 0) {
       if (entry.leader_epoch_gen == gen && l.leader_epoch < entry.leader_epoch) {
         addFinding(FindingKind::LeaderEpochBackwards,

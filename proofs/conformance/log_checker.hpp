@@ -1,6 +1,6 @@
 // `kcspec check-log`'s engine: reads Kafka state-change.log / controller.log lines in one
 // streaming pass, rebuilds every partition's and replica's timeline, and reports where the log
-// disagrees with Kafka 3.8's rules (facts §1 valid-previous tables, §0.1 epochs, §7 formats).
+// disagrees with Kafka 3.8's rules (kafka.md §1 valid-previous tables, §0.1 epochs, §7 formats).
 //
 // Files are one stream, in the order given (give rotated files oldest first). What is known about
 // a partition or replica is forgotten whenever the controller changes (a new id or epoch in a

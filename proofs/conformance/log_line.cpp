@@ -566,7 +566,7 @@ bool parseLice(Cursor& c, Leadership& out) {
 enum class Body : std::uint8_t { Record, Broken, Unknown };
 
 // After `[Controller id=N epoch=E] ` (1.0+), or `[Controller id=N] `: the state-change templates of
-// facts §7.2–7.5 (P1–P5, R1–R3, C1–C6, K1–K5) and 1.0's `… with leader N`.
+// kafka.md §7.2–7.5 (P1–P5, R1–R3, C1–C6, K1–K5) and 1.0's `… with leader N`.
 Body parseControllerBody(Cursor c, ParsedLine& out) {
   constexpr auto read = [](bool parsed) { return parsed ? Body::Record : Body::Broken; };
   switch (c.peek()) {

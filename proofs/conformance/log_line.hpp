@@ -1,6 +1,6 @@
 // One physical line of a Kafka state-change.log or controller.log, read by hand-written scanning
 // (no std::regex): which layout wraps it, which message template it is, and the values the
-// checker needs (facts §7, every format generation of §7.7).
+// checker needs (kafka.md §7, every format generation of §7.7).
 //
 // A line is one of:
 //   Blank         — nothing but whitespace;

@@ -1,5 +1,5 @@
 // A read-only snapshot of a ZooKeeper-mode Kafka cluster's metadata, in Kafka's exact znode
-// formats (facts §6.1): brokers, controller and epoch, topics with assignments and adding/removing
+// formats (kafka.md §6.1): brokers, controller and epoch, topics with assignments and adding/removing
 // replicas, partition states, admin deletion/reassignment/preferred-election nodes, topic configs.
 // `kcspec check-zk` judges it (zk_findings.hpp). Reading uses only the store's const reads.
 #pragma once

@@ -5,12 +5,12 @@
 // elected, not even the other partitions of the request.
 // Decision: ControlledShutdown and AlterPartition do not let ControllerMovedException reach the
 // event thread, so the controller does not resign on them (it resigns when it processes Expire).
-// Kafka runs doControlledShutdown inside `Try` (facts §5.9: the broker's callback receives the
-// failure) and tryProcessAlterPartition inside `catch Throwable` (facts §5.12: UNKNOWN_SERVER_ERROR).
+// Kafka runs doControlledShutdown inside `Try` (kafka.md §5.9: the broker's callback receives the
+// failure) and tryProcessAlterPartition inside `catch Throwable` (kafka.md §5.12: UNKNOWN_SERVER_ERROR).
 // What happened before the failed write stays, e.g. the broker in shuttingDownBrokerIds.
 // maybeCompleteReassignment runs outside that catch, so its ControllerMovedException propagates.
 // Decision: AlterPartition sends UpdateMetadata for the partition whenever the request passes the
-// top-level checks, including when the partition itself is rejected (facts §5.12: "UpdateMetadata
+// top-level checks, including when the partition itself is rejected (kafka.md §5.12: "UpdateMetadata
 // for all partitions named in the request"). Nothing else changes on a rejection.
 // Decision: the AlterPartition response reaches the leader at once. The leader takes the ISR and
 // partition epoch only if it still hosts the partition with that leader epoch and the partition
@@ -21,7 +21,7 @@
 // batch either way, only the order of the batches (and so of the requests) is ours.
 // Decision: auto rebalance runs onReplicaElection with trigger AutoTriggered, which differs from
 // the AdminClient trigger only in logging: no znode is deleted, and a ControllerMovedException
-// propagates from handleStateChanges in both cases (facts §5.8.2).
+// propagates from handleStateChanges in both cases (kafka.md §5.8.2).
 #include "spec/rules/admin_elections.hpp"
 
 #include <optional>

@@ -1,5 +1,5 @@
 // Leader elections asked for by operators, brokers and the controller's own rebalance scheduler
-// (facts §5.8, §5.9, §5.12).
+// (kafka.md §5.8, §5.9, §5.12).
 #pragma once
 
 #include "spec/rules/controller.hpp"

@@ -1,4 +1,4 @@
-// Broker membership (facts §5.5): the BrokerChange event and the startup/failure callbacks.
+// Broker membership (kafka.md §5.5): the BrokerChange event and the startup/failure callbacks.
 #pragma once
 
 #include "spec/rules/controller.hpp"

@@ -1,5 +1,5 @@
-// The broker side, as far as the controller's world needs it (facts Appendix E leaves it out of
-// Kafka's facts; the rules, read from Kafka's ReplicaManager, are docs/world.md §5): a broker applies
+// The broker side, as far as the controller's world needs it (kafka.md Appendix E leaves it out; the
+// rules, read from Kafka's ReplicaManager, are docs/world.md §5): a broker applies
 // control requests in order, rejects those from an older controller epoch or for an older broker
 // epoch, and answers StopReplica(delete=true).
 #pragma once

@@ -18,7 +18,7 @@ struct ClusterState {
 // applied (P1–P4, R1), or logged as failed (P5, R3) for one of these reasons.
 enum class ChangeOutcome : std::uint8_t {
   Applied,
-  InvalidTransition,           // the valid-previous-state table forbids it (IllegalStateException, facts §1.4)
+  InvalidTransition,           // the valid-previous-state table forbids it (IllegalStateException, kafka.md §1.4)
   NoLeaderElected,             // "Failed to elect leader for partition … under strategy …" (§2.6)
   NoLiveReplica,               // New → Online: "No assigned replica is alive" (§2.5)
   ZooKeeperError,              // New → Online: creating the state znode failed (§2.5)

@@ -10,13 +10,13 @@
 namespace kcspec::spec {
 
 // Thrown by a fenced ZooKeeper write when /controller_epoch's version is no longer the one the
-// controller holds (facts §6.3.1); the event is abandoned and the controller calls maybeResign.
+// controller holds (kafka.md §6.3.1); the event is abandoned and the controller calls maybeResign.
 struct ControllerMovedException {};
 
 // Any other exception Kafka lets escape from a controller method (IllegalStateException,
 // StateChangeFailedException, NoSuchElementException, …). An event handler it escapes from is
 // abandoned with the steps already taken kept ("Uncaught error processing event"); during
-// failover it makes the controller move (triggerControllerMove, facts §5.4).
+// failover it makes the controller move (triggerControllerMove, kafka.md §5.4).
 struct KafkaException {
   const char* what;
 };

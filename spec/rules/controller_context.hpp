@@ -1,4 +1,4 @@
-// ControllerContext's derived getters (facts §5.1, §5.2), over the context value.
+// ControllerContext's derived getters (kafka.md §5.1, §5.2), over the context value.
 #pragma once
 
 #include <optional>
@@ -58,10 +58,10 @@ bool isAnyReplicaInState(const Context& ctx, TopicIndex topic, ReplicaState stat
 using AllReplicaList = BoundedVector<PartitionAndReplica, kMaxPartitions * kMaxBrokers>;
 AllReplicaList replicasOnBrokers(const Context& ctx, BrokerSet brokers);
 
-// Partition-state setter that keeps offlinePartitionCount (facts §5.3).
+// Partition-state setter that keeps offlinePartitionCount (kafka.md §5.3).
 void putPartitionState(Context& ctx, TopicPartition tp, PartitionState state);
 
-// removeTopic(t): forgets the topic (facts §4.1 completeDeleteTopic step 4), keeping its
+// removeTopic(t): forgets the topic (kafka.md §4.1 completeDeleteTopic step 4), keeping its
 // partitionStates (NonExistentPartition) and topicsIneligibleForDeletion entries as Kafka does.
 void removeTopic(Context& ctx, TopicIndex topic);
 

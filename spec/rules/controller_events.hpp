@@ -1,4 +1,4 @@
-// ControllerEventManager's consumer (facts §5.11): the controller on a broker takes its next
+// ControllerEventManager's consumer (kafka.md §5.11): the controller on a broker takes its next
 // event and processes it atomically.
 #pragma once
 
@@ -6,8 +6,8 @@
 
 namespace kcspec::spec {
 
-// Pops the next event and runs its handler (facts §5.6). A ControllerMovedException abandons
-// the event and the controller calls maybeResign (facts §6.3.2).
+// Pops the next event and runs its handler (kafka.md §5.6). A ControllerMovedException abandons
+// the event and the controller calls maybeResign (kafka.md §6.3.2).
 void processNextEvent(Controller& ctl);
 
 }  // namespace kcspec::spec

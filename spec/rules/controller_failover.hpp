@@ -1,4 +1,4 @@
-// Becoming controller, failover and resignation (facts §5.4).
+// Becoming controller, failover and resignation (kafka.md §5.4).
 #pragma once
 
 #include "spec/rules/controller.hpp"

@@ -1,4 +1,4 @@
-// The four leader elections, read off facts §2.7 and §2.8 rule by rule.
+// The four leader elections, read off kafka.md §2.7 and §2.8 rule by rule.
 #include "spec/rules/elections.hpp"
 
 namespace kcspec::spec {

@@ -1,4 +1,4 @@
-// The four leader elections of Kafka's ZooKeeper-mode controller (facts §2.7, §2.8).
+// The four leader elections of Kafka's ZooKeeper-mode controller (kafka.md §2.7, §2.8).
 //
 // Part one: PartitionLeaderElectionAlgorithms — which broker leads, nothing else.
 // Part two: what each strategy (`leaderFor*` in Election.scala) makes of that leader for one
@@ -6,7 +6,7 @@
 //
 // Sets of brokers are per partition: `live` holds every r for which isReplicaOnline(r, tp) holds
 // (registered, not shutting down, partition not on an offline log dir of r); `live_or_shutting_down`
-// holds every r for which isReplicaOnline(r, tp, includeShuttingDownBrokers = true) holds (facts §5.2).
+// holds every r for which isReplicaOnline(r, tp, includeShuttingDownBrokers = true) holds (kafka.md §5.2).
 #pragma once
 
 #include <cstdint>
@@ -18,7 +18,7 @@
 
 namespace kcspec::spec {
 
-// ---- PartitionLeaderElectionAlgorithms (facts §2.8, pseudo-code) -------------------------------
+// ---- PartitionLeaderElectionAlgorithms (kafka.md §2.8, pseudo-code) -------------------------------
 
 // The first replica of `assignment` that is live and in the ISR; failing that, when unclean
 // election is enabled, the first live replica of `assignment`; else none.
@@ -38,7 +38,7 @@ std::optional<BrokerId> controlledShutdownPartitionLeaderElection(const BrokerLi
                                                                   BrokerSet live_or_shutting_down,
                                                                   BrokerSet shutting_down);
 
-// ---- PartitionLeaderElectionStrategy (facts §0.5) -------------------------------------------
+// ---- PartitionLeaderElectionStrategy (kafka.md §0.5) -------------------------------------------
 
 enum class ElectionStrategyKind : std::uint8_t {
   OfflinePartition,
@@ -56,7 +56,7 @@ struct ElectionStrategy {
 // Kafka's toString, e.g. "OfflinePartitionLeaderElectionStrategy(false)", "ReassignPartitionLeaderElectionStrategy".
 std::string toKafkaString(const ElectionStrategy& strategy);
 
-// ---- One partition's election (facts §2.7 and the table of §2.8) -------------------------------
+// ---- One partition's election (kafka.md §2.7 and the table of §2.8) -------------------------------
 
 struct ElectionInputs {
   BrokerList assignment;       // the full replica list (ReplicaAssignment.replicas), in preference order

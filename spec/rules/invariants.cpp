@@ -73,7 +73,7 @@ bool deletedTopicLeavesNothing(const Config&, const ClusterState& s) {
       if (ctx.all_topics.contains(tp.topic)) continue;
       const PartitionContext& p = ctx.partitions[static_cast<std::size_t>(i)];
       if (p.assignment || p.leadership) return false;
-      // A NonExistentReplica entry is Kafka's insert-if-absent bookkeeping (facts §1.3, Appendix
+      // A NonExistentReplica entry is Kafka's insert-if-absent bookkeeping (kafka.md §1.3, Appendix
       // D.4), like the NonExistentPartition entry it keeps; anything else is a leftover.
       for (const auto& replica : p.replica_states) {
         if (replica && *replica != ReplicaState::NonExistentReplica) return false;
@@ -205,7 +205,7 @@ bool deletionCompletesAfterErrors(const Config&, const ClusterState& s) {
 }
 
 // Kafka halts a topic's deletion after a StopReplica error until a broker hosting one of its
-// replicas starts (facts §4.2), so L1 asks for completion only in histories without one (the
+// replicas starts (kafka.md §4.2), so L1 asks for completion only in histories without one (the
 // budget tells); L6 asks for it regardless.
 bool deletionCompletes(const Config& config, const ClusterState& s) {
   const bool error_delivered = s.budget.stop_replica_errors < config.bounds.stop_replica_errors;
@@ -266,7 +266,7 @@ bool controlledShutdownCompletes(const Config&, const ClusterState& s) {
 // has stopped and registered again — a crash, which is not a recovery step — so L5 excuses it, as
 // L6 excuses a deletion whose brokers are shutting down. A target replica there cannot join the
 // ISR: AlterPartition answers INELIGIBLE_REPLICA for an ISR naming a broker that is not live
-// (facts §5.12 rule 9). And a leader whose proposal to add any replica on such a broker was so
+// (kafka.md §5.12 rule 9). And a leader whose proposal to add any replica on such a broker was so
 // rejected proposes nothing more until a LeaderAndIsr replaces its state (docs/world.md §7: kcspec's
 // broker does not retry a rejected proposal, where Kafka's retries it until the broker is gone),
 // so the other new replicas wait too.
@@ -300,9 +300,9 @@ bool reassignmentsComplete(const Config&, const ClusterState& s) {
 
 constexpr Property kCatalog[] = {
     {"S1", "LeaderInIsr", "A partition's leader is in its ISR, or is NoLeader (-1) or LeaderDuringDelete (-2).",
-     "facts §2.8, §3.4; KIP-101 leader-epoch rules", PropertyKind::StateSafety, leaderInIsr},
+     "kafka.md §2.8, §3.4; KIP-101 leader-epoch rules", PropertyKind::StateSafety, leaderInIsr},
     {"S2", "IsrWithinAssignment", "Every ISR member is one of the partition's assigned replicas.",
-     "facts §5.7 (ISR shrink before RS=TRS is written)", PropertyKind::StateSafety, isrWithinAssignment, nullptr,
+     "kafka.md §5.7 (ISR shrink before RS=TRS is written)", PropertyKind::StateSafety, isrWithinAssignment, nullptr,
      "A reassignment cancelled while the partition's leader is in controlled shutdown bumps no leader epoch: "
      "moveReassignedPartitionLeaderIfRequired's reassign election finds no live, not-shutting-down target replica in "
      "the ISR and fails, and OfflineReplica of the added replicas re-sends LeaderAndIsr at the same epoch, which the "
@@ -313,70 +313,70 @@ constexpr Property kCatalog[] = {
      "machine's batch left unflushed (KAFKA-12315) skips the ISR removal of the replicas a completed reassignment "
      "removes."},
     {"S3", "IsrNeverEmpty", "Once a partition state exists, its ISR is never empty.",
-     "facts §3.4 (a single-member ISR is kept)", PropertyKind::StateSafety, isrNeverEmpty},
+     "kafka.md §3.4 (a single-member ISR is kept)", PropertyKind::StateSafety, isrNeverEmpty},
     {"S4", "DeletionDisabledQueuesNothing",
      "With delete.topic.enable=false no controller has a topic queued for deletion.", "KAFKA-3175 (mutant M3)",
      PropertyKind::StateSafety, deletionDisabledQueuesNothing},
     {"S5", "DeletedTopicLeavesNothing",
      "An active controller keeps no assignment, leadership or replica state for a topic it does not know.",
-     "KAFKA-1742 (mutant M1); facts §4.1 removeTopic", PropertyKind::StateSafety, deletedTopicLeavesNothing},
+     "KAFKA-1742 (mutant M1); kafka.md §4.1 removeTopic", PropertyKind::StateSafety, deletedTopicLeavesNothing},
     {"S6", "DeletingTopicNeverOnline",
-     "No partition of a topic whose deletion has started is New or Online.", "KAFKA-8237 (mutant M6); facts §4.1",
+     "No partition of a topic whose deletion has started is New or Online.", "KAFKA-8237 (mutant M6); kafka.md §4.1",
      PropertyKind::StateSafety, deletingTopicNotOnline},
     {"S7", "NoStaleReassignment",
      "partitionsBeingReassigned holds only partitions the controller still has an assignment for.",
-     "facts §4.1 removeTopic, §5.7 (a topic deleted during its reassignment)", PropertyKind::StateSafety,
+     "kafka.md §4.1 removeTopic, §5.7 (a topic deleted during its reassignment)", PropertyKind::StateSafety,
      noStaleReassignment, nullptr,
      "Deleting a topic during a reassignment of one of its partitions leaves the partition in "
      "partitionsBeingReassigned (removeTopic does not touch it) until the next failover."},
     {"S8", "NoDeletionDuringReassignment",
      "A topic's deletion never starts while one of its partitions is being reassigned.",
-     "KAFKA-8237 (mutant M6); facts §4.2, §5.6.2", PropertyKind::StateSafety, noDeletionDuringReassignment, nullptr,
+     "KAFKA-8237 (mutant M6); kafka.md §4.2, §5.6.2", PropertyKind::StateSafety, noDeletionDuringReassignment, nullptr,
      "The TopicDeletion event marks topics with a reassignment in progress ineligible before queueing them, and "
      "marking only applies to queued topics, so a newly requested deletion starts during a reassignment (what "
      "KAFKA-8237's fix meant to exclude)."},
     {"T1", "EpochsNeverDecrease",
      "A partition's leader epoch, partition epoch and stored controller epoch, and /controller_epoch, never decrease.",
-     "facts §6.3.5", PropertyKind::StepSafety, nullptr, epochsNeverDecrease},
+     "kafka.md §6.3.5", PropertyKind::StepSafety, nullptr, epochsNeverDecrease},
     {"T2", "RecordedChangesAreValid",
-     "Every state change a controller applies is allowed by Kafka's valid-previous-state table.", "facts §1.1–1.4",
+     "Every state change a controller applies is allowed by Kafka's valid-previous-state table.", "kafka.md §1.1–1.4",
      PropertyKind::StepSafety, nullptr, recordedChangesAreValid},
     {"T3", "NoInvalidTransitionAttempted",
      "The controller never asks for a transition the table forbids (Kafka logs such requests as errors and skips them).",
-     "facts §1.4", PropertyKind::StepSafety, nullptr, noInvalidTransitionAttempted,
+     "kafka.md §1.4", PropertyKind::StepSafety, nullptr, noInvalidTransitionAttempted,
      "Kafka asks for OnlineReplica -> ReplicaDeletionIneligible when a broker dies while its topic is queued for "
      "deletion but deletion has not started (failReplicaDeletion); the valid-previous-state table forbids it, so Kafka "
-     "logs the invalid transition and skips it (facts §1.4). The explorer's shortest T3 is another path: a controller "
+     "logs the invalid transition and skips it (kafka.md §1.4). The explorer's shortest T3 is another path: a controller "
      "that lost its session (not noticed yet) processes TopicDeletion after the new controller rewrote the partition "
      "states; removeReplicasFromIsr skips them (\"written by another controller\"), so OfflineReplica is skipped and "
      "Kafka asks for OnlineReplica -> ReplicaDeletionStarted."},
     {"T4", "StaleControllerWriteNeverAccepted",
      "ZooKeeper accepts no write from a controller whose epoch is older than /controller_epoch.",
-     "facts §6.3.1 (controller epoch fencing)", PropertyKind::StepSafety, nullptr,
+     "kafka.md §6.3.1 (controller epoch fencing)", PropertyKind::StepSafety, nullptr,
      staleControllerWriteNeverAccepted},
     {"T5", "ShuttingDownBrokerNeverElected",
-     "No election makes a broker that is shutting down the leader.", "facts §2.8, §5.9",
+     "No election makes a broker that is shutting down the leader.", "kafka.md §2.8, §5.9",
      PropertyKind::StepSafety, nullptr, shuttingDownBrokerNeverElected},
     {"L1", "DeletionCompletes",
      "In a history without StopReplica errors, a topic whose deletion was requested and that is not being reassigned is deleted once all its replicas' brokers are up and not shutting down.",
      "KAFKA-2937, 5107, 6650, 10548 (mutants M2, M4, M5, M7)", PropertyKind::Liveness, deletionCompletes},
     {"L2", "LiveIsrMemberMeansLeader",
-     "A partition with a live ISR member has a live leader.", "facts §2.2, §5.5", PropertyKind::Liveness,
+     "A partition with a live ISR member has a live leader.", "kafka.md §2.2, §5.5", PropertyKind::Liveness,
      liveIsrMemberMeansLeader},
     {"L3", "MetadataConverges",
      "Every live broker's metadata cache agrees with the controller's leadership for every partition.",
-     "KAFKA-1120/7235 (mutant M8); facts Appendix A", PropertyKind::Liveness, metadataConverges},
+     "KAFKA-1120/7235 (mutant M8); kafka.md Appendix A", PropertyKind::Liveness, metadataConverges},
     {"L4", "ControlledShutdownCompletes",
      "A shutting-down broker leads no partition that has another live, not-shutting-down ISR member.",
-     "KAFKA-6753 (mutant M6); facts §5.9", PropertyKind::Liveness, controlledShutdownCompletes},
-    {"L5", "ReassignmentsComplete", "Every reassignment of a partition whose topic exists and is not queued for deletion completes, unless one of its replicas' brokers is shutting down.", "KAFKA-8237; facts §5.7, §5.12",
+     "KAFKA-6753 (mutant M6); kafka.md §5.9", PropertyKind::Liveness, controlledShutdownCompletes},
+    {"L5", "ReassignmentsComplete", "Every reassignment of a partition whose topic exists and is not queued for deletion completes, unless one of its replicas' brokers is shutting down.", "KAFKA-8237; kafka.md §5.7, §5.12",
      PropertyKind::Liveness, reassignmentsComplete},
     {"L6", "DeletionCompletesAfterErrors",
      "Even after a StopReplica error, a topic whose deletion was requested and that is not being reassigned is deleted once all its replicas' brokers are up and not shutting down.",
-     "facts §4.2 (a failed replica deletion waits for a broker restart)", PropertyKind::Liveness,
+     "kafka.md §4.2 (a failed replica deletion waits for a broker restart)", PropertyKind::Liveness,
      deletionCompletesAfterErrors, nullptr,
      "After a StopReplica error the topic is ineligible and retryDeletionForIneligibleReplicas does not clear the "
-     "mark, so deletion waits for a broker hosting one of its replicas to start again (facts §4.2), forever if none "
+     "mark, so deletion waits for a broker hosting one of its replicas to start again (kafka.md §4.2), forever if none "
      "does."},
 };
 

@@ -1,4 +1,4 @@
-// PartitionStateMachine (facts §2): moves partitions between NewPartition, OnlinePartition,
+// PartitionStateMachine (kafka.md §2): moves partitions between NewPartition, OnlinePartition,
 // OfflinePartition and NonExistentPartition, electing leaders on the way to OnlinePartition.
 #pragma once
 
@@ -9,7 +9,7 @@
 
 namespace kcspec::spec {
 
-// Which partitions went through an election, and how it ended (facts §2.3: partitions that
+// Which partitions went through an election, and how it ended (kafka.md §2.3: partitions that
 // were initialized from NewPartition are in neither set).
 struct ElectionResults {
   PartitionSet elected;

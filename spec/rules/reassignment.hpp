@@ -1,4 +1,4 @@
-// Partition reassignment (facts §5.7, KIP-455): phases U, A and B, driven by
+// Partition reassignment (kafka.md §5.7, KIP-455): phases U, A and B, driven by
 // onPartitionReassignment, started by the ApiPartitionReassignment event and completed when the
 // target replicas have caught up (maybeCompleteReassignment).
 #pragma once

@@ -78,7 +78,7 @@ void toNewReplica(Controller& ctl, RequestBatch& batch, PartitionAndReplica r) {
   const auto& leadership = partition(ctl.context(), r.tp).leadership;
   if (leadership) {
     // "cannot be moved to NewReplica state as it is being requested to become leader", logged with
-    // the target OfflineReplica (facts Appendix D.1)
+    // the target OfflineReplica (kafka.md Appendix D.1)
     if (leadership->leader_and_isr.leader == r.replica) {
       record(ctl, r.tp, r.replica, *stateEntry(ctl, r.tp, r.replica), ReplicaState::OfflineReplica,
              ChangeOutcome::ReplicaIsLeader);

@@ -1,4 +1,4 @@
-// ReplicaStateMachine (facts §3): moves replicas through the seven replica states, queueing
+// ReplicaStateMachine (kafka.md §3): moves replicas through the seven replica states, queueing
 // LeaderAndIsr/StopReplica requests and shrinking the ISR on the way to OfflineReplica.
 #pragma once
 

@@ -1,4 +1,4 @@
-// ControllerBrokerRequestBatch (facts Appendix A): requests are queued per broker while a state
+// ControllerBrokerRequestBatch (kafka.md Appendix A): requests are queued per broker while a state
 // machine works, then flushed — LeaderAndIsr, then UpdateMetadata, then StopReplica — to every
 // recipient that is registered (live or shutting down); the rest are silently dropped.
 #pragma once

@@ -133,7 +133,7 @@ void createTopic(const Config& config, ClusterState& s, TopicIndex t) {
   znodes.unclean_leader_election_enable = topic.unclean_leader_election_enable;
 }
 
-// The StopReplica callback (facts A.5): only partitions whose topic is in the sending
+// The StopReplica callback (kafka.md Appendix A.5): only partitions whose topic is in the sending
 // controller's topicsWithDeletionStarted are forwarded, and only while that controller still
 // runs the channel manager that sent the request.
 void deliverStopReplicaResponse(ClusterState& s, BrokerId b, bool error) {

@@ -1,4 +1,4 @@
-// TopicDeletionManager (facts §4): queues topics for deletion, walks their replicas through
+// TopicDeletionManager (kafka.md §4): queues topics for deletion, walks their replicas through
 // OfflineReplica → ReplicaDeletionStarted → ReplicaDeletionSuccessful, halts a topic while a
 // replica cannot be deleted, and removes the topic once every replica is gone.
 #pragma once

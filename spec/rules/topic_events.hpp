@@ -1,4 +1,4 @@
-// Topic events (facts §5.10, §5.6.2, §5.6.3, §5.6 #26): creation, expansion, deletion requests
+// Topic events (kafka.md §5.10, §5.6.2, §5.6.3, §5.6 #26): creation, expansion, deletion requests
 // and StopReplica responses, and a topic's unclean flag being enabled.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The controller's ZooKeeper operations (facts §6): reads, and writes fenced by the version of
+// The controller's ZooKeeper operations (kafka.md §6): reads, and writes fenced by the version of
 // /controller_epoch (§6.3.1) — a write from a controller whose epochZkVersion is stale throws
 // ControllerMovedException and changes nothing. Partition-state writes are conditional on the
 // znode's data version (§6.3.3).

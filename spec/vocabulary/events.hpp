@@ -1,4 +1,4 @@
-// The controller's events (facts §5.6): what the single event thread processes, one at a time.
+// The controller's events (kafka.md §5.6): what the single event thread processes, one at a time.
 // Only the events within kcspec's scope are modeled (DESIGN.md); each carries the fields its
 // handler reads, the rest stay at their defaults.
 #pragma once

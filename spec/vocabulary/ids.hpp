@@ -14,7 +14,7 @@ inline constexpr int kMaxTopics = 4;                // topic indexes 0 … 3, na
 inline constexpr int kMaxPartitionsPerTopic = 4;    // including partitions added by expansion
 inline constexpr int kMaxReplicationFactor = kMaxBrokers;  // a full assignment during a reassignment may hold every broker
 
-// A broker id as Kafka has it. Two negative values are reserved for leaders (facts §0.1).
+// A broker id as Kafka has it. Two negative values are reserved for leaders (kafka.md §0.1).
 using BrokerId = std::int32_t;
 inline constexpr BrokerId kNoLeader = -1;            // LeaderAndIsr.NoLeader
 inline constexpr BrokerId kLeaderDuringDelete = -2;  // LeaderAndIsr.LeaderDuringDelete

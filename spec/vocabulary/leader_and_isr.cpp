@@ -1,4 +1,4 @@
-// Kafka 3.8's renderings of LeaderAndIsr and LeaderIsrAndControllerEpoch (facts §7.6).
+// Kafka 3.8's renderings of LeaderAndIsr and LeaderIsrAndControllerEpoch (kafka.md §7.6).
 #include "spec/vocabulary/leader_and_isr.hpp"
 
 #include <fmt/format.h>

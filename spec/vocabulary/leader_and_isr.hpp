@@ -1,5 +1,5 @@
 // LeaderAndIsr and LeaderIsrAndControllerEpoch: a partition's leadership as the controller
-// stores it in the partition-state znode (facts §0.1, §0.2), with Kafka 3.8's renderings (§7.6).
+// stores it in the partition-state znode (kafka.md §0.1, §0.2), with Kafka 3.8's renderings (§7.6).
 //
 // Every derivation returns a new value and leaves partitionEpoch alone: only a successful ZK
 // write moves the partition epoch (it is the znode's data version), and the caller applies

@@ -19,7 +19,7 @@
 
 namespace kcspec {
 
-// ---------------------------------------------------------------- ZooKeeper (facts §6.1)
+// ---------------------------------------------------------------- ZooKeeper (kafka.md §6.1)
 
 // /brokers/topics/<t>/partitions/<p>/state. The znode's data version is leader_and_isr.partition_epoch.
 struct PartitionStateZnode {
@@ -53,7 +53,7 @@ struct ZooKeeperData {
   friend constexpr bool operator==(const ZooKeeperData&, const ZooKeeperData&) = default;
 };
 
-// ---------------------------------------------------------------- controller (facts §5.1)
+// ---------------------------------------------------------------- controller (kafka.md §5.1)
 
 struct PartitionContext {
   std::optional<ReplicaAssignment> assignment;              // partitionAssignments
@@ -84,7 +84,7 @@ struct ControllerData {
   bool active = false;        // activeControllerId == this broker
   bool session_lost = false;  // /controller is gone but the Expire event has not been queued yet
   // The partition / replica state machine's request batch was left non-empty by an exception
-  // between newBatch() and the flush (facts §2.3, §3.2, A.1, Appendix D.8). Its next newBatch()
+  // between newBatch() and the flush (kafka.md §2.3, §3.2, A.1, Appendix D.8). Its next newBatch()
   // throws IllegalStateException, so every later non-empty call on that machine fails, until
   // the broker restarts: Kafka 3.8 keeps the batches across resignation (KAFKA-12315).
   bool psm_batch_unflushed = false;

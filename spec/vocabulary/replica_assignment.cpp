@@ -1,4 +1,4 @@
-// Kafka 3.8's rendering of ReplicaAssignment (facts §0.3, §7.6).
+// Kafka 3.8's rendering of ReplicaAssignment (kafka.md §0.3, §7.6).
 #include "spec/vocabulary/replica_assignment.hpp"
 
 #include <fmt/format.h>

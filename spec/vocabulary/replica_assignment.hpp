@@ -1,4 +1,4 @@
-// ReplicaAssignment: a partition's replicas, including an in-flight reassignment (facts §0.3,
+// ReplicaAssignment: a partition's replicas, including an in-flight reassignment (kafka.md §0.3,
 // KIP-455). `replicas` is the full set RS in preference order; during a reassignment it holds
 // both the replicas being added (AR) and those being removed (RR).
 #pragma once

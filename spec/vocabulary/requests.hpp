@@ -1,4 +1,4 @@
-// Controller → broker requests (facts Appendix A) and the StopReplica responses that come back.
+// Controller → broker requests (kafka.md Appendix A) and the StopReplica responses that come back.
 // Partition entries are kept in ascending partition order (Kafka's order is a hash map's).
 #pragma once
 
@@ -27,7 +27,7 @@ struct LeaderAndIsrPartitionState {
 };
 
 // UpdateMetadataPartitionState. For a topic queued for deletion the controller advertises
-// leader −2, leader epoch 0, zkVersion 0 (facts A.4).
+// leader −2, leader epoch 0, zkVersion 0 (kafka.md Appendix A.4).
 struct UpdateMetadataPartitionState {
   TopicPartition tp;
   std::int32_t controller_epoch = 0;
@@ -40,7 +40,7 @@ struct UpdateMetadataPartitionState {
   friend constexpr bool operator==(const UpdateMetadataPartitionState&, const UpdateMetadataPartitionState&) = default;
 };
 
-// StopReplicaPartitionState: leader epoch −2 when the topic is queued for deletion (facts A.3).
+// StopReplicaPartitionState: leader epoch −2 when the topic is queued for deletion (kafka.md Appendix A.3).
 struct StopReplicaPartitionState {
   TopicPartition tp;
   std::int32_t leader_epoch = 0;
@@ -62,7 +62,7 @@ struct ControlRequest {
   BoundedList<StopReplicaPartitionState, kMaxPartitions> stop_replica;
   // StopReplica: the delete=true partitions, whose response the controller's callback looks at
   // (Kafka's isPartitionDeleted); whether their topic's deletion has started is asked only when
-  // the response arrives (facts A.5, docs/world.md §6).
+  // the response arrives (kafka.md Appendix A.5, docs/world.md §6).
   PartitionSet response_wanted;
   friend bool operator==(const ControlRequest&, const ControlRequest&) = default;
 };

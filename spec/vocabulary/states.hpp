@@ -1,4 +1,4 @@
-// The two lifecycles' states, spelled as Kafka spells them (facts §1.1, §1.2).
+// The two lifecycles' states, spelled as Kafka spells them (kafka.md §1.1, §1.2).
 //
 // Enumerator values are dense indexes in Kafka's declaration order, so a state can index an
 // array; Kafka's own byte codes are given by kafkaByteCode().
@@ -29,7 +29,7 @@ enum class ReplicaState : std::uint8_t {
 };
 
 // StateTraits<S>: how many states, all of them in declaration order, their names and byte codes,
-// and the state every entry starts in (the insert-if-absent state of facts §1.3).
+// and the state every entry starts in (the insert-if-absent state of kafka.md §1.3).
 template <class State>
 struct StateTraits;
 

@@ -1,5 +1,5 @@
 // Kafka 3.8's validPreviousStates tables, written as Kafka writes them: for each target state,
-// the states it may be entered from (facts §1.1, §1.2). This is spec/'s plain copy; model/ holds
+// the states it may be entered from (kafka.md §1.1, §1.2). This is spec/'s plain copy; model/ holds
 // the Boost.MSM copy, and proofs/compile_time proves the two equal in both directions.
 #pragma once
 
@@ -61,7 +61,7 @@ struct ValidPrevious<ReplicaState> {
   static constexpr const auto& table = kReplicaValidPrevious;
 };
 
-// Kafka's check (facts §1.3 step 3): `target.validPreviousStates` contains `current`.
+// Kafka's check (kafka.md §1.3 step 3): `target.validPreviousStates` contains `current`.
 template <class State>
 constexpr bool isValidTransition(State current, State target) {
   for (const Transition<State>& edge : ValidPrevious<State>::table) {

@@ -1,4 +1,4 @@
-// `kcspec check-log`: the log checker on logs written from the templates of controller-facts §7
+// `kcspec check-log`: the log checker on logs written from the templates of kafka.md §7
 // (tests/conformance/logs/, one file per format generation and per finding kind), and on inline
 // text for the edge cases. Line numbers below are the planted lines of those files.
 #include <gtest/gtest.h>

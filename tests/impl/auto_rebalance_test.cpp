@@ -1,4 +1,4 @@
-// The reference controller's auto leader rebalance (facts §5.8.3): the same situations as
+// The reference controller's auto leader rebalance (kafka.md §5.8.3): the same situations as
 // tests/spec/auto_rebalance_test.cpp, checked on ImplCluster by their exact values.
 #include <gtest/gtest.h>
 

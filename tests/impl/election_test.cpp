@@ -1,4 +1,4 @@
-// The four leader-election algorithms (facts §2.8) and the strategies' renderings.
+// The four leader-election algorithms (kafka.md §2.8) and the strategies' renderings.
 #include <gtest/gtest.h>
 
 #include "impl/controller/election.hpp"

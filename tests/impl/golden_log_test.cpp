@@ -1,4 +1,4 @@
-// Golden state-change.log lines (Kafka 3.8 formats, facts §7) for facts Appendix B's four flows,
+// Golden state-change.log lines (Kafka 3.8 formats, kafka.md §7) for kafka.md Appendix B's four flows,
 // at Kafka's default INFO level, plus the full line layout and a TRACE line.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// ControllerBrokerRequestBatch (facts Appendix A): sticky flags, "batch not empty", ordering,
+// ControllerBrokerRequestBatch (kafka.md Appendix A): sticky flags, "batch not empty", ordering,
 // recipients filtered at flush, UpdateMetadata for deleted topics.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// PartitionStateMachine and ReplicaStateMachine unit tests: invalid transitions (facts §1.3–1.4),
+// PartitionStateMachine and ReplicaStateMachine unit tests: invalid transitions (kafka.md §1.3–1.4),
 // initialization, ISR removal (§3.4).
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@ TEST(ImplPartitionStateMachine, InvalidTargetIsLoggedSkippedAndLeavesANonExisten
   const ElectionOutcomes results =
       f.psm().handleStateChanges({kT0}, PartitionState::OnlinePartition, PartitionLeaderElectionStrategy::offline(false));
   EXPECT_TRUE(results.empty());
-  EXPECT_EQ(f.context.partitionState(kT0), PartitionState::NonExistentPartition);  // facts Appendix D.4
+  EXPECT_EQ(f.context.partitionState(kT0), PartitionState::NonExistentPartition);  // kafka.md Appendix D.4
   EXPECT_NE(f.sink.text().find(
                 "ERROR [Controller id=1 epoch=1] Controller 1 epoch 1 failed to change state for partition t-0 from "
                 "NonExistentPartition to OnlinePartition (state.change.logger)\n"

@@ -1,4 +1,4 @@
-// TopicDeletionManager (facts §4): queued vs eligible vs in progress, halting and resuming.
+// TopicDeletionManager (kafka.md §4): queued vs eligible vs in progress, halting and resuming.
 #include <gtest/gtest.h>
 
 #include "controller_fixture.hpp"

@@ -1,5 +1,5 @@
 // The in-memory ZooKeeper and KafkaZkClient: conditional writes, multi, fencing, ephemerals,
-// watches (facts §6).
+// watches (kafka.md §6).
 #include <gtest/gtest.h>
 
 #include "impl/errors.hpp"

@@ -1,5 +1,5 @@
 // Every (from, to) pair of both lifecycles, through model/'s Boost.MSM machines, against Kafka
-// 3.8's tables as the facts (§1.1, §1.2) state them — written out here a third time, by name,
+// 3.8's tables as kafka.md (§1.1, §1.2) states them — written out here a third time, by name,
 // independent of both model/ and spec/.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Leader elections asked for by operators and brokers (facts §5.8.1–5.8.2, §5.9, §5.12, Appendix
+// Leader elections asked for by operators and brokers (kafka.md §5.8.1–5.8.2, §5.9, §5.12, Appendix
 // B.3), driven through the transition system: brokers 1,2,3 alive, topic t with one partition,
 // controller epoch 1. Each scenario checks the exact leader, ISR, leader epoch and partition
 // epoch. Every step is also checked against the invariant catalog (scenario_support.hpp).
@@ -89,7 +89,7 @@ ControllerEventKind nextEventKind(const ScenarioRun& run, BrokerId controller) {
   return run.broker(controller).controller.events.front().kind;
 }
 
-// ---- ControlledShutdown (facts §5.9, §2.9, Appendix B.3) ----------------------------------------
+// ---- ControlledShutdown (kafka.md §5.9, §2.9, Appendix B.3) ----------------------------------------
 
 TEST(ControlledShutdown, OfTheLeaderMovesLeadershipTo2WithIsr23Epoch1) {
   ScenarioRun run = createdTopic(2);
@@ -192,7 +192,7 @@ TEST(ControlledShutdown, OnAControllerThatLostItsSessionWritesNothingAndDoesNotR
   EXPECT_FALSE(run.broker(1).controller.active);
 }
 
-// ---- ReplicaLeaderElection PREFERRED (facts §5.8.1–5.8.2, §2.8) ---------------------------------
+// ---- ReplicaLeaderElection PREFERRED (kafka.md §5.8.1–5.8.2, §2.8) ---------------------------------
 
 // Broker 1 (the preferred replica) crashes, leadership moves to 2, and broker 1 comes back as a
 // follower outside the ISR. The controller runs on broker 3.
@@ -271,7 +271,7 @@ TEST(PreferredElection, SkipsATopicQueuedForDeletionWithoutHaltingItsDeletion) {
   EXPECT_TRUE(run.context(1).all_topics.empty());
 }
 
-// ---- ReplicaLeaderElection UNCLEAN (facts §5.8.1–5.8.2, §2.7–2.8) -------------------------------
+// ---- ReplicaLeaderElection UNCLEAN (kafka.md §5.8.1–5.8.2, §2.7–2.8) -------------------------------
 
 TEST(UncleanElection, ElectsALiveOutOfSyncReplicaWhenTheOnlyIsrMemberIsDead) {
   ScenarioRun run = createdTopic(3);
@@ -301,7 +301,7 @@ TEST(UncleanElection, IsNotNeededWhileTheLeaderIsLive) {
   EXPECT_EQ(run.world(), withNextEventTaken(before, 1));  // ELECTION_NOT_NEEDED
 }
 
-// ---- AlterPartition (facts §5.12, §6.3) ----------------------------------------------------------
+// ---- AlterPartition (kafka.md §5.12, §6.3) ----------------------------------------------------------
 
 TEST(AlterPartition, ShrinkIsAcceptedWithPartitionEpochPlusOne) {
   ScenarioRun run = createdTopic(1);

@@ -119,7 +119,7 @@ TEST(AppendixB4, HealthyDeletionRemovesEverythingAndLeavesNonExistentPartitionSt
   EXPECT_FALSE(run.context(1).all_topics.contains(0));
   EXPECT_TRUE(run.context(1).topics_to_be_deleted.empty());
   const PartitionContext& gone = run.partitionContext(1, kT0);
-  EXPECT_EQ(gone.state, PartitionState::NonExistentPartition);  // Kafka keeps this entry (facts Appendix D.3)
+  EXPECT_EQ(gone.state, PartitionState::NonExistentPartition);  // Kafka keeps this entry (kafka.md Appendix D.3)
   EXPECT_FALSE(gone.assignment.has_value());
   EXPECT_FALSE(gone.leadership.has_value());
   for (const auto& replica : gone.replica_states) EXPECT_FALSE(replica.has_value());

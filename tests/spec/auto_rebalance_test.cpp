@@ -1,4 +1,4 @@
-// Auto leader rebalance (facts §5.8.3, §5.4 step 15): the controller scheduler's task
+// Auto leader rebalance (kafka.md §5.8.3, §5.4 step 15): the controller scheduler's task
 // (`auto-rebalance-timer b`) queues AutoPreferredReplicaLeaderElection, whose handler moves
 // leadership back to preferred replicas for brokers whose imbalance ratio exceeds 10%.
 // Brokers 1,2,3 alive; the controller runs on broker 3; topic t: t-0 = [1,2], t-1 = [1,3],

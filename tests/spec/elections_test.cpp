@@ -1,4 +1,4 @@
-// The four leader elections of spec/rules (facts §2.7, §2.8, Appendix B.2/B.3), one edge case per test.
+// The four leader elections of spec/rules (kafka.md §2.7, §2.8, Appendix B.2/B.3), one edge case per test.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -34,7 +34,7 @@ ElectionInputs partition(BrokerList assignment, BrokerList isr, BrokerSet live) 
                         .live_or_shutting_down = live, .shutting_down = {}, .topic_unclean_enabled = false};
 }
 
-// ---- Strategy names (facts §0.5) ----------------------------------------------------------------
+// ---- Strategy names (kafka.md §0.5) ----------------------------------------------------------------
 
 TEST(ElectionStrategy, KafkaStrings) {
   EXPECT_EQ(toKafkaString(kOffline), "OfflinePartitionLeaderElectionStrategy(false)");
@@ -48,7 +48,7 @@ TEST(ElectionStrategy, UncleanFlagIsPrintedOnlyByOffline) {
   EXPECT_EQ(toKafkaString({ElectionStrategyKind::ReassignPartition, true}), "ReassignPartitionLeaderElectionStrategy");
 }
 
-// ---- The algorithms alone (facts §2.8, pseudo-code) -----------------------------------------------
+// ---- The algorithms alone (kafka.md §2.8, pseudo-code) -----------------------------------------------
 
 TEST(OfflinePartitionLeaderElection, FirstLiveInSyncReplicaInAssignmentOrder) {
   EXPECT_EQ(offlinePartitionLeaderElection({3, 1, 2}, {1, 2, 3}, {1, 2, 3}, false), 3);
@@ -87,7 +87,7 @@ TEST(ControlledShutdownPartitionLeaderElection, FirstInSyncReplicaNotShuttingDow
   EXPECT_EQ(controlledShutdownPartitionLeaderElection({1, 2, 3}, {1, 2}, {1, 2, 3}, {1, 2}), std::nullopt);
 }
 
-// ---- Offline strategy (facts §2.7, §2.8 row 1, further facts 2, 3, 5, 6) ----------------------------
+// ---- Offline strategy (kafka.md §2.7, §2.8 row 1, further facts 2, 3, 5, 6) ----------------------------
 
 TEST(OfflineElection, CleanPicksAssignmentOrderNotIsrOrder) {
   const auto d = electLeader(kOffline, partition({3, 1, 2}, {1, 2, 3}, {1, 2, 3}));

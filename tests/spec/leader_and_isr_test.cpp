@@ -1,4 +1,4 @@
-// LeaderAndIsr's derivations (facts §0.1) and the renderings of §0.2 and §7.6.
+// LeaderAndIsr's derivations (kafka.md §0.1) and the renderings of §0.2 and §7.6.
 #include <gtest/gtest.h>
 
 #include "spec/vocabulary/leader_and_isr.hpp"

@@ -1,4 +1,4 @@
-// Partition reassignment (facts §5.7) through the spec's transition system: the worked example
+// Partition reassignment (kafka.md §5.7) through the spec's transition system: the worked example
 // of §5.7.8 phase by phase, its leader-epoch accounting, cancellation, rejected requests and
 // topic deletion.
 #include <gtest/gtest.h>
@@ -246,7 +246,7 @@ TEST(Reassignment, ReorderingCompletesAtOnce) {
 
 // §5.7.2 U3: a new target replaces the one in progress; the origin survives the replacement and
 // the adding replica the new target drops (6) is stopped and forgotten. A2 asks again for 4 and 5
-// → NewReplica, an invalid New → New that Kafka logs and skips (facts §1.4).
+// → NewReplica, an invalid New → New that Kafka logs and skips (kafka.md §1.4).
 TEST(Reassignment, ReplacingAReassignmentStopsTheAbandonedAddingReplica) {
   History run = workedExample();
   run.reassign({4, 5, 6});
@@ -358,12 +358,12 @@ TEST(Reassignment, DeletingATopicUnderReassignmentDeletesIt) {
     EXPECT_FALSE(run.replicaState(b).has_value()) << b;
     EXPECT_FALSE(run.hosted(b).present) << b;
   }
-  // ControllerContext.removeTopic does not touch partitionsBeingReassigned (facts §4.1).
+  // ControllerContext.removeTopic does not touch partitionsBeingReassigned (kafka.md §4.1).
   EXPECT_EQ(run.context().partitions_being_reassigned, PartitionSet{kT0});
 }
 
 // A broker restarting after that deletion finds a reassigning partition without an assignment:
-// its target replicas are empty, so nothing is resumed (facts §5.5.2 step 7).
+// its target replicas are empty, so nothing is resumed (kafka.md §5.5.2 step 7).
 TEST(Reassignment, BrokerStartupAfterDeletingATopicUnderReassignmentResumesNothing) {
   History run = workedExample();
   run.reassign({4, 5, 6});
@@ -405,7 +405,7 @@ TEST(Reassignment, RecreatedTopicInheritsTheLeftoverMarkUntilABrokerStarts) {
   EXPECT_EQ(run.topicZnodes().partitions[0], ReplicaAssignment(BrokerList{1, 2, 3}));
 }
 
-// A topic queued for deletion cannot be reassigned (facts §5.7.6). Broker 3 is down, so the
+// A topic queued for deletion cannot be reassigned (kafka.md §5.7.6). Broker 3 is down, so the
 // deletion halts with t queued.
 TEST(Reassignment, TopicQueuedForDeletionIsNotReassigned) {
   History run = workedExample();

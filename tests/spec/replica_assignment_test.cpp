@@ -1,4 +1,4 @@
-// ReplicaAssignment (facts §0.3): the examples Kafka's own unit tests assert, and reassignTo's laws
+// ReplicaAssignment (kafka.md §0.3): the examples Kafka's own unit tests assert, and reassignTo's laws
 // over random assignments.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -11,7 +11,7 @@
 namespace kcspec {
 namespace {
 
-// The in-flight reassignment of facts §5.7.8: ORS {1,2,3} → TRS {4,5,6}.
+// The in-flight reassignment of kafka.md §5.7.8: ORS {1,2,3} → TRS {4,5,6}.
 const ReplicaAssignment kOneTwoThreeToFourFiveSix{BrokerList{4, 5, 6, 1, 2, 3}, BrokerList{4, 5, 6},
                                                   BrokerList{1, 2, 3}};
 

@@ -78,7 +78,7 @@ TEST(CheckZk, AppendixBFlowsLeaveNothingToReport) {
     const Populated zk = populate(server, file);
     EXPECT_EQ(kindsAt(zk.connect), Kinds{}) << file;
   }
-  // What the flows wrote, as check-zk reads it (facts Appendix B).
+  // What the flows wrote, as check-zk reads it (kafka.md Appendix B).
   const Populated b2 = populate(server, "tests/scenarios/appendix_b2.scenario");
   const zkcheck::ZkSnapshot s = snapshotOf(b2.connect);
   const zkcheck::PartitionStateSnapshot& st = *s.topics.at("t").partitions.at(0).state;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a large, clean Kafka 3.8 state-change.log for measuring `kcspec check-log`.
 
-Every line follows a template of controller-facts §7 (default log4j layout, TRACE on): topics are
+Every line follows a template of kafka.md §7 (default log4j layout, TRACE on): topics are
 created (Appendix B.1), their leaders move by preferred/controlled-shutdown elections (B.3-style
 P3 lines with rising epochs, C1/C2/C3 batches, R2 ISR removals) and some are deleted (B.4); the
 controller fails over every few thousand topics (a new epoch). `kcspec check-log` reports no
