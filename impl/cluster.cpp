@@ -4,6 +4,7 @@
 #include "impl/controller/kafka_controller.hpp"
 #include "impl/zookeeper/kafka_zk_client.hpp"
 #include "impl/zookeeper/zk_data.hpp"
+#include "spec/vocabulary/action_candidates.hpp"
 #include "spec/vocabulary/assert.hpp"
 
 namespace kcspec::impl {
@@ -209,45 +210,17 @@ bool ImplCluster::isEnabled(const Action& a) const {
 }
 
 std::vector<Action> ImplCluster::enabledActions() const {
-  std::vector<Action> candidates;
-  for (TopicIndex t = 0; t < config_->topicCount(); ++t) {
-    for (ActionKind kind : {ActionKind::CreateTopic, ActionKind::DeleteTopic, ActionKind::AddPartitions,
-                            ActionKind::EnableTopicUnclean}) {
-      candidates.push_back(Action{.kind = kind, .topic = t});
-    }
-    const TopicConfig& cfg = config_->topics[static_cast<std::size_t>(t)];
-    for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
-      const TopicPartition tp{t, p};
-      if (!partitionExistsInZk(tp)) continue;
-      for (const auto& [target_p, target] : cfg.reassignment_targets) {
-        if (target_p == p) candidates.push_back(Action{.kind = ActionKind::ReassignPartition, .tp = tp, .replicas = target});
-      }
-      for (ActionKind kind : {ActionKind::CancelReassignment, ActionKind::ElectPreferredLeader, ActionKind::ElectUncleanLeader}) {
-        candidates.push_back(Action{.kind = kind, .tp = tp});
-      }
-      // Leader and replica among the configured brokers: no other broker is ever started, so
-      // none leads, follows or is in an ISR.
-      config_->brokers.forEach([&](BrokerId leader) {
-        config_->brokers.forEach([&](BrokerId replica) {
-          candidates.push_back(Action{.kind = ActionKind::ShrinkIsr, .broker = leader, .tp = tp, .replica = replica});
-          candidates.push_back(Action{.kind = ActionKind::ExpandIsr, .broker = leader, .tp = tp, .replica = replica});
-        });
-      });
-    }
-  }
-  config_->brokers.forEach([&](BrokerId b) {
-    for (ActionKind kind : {ActionKind::CrashBroker, ActionKind::StartBroker, ActionKind::ControlledShutdown,
-                            ActionKind::ProcessEvent, ActionKind::LoseControllerSession, ActionKind::NoticeSessionExpiry,
-                            ActionKind::ElectController, ActionKind::AutoRebalanceTimer, ActionKind::DeliverRequest,
-                            ActionKind::DeliverStopReplicaResponse}) {
-      candidates.push_back(Action{.kind = kind, .broker = b});
-    }
-    candidates.push_back(Action{.kind = ActionKind::DeliverStopReplicaResponse, .broker = b, .error = true});
-  });
+  // The candidates come from the action definitions; whether each is enabled is this
+  // controller's own reading of its world (isEnabled above).
+  const auto partition_count = [&](TopicIndex t) {
+    int count = 0;
+    while (count < kMaxPartitionsPerTopic && partitionExistsInZk(TopicPartition{t, count})) ++count;
+    return count;
+  };
   std::vector<Action> enabled;
-  for (const Action& a : candidates) {
+  forEachCandidate(*config_, partition_count, [&](const Action& a) {
     if (isEnabled(a)) enabled.push_back(a);
-  }
+  });
   return enabled;
 }
 

@@ -1,6 +1,7 @@
 // ImplCluster: the reference implementation's world as a transition system, with the same shape
-// as the spec's (docs/world.md): an initial state from a Config, the enabled actions in the
-// spec's candidate order, apply, and the Observation both versions produce.
+// as the spec's (docs/world.md): an initial state from a Config, the enabled actions among the
+// candidates both versions take from the action definitions (spec/vocabulary/action_candidates.hpp),
+// apply, and the Observation both versions produce.
 //
 // A value: copying an ImplCluster copies the whole world (ZooKeeper, brokers, controller
 // modules). The configuration is shared read-only; the log target (sink and clock) is the

@@ -14,8 +14,7 @@ using K = ActionKind;
 using E = ControllerEventKind;
 
 constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
-    {K::CreateTopic, "admin", "create-topic <t>", "topic-creations",
-     "The admin creates a topic's znode; the controller's TopicChange handler brings its partitions online.",
+    {K::CreateTopic,
      "The admin tool writes `/brokers/topics/<t>` with the configured replica assignment of every partition, and "
      "`/config/topics/<t>` with the topic's `unclean.leader.election.enable`. Nothing else happens at once: the "
      "child watch on `/brokers/topics` queues **TopicChange** at the active controller, whose handler creates the "
@@ -28,10 +27,9 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "during failover). No request.",
      "The admin side of topic creation (`AdminZkClient.createTopic`); the controller side is "
      "`KafkaController.processTopicChange` → `onNewPartitionCreation` (kafka.md §5.10.1, §5.10.3, §6.1, §6.2).",
-     "`createTopic` and `fireWatch` (`spec/rules/step.cpp`, `spec/rules/zookeeper.cpp`)",
+     "`createTopic` and `fireWatch` (`spec/rules/actions.cpp`, `spec/rules/zookeeper.cpp`)",
      "elect-controller 3\nsettle\ncreate-topic u"},
-    {K::DeleteTopic, "admin", "delete-topic <t>", "topic-deletions",
-     "The admin asks for a topic's deletion by creating `/admin/delete_topics/<t>`.",
+    {K::DeleteTopic,
      "The admin tool (or the DeleteTopics API) creates `/admin/delete_topics/<t>`. The child watch on "
      "`/admin/delete_topics` queues **TopicDeletion**; its handler queues the topic for deletion and, when the topic "
      "is eligible, starts it: the partitions go Offline → NonExistent, every broker is told leader −2 "
@@ -43,10 +41,9 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "The event **TopicDeletion** at the active controller. No request.",
      "The admin side of topic deletion (`AdminZkClient.deleteTopic`); the controller side is "
      "`KafkaController.processTopicDeletion` and the TopicDeletionManager (kafka.md §5.6.2, §4).",
-     "`apply` in `spec/rules/step.cpp`; `processTopicDeletion` in `spec/rules/topic_events.cpp`",
+     "its section of `spec/rules/actions.cpp`; `processTopicDeletion` in `spec/rules/topic_events.cpp`",
      "elect-controller 3\nsettle\ndelete-topic t"},
-    {K::AddPartitions, "admin", "add-partitions <t>", "partition-additions",
-     "The admin appends the next configured partition to a topic's znode; PartitionModifications creates it.",
+    {K::AddPartitions,
      "The admin tool rewrites `/brokers/topics/<t>` with one more partition (the next `add-partition` of the "
      "configuration). The data watch on `/brokers/topics/<t>` queues **PartitionModifications(t)**; its handler "
      "creates the added partitions as topic creation does (`onNewPartitionCreation`). Changes to the replica lists "
@@ -58,10 +55,9 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "The event **PartitionModifications(t)** at the active controller. No request.",
      "`AdminZkClient.addPartitions`; the controller side is `KafkaController.processPartitionModifications` "
      "(kafka.md §5.10.2, §5.10.3).",
-     "`apply` in `spec/rules/step.cpp`; `processPartitionModifications` in `spec/rules/topic_events.cpp`",
+     "its section of `spec/rules/actions.cpp`; `processPartitionModifications` in `spec/rules/topic_events.cpp`",
      "elect-controller 3\nsettle\ncreate-topic u\nsettle\nadd-partitions u"},
-    {K::ReassignPartition, "admin", "reassign <t>-<p> <id>,<id>,…", "reassignments",
-     "An AlterPartitionReassignments request moves one partition to a configured target replica list.",
+    {K::ReassignPartition,
      "An admin client sends AlterPartitionReassignments for one partition with a target replica list (TRS); the "
      "request is queued as **ApiPartitionReassignment(tp → TRS)**. Its handler validates the target (adding "
      "replicas must be live), writes the union of the origin and target replicas to the topic znode with "
@@ -74,10 +70,9 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "The active controller's event queue.",
      "The event **ApiPartitionReassignment** (not queued again if an equal one is queued).",
      "`KafkaController.processApiPartitionReassignment` → `onPartitionReassignment` (kafka.md §5.7.1–§5.7.7).",
-     "`sendToActiveController` in `spec/rules/step.cpp`; `spec/rules/reassignment.cpp`",
+     "`sendToActiveController` in `spec/rules/actions.cpp`; `spec/rules/reassignment.cpp`",
      "elect-controller 3\nsettle\nreassign t-0 2,3"},
-    {K::CancelReassignment, "admin", "cancel-reassignment <t>-<p>", "reassignments",
-     "An AlterPartitionReassignments request with no target cancels a partition's reassignment.",
+    {K::CancelReassignment,
      "An admin client sends AlterPartitionReassignments for one partition with no target. Queued as "
      "**ApiPartitionReassignment(tp → none)**: when the partition is being reassigned, its handler reassigns it back "
      "to its origin replicas (which completes at once when they are all in the ISR, stopping and deleting the "
@@ -88,11 +83,10 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "The active controller's event queue.",
      "The event **ApiPartitionReassignment** with `cancel`.",
      "`KafkaController.processApiPartitionReassignment` with a `None` target (kafka.md §5.7.7 step 2).",
-     "`sendToActiveController` in `spec/rules/step.cpp`; `processApiPartitionReassignment` in "
+     "`sendToActiveController` in `spec/rules/actions.cpp`; `processApiPartitionReassignment` in "
      "`spec/rules/reassignment.cpp`",
      "elect-controller 3\nsettle\nreassign t-0 2,3\nsettle\ncancel-reassignment t-0"},
-    {K::ElectPreferredLeader, "admin", "elect-preferred <t>-<p>", "preferred-elections",
-     "An ElectLeaders(PREFERRED) request moves a partition's leadership back to its preferred replica.",
+    {K::ElectPreferredLeader,
      "An admin client sends ElectLeaders(PREFERRED) for one partition, queued as **ReplicaLeaderElection**. When the "
      "partition's cached leader is not the head of its assignment, the handler elects with the "
      "PreferredReplicaPartitionLeaderElectionStrategy: the head becomes leader if it is live and in the ISR "
@@ -103,12 +97,11 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "The active controller's event queue.",
      "The event **ReplicaLeaderElection(PREFERRED)**.",
      "`KafkaController.processReplicaLeaderElection` → `onReplicaElection` (kafka.md §5.8.1, §5.8.2, §2.8).",
-     "`sendToActiveController` in `spec/rules/step.cpp`; `processReplicaLeaderElection` in "
+     "`sendToActiveController` in `spec/rules/actions.cpp`; `processReplicaLeaderElection` in "
      "`spec/rules/admin_elections.cpp`",
      "elect-controller 3\nsettle\ncrash 1\nsettle\nstart 1\nsettle\nexpand-isr t-0 leader 2 add 1\nsettle\n"
      "elect-preferred t-0"},
-    {K::ElectUncleanLeader, "admin", "elect-unclean <t>-<p>", "unclean-elections",
-     "An ElectLeaders(UNCLEAN) request elects a leader outside the ISR for a leaderless partition.",
+    {K::ElectUncleanLeader,
      "An admin client sends ElectLeaders(UNCLEAN) for one partition, queued as **ReplicaLeaderElection(UNCLEAN)**. "
      "When the partition has no live leader, the handler elects with the OfflinePartitionLeaderElectionStrategy "
      "with unclean election allowed: the first live ISR member if there is one, else the first live assigned "
@@ -119,11 +112,10 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "The event **ReplicaLeaderElection(UNCLEAN)**.",
      "`KafkaController.processReplicaLeaderElection` → `onReplicaElection` with "
      "`OfflinePartitionLeaderElectionStrategy(allowUnclean = true)` (kafka.md §5.8.1, §5.8.2, §2.7, §2.8).",
-     "`sendToActiveController` in `spec/rules/step.cpp`; `processReplicaLeaderElection` in "
+     "`sendToActiveController` in `spec/rules/actions.cpp`; `processReplicaLeaderElection` in "
      "`spec/rules/admin_elections.cpp`",
      "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nsettle\ncrash 1\nsettle\nelect-unclean t-0"},
-    {K::EnableTopicUnclean, "admin", "enable-unclean <t>", "unclean-elections",
-     "The admin turns a topic's `unclean.leader.election.enable` on; leaderless partitions may elect uncleanly.",
+    {K::EnableTopicUnclean,
      "The admin sets `unclean.leader.election.enable=true` in `/config/topics/<t>`; the config change reaches the "
      "active controller as **TopicUncleanLeaderElectionEnable(t)**, whose handler runs "
      "`triggerOnlinePartitionStateChange` for the topic: its New and Offline partitions are elected with the "
@@ -134,10 +126,9 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "The event **TopicUncleanLeaderElectionEnable(t)**.",
      "`AdminZkClient.changeTopicConfig` and the topic config handler; the controller side is "
      "`KafkaController.processTopicUncleanLeaderElectionEnable` (kafka.md §5.6 event 26, §2.7).",
-     "`apply` in `spec/rules/step.cpp`; `processTopicUncleanLeaderElectionEnable` in `spec/rules/topic_events.cpp`",
+     "its section of `spec/rules/actions.cpp`; `processTopicUncleanLeaderElectionEnable` in `spec/rules/topic_events.cpp`",
      "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nsettle\ncrash 1\nsettle\nenable-unclean t"},
-    {K::CrashBroker, "broker", "crash <b>", "crashes",
-     "A broker dies: its registration disappears and everything it held is lost.",
+    {K::CrashBroker,
      "The broker process dies (a hard failure, `kill -9`). Its ZooKeeper session ends, so its ephemeral "
      "`/brokers/ids/<b>` disappears — and `/controller` too if it was the controller. All of the broker's state is "
      "reset: request queue, metadata cache, hosted replicas, StopReplica responses on their way, and its controller "
@@ -151,8 +142,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`onBrokerFailure` → `onReplicasBecomeOffline` (kafka.md §5.5.1, §5.5.3, §5.5.4).",
      "`crashBroker` in `spec/rules/brokers.cpp`",
      "elect-controller 3\nsettle\ncrash 1"},
-    {K::StartBroker, "broker", "start <b>", "",
-     "A dead broker starts and registers again with a new broker epoch.",
+    {K::StartBroker,
      "The broker starts and creates its ephemeral `/brokers/ids/<b>`; the znode's creation order (`last_zxid + 1`) "
      "is its new broker epoch. The child watch on `/brokers/ids` queues **BrokerChange**; its handler "
      "(`onBrokerStartup`) sends the broker the metadata and a LeaderAndIsr for every replica it hosts, elects "
@@ -166,8 +156,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`onBrokerStartup` (kafka.md §5.5.1, §5.5.2, §6.3.6).",
      "`startBroker` in `spec/rules/brokers.cpp`",
      "elect-controller 3\nsettle\ncrash 1\nsettle\nstart 1"},
-    {K::ControlledShutdown, "broker", "controlled-shutdown <b>", "controlled-shutdowns",
-     "A broker asks the controller to move its leaderships away before it stops.",
+    {K::ControlledShutdown,
      "The broker (stopped with `kill -15`) sends a ControlledShutdown request with its broker epoch, queued as "
      "**ControlledShutdown(b)**. The handler adds `b` to the shutting-down brokers, elects a new leader for every "
      "partition `b` leads (ControlledShutdownPartitionLeaderElectionStrategy: the first ISR member not shutting "
@@ -178,11 +167,10 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "The active controller's event queue.",
      "The event **ControlledShutdown(b, broker epoch)**.",
      "`KafkaController.doControlledShutdown` (kafka.md §5.9, §2.8, §2.9).",
-     "`sendToActiveController` in `spec/rules/step.cpp`; `processControlledShutdown` in "
+     "`sendToActiveController` in `spec/rules/actions.cpp`; `processControlledShutdown` in "
      "`spec/rules/admin_elections.cpp`",
      "elect-controller 3\nsettle\ncontrolled-shutdown 1"},
-    {K::ShrinkIsr, "broker", "shrink-isr <t>-<p> leader <L> remove <F>", "isr-shrinks",
-     "A partition's leader proposes removing a follower from the ISR (AlterPartition).",
+    {K::ShrinkIsr,
      "The leader `L` of a partition decides follower `F` has fallen behind and sends an AlterPartition request "
      "proposing its own view minus `F`: leader `L`, its leader epoch, its ISR without `F`, its partition epoch, "
      "RECOVERED. Queued as **AlterPartitionReceived**; the controller checks the broker epoch and the epochs, writes "
@@ -194,10 +182,9 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "The event **AlterPartitionReceived(L, broker epoch, tp, proposed LeaderAndIsr)**.",
      "The broker side (`Partition.maybeShrinkIsr`) is outside kafka.md; the controller side is "
      "`KafkaController.processAlterPartition` (kafka.md §5.12).",
-     "`apply` in `spec/rules/step.cpp`; `processAlterPartition` in `spec/rules/admin_elections.cpp`",
+     "its section of `spec/rules/actions.cpp`; `processAlterPartition` in `spec/rules/admin_elections.cpp`",
      "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2"},
-    {K::ExpandIsr, "broker", "expand-isr <t>-<p> leader <L> add <F>", "",
-     "A partition's leader proposes adding a caught-up follower back to the ISR (AlterPartition).",
+    {K::ExpandIsr,
      "A follower `F` has caught up with leader `L`, which sends an AlterPartition request proposing its ISR plus "
      "`F`. Queued as **AlterPartitionReceived** and handled like a shrink; when the partition is being reassigned "
      "and the ISR now holds every target replica, the handler completes the reassignment "
@@ -209,10 +196,9 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "The event **AlterPartitionReceived(L, broker epoch, tp, proposed LeaderAndIsr)**.",
      "The broker side (`Partition.maybeExpandIsr`) is outside kafka.md; the controller side is "
      "`KafkaController.processAlterPartition` (kafka.md §5.12, §5.7.4).",
-     "`apply` in `spec/rules/step.cpp`; `processAlterPartition` in `spec/rules/admin_elections.cpp`",
+     "its section of `spec/rules/actions.cpp`; `processAlterPartition` in `spec/rules/admin_elections.cpp`",
      "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nsettle\nexpand-isr t-0 leader 1 add 2"},
-    {K::ProcessEvent, "controller", "process-event <b>", "",
-     "The controller module on a broker processes the next event of its queue, atomically.",
+    {K::ProcessEvent,
      "The controller module of broker `b` takes the event at the head of its queue and runs its handler to the end, "
      "as Kafka's single controller-event thread does: nothing else happens in between, so the controller's reads "
      "and conditional writes never conflict. A `ControllerMovedException` (a write fenced by a newer "
@@ -226,8 +212,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`ControllerEventManager`'s thread and `KafkaController.process` (kafka.md §5.6, §5.11).",
      "`processNextEvent` in `spec/rules/controller_events.cpp`",
      "elect-controller 3\nsettle\ncrash 1\nprocess-event 3"},
-    {K::LoseControllerSession, "controller", "lose-controller-session <b>", "controller-failovers",
-     "The active controller's ZooKeeper session expires: `/controller` disappears, the old controller runs on.",
+    {K::LoseControllerSession,
      "The active controller's ZooKeeper session expires. `/controller` disappears (so another broker may win the "
      "election), but the old controller module does not know yet: it keeps processing its queued events with its "
      "old epoch until its ZooKeeper client queues Expire (`notice-session-expiry`). Every write it attempts "
@@ -239,10 +224,9 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "ZooKeeper: `/controller`; `b`'s module becomes session-lost.",
      "Nothing.",
      "ZooKeeper session expiry and the ephemeral `/controller` (kafka.md §5.4, §6.3 points 1, 2, 7).",
-     "`apply` in `spec/rules/step.cpp`",
+     "its section of `spec/rules/actions.cpp`",
      "elect-controller 3\nsettle\nlose-controller-session 3"},
-    {K::NoticeSessionExpiry, "controller", "notice-session-expiry <b>", "",
-     "The old controller's ZooKeeper client notices the expiry and queues Expire, dropping every queued event.",
+    {K::NoticeSessionExpiry,
      "The ZooKeeper client of a session-lost controller queues **Expire** with `clearAndPut`: every event still "
      "queued is preempted (dropped), then Expire is appended. Processing Expire resigns the controller.",
      "`b` is alive, its module is session-lost, and no Expire is queued. Never bounded: a recovery action.",
@@ -250,10 +234,9 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "The event **Expire**.",
      "`ControllerEventManager.clearAndPut` called by the ZooKeeper client before a new session (kafka.md §5.11, "
      "§5.6 event 5).",
-     "`apply` in `spec/rules/step.cpp`",
+     "its section of `spec/rules/actions.cpp`",
      "elect-controller 3\nsettle\nlose-controller-session 3\nnotice-session-expiry 3"},
-    {K::ElectController, "controller", "elect-controller <b>", "",
-     "A broker wins the controller election and runs onControllerFailover.",
+    {K::ElectController,
      "`/controller` is absent and broker `b` wins the election: in one ZooKeeper multi-operation it creates "
      "`/controller` and increments `/controller_epoch` (conditionally on its version); the new epoch fences every "
      "older controller. It then runs `onControllerFailover` atomically: reads the brokers, topics, assignments and "
@@ -269,8 +252,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`KafkaController.elect` → `onControllerFailover` (kafka.md §5.4, §3.1, §2.1, §6.3).",
      "`elect` in `spec/rules/controller_failover.cpp`",
      "elect-controller 3\nsettle\ncrash 1\nlose-controller-session 3\nelect-controller 2"},
-    {K::AutoRebalanceTimer, "controller", "auto-rebalance-timer <b>", "auto-rebalances",
-     "The active controller's leader-rebalance scheduler fires and queues AutoPreferredReplicaLeaderElection.",
+    {K::AutoRebalanceTimer,
      "With `auto.leader.rebalance.enable`, a controller schedules the rebalance task 5 seconds after it becomes "
      "active and again after each run, until it resigns. kcspec does not model time: the task may fire whenever "
      "the controller is active, at most once per queued event. The task only queues "
@@ -283,11 +265,10 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "The event **AutoPreferredReplicaLeaderElection** at `b`. No request.",
      "`KafkaController.scheduleAutoLeaderRebalanceTask` (the controller scheduler's task; kafka.md §5.4 step 15, "
      "§5.8.3).",
-     "`apply` in `spec/rules/step.cpp`",
+     "its section of `spec/rules/actions.cpp`",
      "elect-controller 3\nsettle\ncrash 1\nsettle\nstart 1\nsettle\nexpand-isr t-0 leader 2 add 1\nsettle\n"
      "auto-rebalance-timer 3"},
-    {K::DeliverRequest, "delivery", "deliver-request <b>", "",
-     "A broker processes the next control request of its queue.",
+    {K::DeliverRequest,
      "Broker `b` takes the request at the head of its queue. A request from an older controller epoch than the "
      "highest the broker has seen, or carrying an older broker epoch, is ignored. LeaderAndIsr makes the broker "
      "host each partition as leader or follower (when the leader epoch is newer); UpdateMetadata replaces the "
@@ -300,8 +281,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "convention 5 (kafka.md Appendix A for the requests' contents).",
      "`processNextRequest` in `spec/rules/brokers.cpp`",
      "elect-controller 3\ndeliver-request 1"},
-    {K::DeliverStopReplicaResponse, "delivery", "deliver-stop-replica-response <b> [error]", "stop-replica-errors",
-     "A broker's StopReplica(delete) response reaches the controller, with or without an error.",
+    {K::DeliverStopReplicaResponse,
      "The StopReplica response at the head of broker `b`'s outbox reaches the controller that sent it — only if that "
      "controller module is still active with the same epoch (its channel manager still exists). The callback "
      "forwards the partitions whose topic is in that controller's `topicsWithDeletionStarted` as one "
@@ -313,7 +293,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "The event **TopicDeletionStopReplicaResponseReceived(b, partitions, errors)**, or nothing when the response "
      "is dropped.",
      "The StopReplica response callback of `ControllerChannelManager` (kafka.md Appendix A.5, §5.6.3).",
-     "`deliverStopReplicaResponse` in `spec/rules/step.cpp`",
+     "`deliverStopReplicaResponseApply` in `spec/rules/actions.cpp`",
      "elect-controller 3\nsettle\ndelete-topic t\nsettle-requests\ndeliver-stop-replica-response 1"},
 }};
 

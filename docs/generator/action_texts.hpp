@@ -14,11 +14,7 @@
 namespace kcspec::docs {
 
 struct ActionDoc {
-  ActionKind kind;
-  std::string_view category;       // admin, broker, controller, delivery
-  std::string_view syntax;         // the text form, e.g. "create-topic <t>"
-  std::string_view bound;          // the bound name (config.hpp kBoundNames), or "" for a recovery action
-  std::string_view summary;        // one line, for the index
+  ActionKind kind;                 // its name, text form, category, bound and summary: definitionOf(kind)
   std::string_view rule;           // what happens, in Kafka's terms
   std::string_view enabled_when;   // the preconditions (docs/world.md's enabledness table)
   std::string_view changes;        // the state the step itself changes

@@ -118,19 +118,20 @@ RenderedExample renderExample(std::string_view script, std::string_view name, st
   return {md, renderSequenceDiagramSvg(config, all, options)};
 }
 
-std::string_view boundText(std::string_view bound) { return bound.empty() ? "" : bound; }
 
 // ---- actions
 
 std::string actionPage(const ActionDoc& doc, const RenderedExample& example) {
-  const std::string_view name = actionName(doc.kind);
-  std::string md = header("docs/generator/action_texts.cpp and a run of the spec");
-  md += fmt::format("# Action `{}`\n\n", doc.syntax);
+  const ActionDefinition& definition = definitionOf(doc.kind);
+  const std::string_view name = definition.name;
+  const std::string_view bound = boundName(definition.bound);
+  std::string md = header("spec/vocabulary/action.hpp, docs/generator/action_texts.cpp and a run of the spec");
+  md += fmt::format("# Action `{}`\n\n", definition.usage);
   md += fmt::format("[Spec index](../index.md) · [all actions](../index.md#actions) · [reader's guide](../../README.md)\n\n");
-  md += fmt::format("*{}*\n\n", doc.summary);
-  md += fmt::format("| field | value |\n|---|---|\n| name | `{}` |\n| category | {} |\n| bounded by | {} |\n\n", name, doc.category,
-                    doc.bound.empty() ? "never (a recovery action)"
-                                      : fmt::format("`{}` and `perturbations` (a perturbation)", boundText(doc.bound)));
+  md += fmt::format("*{}*\n\n", definition.summary);
+  md += fmt::format("| field | value |\n|---|---|\n| name | `{}` |\n| category | {} |\n| bounded by | {} |\n\n", name,
+                    definition.category,
+                    bound.empty() ? "never (a recovery action)" : fmt::format("`{}` and `perturbations` (a perturbation)", bound));
   md += fmt::format("## Rule\n\n{}\n\n", doc.rule);
   md += fmt::format("## Enabled when\n\n{}\n\n", doc.enabled_when);
   md += fmt::format("## What the step changes\n\n{}\n\n", doc.changes);
@@ -370,9 +371,10 @@ std::string indexPage() {
         "configuration — each by its kind's bound and, when the configuration sets `bound perturbations n`, all "
         "together by at most n per history; recovery actions never are.\n\n";
   md += "| action | category | bounded by | what it does |\n|---|---|---|---|\n";
-  for (const ActionDoc& doc : actionDocs()) {
-    md += fmt::format("| [`{}`](actions/{}.md) | {} | {} | {} |\n", doc.syntax, actionName(doc.kind), doc.category,
-                      doc.bound.empty() ? "—" : fmt::format("`{}`", doc.bound), cell(doc.summary));
+  for (const ActionDefinition& definition : kActionDefinitions) {
+    const std::string_view bound = boundName(definition.bound);
+    md += fmt::format("| [`{}`](actions/{}.md) | {} | {} | {} |\n", definition.usage, definition.name, definition.category,
+                      bound.empty() ? "—" : fmt::format("`{}`", bound), cell(definition.summary));
   }
   md += "\n## Controller events\n\nWhat `process-event` runs: the events of Kafka's controller that kcspec models "
         "(`spec/vocabulary/events.hpp`).\n\n";

@@ -10,7 +10,7 @@
 namespace kcspec::explorer {
 
 // Recovery is exactly what is not a perturbation (spec/rules/step.hpp).
-bool isRecoveryAction(const Action& action) { return !spec::isPerturbation(action); }
+bool isRecoveryAction(const Action& action) { return !isPerturbation(action); }
 
 namespace {
 

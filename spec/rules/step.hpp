@@ -14,16 +14,12 @@ namespace kcspec::spec {
 // ZooKeeper without partition states, and no controller has been elected yet.
 ClusterState initialState(const Config& config);
 
-// Every enabled action, in a fixed order (action kind, then broker, topic, partition, …).
+// Every enabled action, in the candidates' order (spec/vocabulary/action_candidates.hpp).
 std::vector<Action> enabledActions(const Config& config, const ClusterState& state);
 // The same, appended to `out` (the explorer reuses one vector).
 void enabledActions(const Config& config, const ClusterState& state, std::vector<Action>& out);
 
 bool isEnabled(const Config& config, const ClusterState& state, const Action& action);
-
-// A perturbation: a step of the environment that spends a bound (its kind's and the overall
-// one); every other step is the cluster recovering.
-bool isPerturbation(const Action& action);
 
 // The successor of `state` under an enabled `action`; `observer` hears of state changes and
 // fenced writes.

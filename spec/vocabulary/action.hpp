@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "spec/vocabulary/config.hpp"
 #include "spec/vocabulary/ids.hpp"
 
 namespace kcspec {
@@ -40,14 +41,113 @@ enum class ActionKind : std::uint8_t {
 
 inline constexpr std::size_t kActionKindCount = 20;
 
-inline constexpr std::array<std::string_view, kActionKindCount> kActionNames = {
-    "create-topic",      "delete-topic",     "add-partitions",          "reassign",
-    "cancel-reassignment", "elect-preferred", "elect-unclean",          "enable-unclean",
-    "crash",             "start",            "controlled-shutdown",     "shrink-isr",
-    "expand-isr",        "process-event",    "lose-controller-session", "notice-session-expiry",
-    "elect-controller",  "auto-rebalance-timer", "deliver-request",  "deliver-stop-replica-response"};
+// The arguments an action names besides its kind (its text form and its candidates follow).
+enum class ActionArgs : std::uint8_t {
+  Topic,            // <topic>: one candidate per configured topic
+  Partition,        // <topic>-<partition>: one per partition in ZooKeeper
+  PartitionTarget,  // <topic>-<partition> <broker>,…: one per configured reassignment target
+  LeaderFollower,   // <topic>-<partition> leader <broker> <word> <broker>: one per (leader, follower) pair
+  Broker,           // <broker>: one per configured broker
+  BrokerError,      // <broker> [error]: one per broker without the error, one with it
+};
 
-constexpr std::string_view actionName(ActionKind kind) { return kActionNames[static_cast<std::size_t>(kind)]; }
+// Whether taking the action spends a bound (a perturbation) or is the cluster recovering.
+enum class Perturbs : std::uint8_t { Never, Always, WhenError };
+
+// One action kind, defined once: everything about it that is not a rule. The spec's guard and
+// effect are the section of the same name in spec/rules/actions.cpp, the impl's in
+// impl/cluster.cpp; the prose of its page in docs/generator/action_texts.cpp. Candidates are
+// enumerated from `args` (spec/vocabulary/action_candidates.hpp), by spec and impl alike.
+struct ActionDefinition {
+  ActionKind kind;
+  std::string_view name;      // the first word of its text form
+  ActionArgs args;
+  std::string_view word;      // LeaderFollower: the word before the follower ("remove", "add")
+  Perturbs perturbs;
+  int Bounds::*bound;         // the per-kind bound it spends when it perturbs (nullptr: none)
+  std::string_view usage;     // its text form, for error messages and the docs
+  std::string_view category;  // admin, broker, controller, delivery
+  std::string_view summary;   // one line for people (Markdown)
+};
+
+namespace action_table {
+using K = ActionKind;
+using A = ActionArgs;
+using P = Perturbs;
+
+inline constexpr std::array<ActionDefinition, kActionKindCount> kDefinitions = {{
+    {K::CreateTopic, "create-topic", A::Topic, "", P::Always, &Bounds::topic_creations, "create-topic <topic>", "admin",
+     "The admin creates a topic's znode; the controller's TopicChange handler brings its partitions online."},
+    {K::DeleteTopic, "delete-topic", A::Topic, "", P::Always, &Bounds::topic_deletions, "delete-topic <topic>", "admin",
+     "The admin asks for a topic's deletion by creating `/admin/delete_topics/<t>`."},
+    {K::AddPartitions, "add-partitions", A::Topic, "", P::Always, &Bounds::partition_additions, "add-partitions <topic>",
+     "admin", "The admin appends the next configured partition to a topic's znode; PartitionModifications creates it."},
+    {K::ReassignPartition, "reassign", A::PartitionTarget, "", P::Always, &Bounds::reassignments,
+     "reassign <topic>-<partition> <broker>,<broker>,…", "admin",
+     "An AlterPartitionReassignments request moves one partition to a configured target replica list."},
+    {K::CancelReassignment, "cancel-reassignment", A::Partition, "", P::Always, &Bounds::reassignments,
+     "cancel-reassignment <topic>-<partition>", "admin",
+     "An AlterPartitionReassignments request with no target cancels a partition's reassignment."},
+    {K::ElectPreferredLeader, "elect-preferred", A::Partition, "", P::Always, &Bounds::preferred_elections,
+     "elect-preferred <topic>-<partition>", "admin",
+     "An ElectLeaders(PREFERRED) request moves a partition's leadership back to its preferred replica."},
+    {K::ElectUncleanLeader, "elect-unclean", A::Partition, "", P::Always, &Bounds::unclean_elections,
+     "elect-unclean <topic>-<partition>", "admin",
+     "An ElectLeaders(UNCLEAN) request elects a leader outside the ISR for a leaderless partition."},
+    {K::EnableTopicUnclean, "enable-unclean", A::Topic, "", P::Always, &Bounds::unclean_elections, "enable-unclean <topic>",
+     "admin", "The admin turns a topic's `unclean.leader.election.enable` on; leaderless partitions may elect uncleanly."},
+    {K::CrashBroker, "crash", A::Broker, "", P::Always, &Bounds::crashes, "crash <broker>", "broker",
+     "A broker dies: its registration disappears and everything it held is lost."},
+    {K::StartBroker, "start", A::Broker, "", P::Never, nullptr, "start <broker>", "broker",
+     "A dead broker starts and registers again with a new broker epoch."},
+    {K::ControlledShutdown, "controlled-shutdown", A::Broker, "", P::Always, &Bounds::controlled_shutdowns,
+     "controlled-shutdown <broker>", "broker", "A broker asks the controller to move its leaderships away before it stops."},
+    {K::ShrinkIsr, "shrink-isr", A::LeaderFollower, "remove", P::Always, &Bounds::isr_shrinks,
+     "shrink-isr <topic>-<partition> leader <broker> remove <broker>", "broker",
+     "A partition's leader proposes removing a follower from the ISR (AlterPartition)."},
+    {K::ExpandIsr, "expand-isr", A::LeaderFollower, "add", P::Never, nullptr,
+     "expand-isr <topic>-<partition> leader <broker> add <broker>", "broker",
+     "A partition's leader proposes adding a caught-up follower back to the ISR (AlterPartition)."},
+    {K::ProcessEvent, "process-event", A::Broker, "", P::Never, nullptr, "process-event <broker>", "controller",
+     "The controller module on a broker processes the next event of its queue, atomically."},
+    {K::LoseControllerSession, "lose-controller-session", A::Broker, "", P::Always, &Bounds::controller_failovers,
+     "lose-controller-session <broker>", "controller",
+     "The active controller's ZooKeeper session expires: `/controller` disappears, the old controller runs on."},
+    {K::NoticeSessionExpiry, "notice-session-expiry", A::Broker, "", P::Never, nullptr, "notice-session-expiry <broker>",
+     "controller",
+     "The old controller's ZooKeeper client notices the expiry and queues Expire, dropping every queued event."},
+    {K::ElectController, "elect-controller", A::Broker, "", P::Never, nullptr, "elect-controller <broker>", "controller",
+     "A broker wins the controller election and runs onControllerFailover."},
+    {K::AutoRebalanceTimer, "auto-rebalance-timer", A::Broker, "", P::Always, &Bounds::auto_rebalances,
+     "auto-rebalance-timer <broker>", "controller",
+     "The active controller's leader-rebalance scheduler fires and queues AutoPreferredReplicaLeaderElection."},
+    {K::DeliverRequest, "deliver-request", A::Broker, "", P::Never, nullptr, "deliver-request <broker>", "delivery",
+     "A broker processes the next control request of its queue."},
+    {K::DeliverStopReplicaResponse, "deliver-stop-replica-response", A::BrokerError, "", P::WhenError,
+     &Bounds::stop_replica_errors, "deliver-stop-replica-response <broker> [error]", "delivery",
+     "A broker's StopReplica(delete) response reaches the controller, with or without an error."},
+}};
+}  // namespace action_table
+
+inline constexpr const std::array<ActionDefinition, kActionKindCount>& kActionDefinitions = action_table::kDefinitions;
+
+// The table is indexed by kind.
+static_assert([] {
+  for (std::size_t i = 0; i < kActionKindCount; ++i) {
+    if (static_cast<std::size_t>(kActionDefinitions[i].kind) != i) return false;
+    if ((kActionDefinitions[i].perturbs == Perturbs::Never) != (kActionDefinitions[i].bound == nullptr)) return false;
+  }
+  return true;
+}());
+
+constexpr const ActionDefinition& definitionOf(ActionKind kind) { return kActionDefinitions[static_cast<std::size_t>(kind)]; }
+constexpr std::string_view actionName(ActionKind kind) { return definitionOf(kind).name; }
+
+inline constexpr std::array<std::string_view, kActionKindCount> kActionNames = [] {
+  std::array<std::string_view, kActionKindCount> names{};
+  for (std::size_t i = 0; i < kActionKindCount; ++i) names[i] = kActionDefinitions[i].name;
+  return names;
+}();
 
 struct Action {
   ActionKind kind = ActionKind::ProcessEvent;
@@ -59,5 +159,19 @@ struct Action {
   bool error = false;           // DeliverStopReplicaResponse: answered with an error
   friend constexpr bool operator==(const Action&, const Action&) = default;
 };
+
+}  // namespace kcspec
+
+namespace kcspec {
+
+// A perturbation: a step of the environment that spends a bound (the admin, a crash, a lost
+// session, an ISR shrink, an error response); every other step is the cluster recovering.
+constexpr bool isPerturbation(const Action& a) {
+  const Perturbs perturbs = definitionOf(a.kind).perturbs;
+  return perturbs == Perturbs::Always || (perturbs == Perturbs::WhenError && a.error);
+}
+
+// The per-kind bound the action spends (nullptr when it spends none).
+constexpr int Bounds::*boundSpentBy(const Action& a) { return isPerturbation(a) ? definitionOf(a.kind).bound : nullptr; }
 
 }  // namespace kcspec

@@ -7,63 +7,12 @@
 #include <span>
 #include <vector>
 
+#include "spec/vocabulary/assert.hpp"
 #include "spec/vocabulary/config_text.hpp"
 #include "spec/vocabulary/leader_and_isr.hpp"  // joinIds
 
 namespace kcspec {
 namespace {
-
-// What each action's arguments look like, by ActionKind.
-constexpr std::array<std::string_view, kActionKindCount> kUsage = {
-    "create-topic <topic>",
-    "delete-topic <topic>",
-    "add-partitions <topic>",
-    "reassign <topic>-<partition> <broker>,<broker>,…",
-    "cancel-reassignment <topic>-<partition>",
-    "elect-preferred <topic>-<partition>",
-    "elect-unclean <topic>-<partition>",
-    "enable-unclean <topic>",
-    "crash <broker>",
-    "start <broker>",
-    "controlled-shutdown <broker>",
-    "shrink-isr <topic>-<partition> leader <broker> remove <broker>",
-    "expand-isr <topic>-<partition> leader <broker> add <broker>",
-    "process-event <broker>",
-    "lose-controller-session <broker>",
-    "notice-session-expiry <broker>",
-    "elect-controller <broker>",
-    "auto-rebalance-timer <broker>",
-    "deliver-request <broker>",
-    "deliver-stop-replica-response <broker> [error]",
-};
-
-enum class Shape { Topic, Partition, Broker, Other };
-
-constexpr Shape shapeOf(ActionKind kind) {
-  switch (kind) {
-    case ActionKind::CreateTopic:
-    case ActionKind::DeleteTopic:
-    case ActionKind::AddPartitions:
-    case ActionKind::EnableTopicUnclean:
-      return Shape::Topic;
-    case ActionKind::CancelReassignment:
-    case ActionKind::ElectPreferredLeader:
-    case ActionKind::ElectUncleanLeader:
-      return Shape::Partition;
-    case ActionKind::CrashBroker:
-    case ActionKind::StartBroker:
-    case ActionKind::ControlledShutdown:
-    case ActionKind::ProcessEvent:
-    case ActionKind::LoseControllerSession:
-    case ActionKind::NoticeSessionExpiry:
-    case ActionKind::ElectController:
-    case ActionKind::AutoRebalanceTimer:
-    case ActionKind::DeliverRequest:
-      return Shape::Broker;
-    default:
-      return Shape::Other;
-  }
-}
 
 class ActionParser {
  public:
@@ -77,46 +26,43 @@ class ActionParser {
       fail(fmt::format("unknown action `{}` (the actions are {})", tokens[0], fmt::join(kActionNames, ", ")));
     }
     Action a{.kind = static_cast<ActionKind>(found - kActionNames.begin())};
-    usage_ = kUsage[static_cast<std::size_t>(a.kind)];
+    const ActionDefinition& definition = definitionOf(a.kind);
+    usage_ = definition.usage;
     const std::span<const std::string_view> args(tokens.data() + 1, tokens.size() - 1);
-    switch (shapeOf(a.kind)) {
-      case Shape::Topic:
+    switch (definition.args) {
+      case ActionArgs::Topic:
         arity(args, 1);
         a.topic = topic(args[0]);
         return a;
-      case Shape::Partition:
+      case ActionArgs::Partition:
         arity(args, 1);
         a.tp = partition(args[0]);
         return a;
-      case Shape::Broker:
+      case ActionArgs::Broker:
         arity(args, 1);
         a.broker = broker(args[0]);
         return a;
-      case Shape::Other:
-        break;
-    }
-    switch (a.kind) {
-      case ActionKind::ReassignPartition:
+      case ActionArgs::PartitionTarget:
         if (args.size() == 1) fail(fmt::format("empty replica list: expected `{}`", usage_));
         arity(args, 2);
         a.tp = partition(args[0]);
         a.replicas = text::parseBrokerList(args[1], file_, line_);
         for (BrokerId id : a.replicas) broker(id);
         return a;
-      case ActionKind::ShrinkIsr:
-      case ActionKind::ExpandIsr:
+      case ActionArgs::LeaderFollower:
         arity(args, 5);
-        if (args[1] != "leader" || args[3] != (a.kind == ActionKind::ShrinkIsr ? "remove" : "add")) arity(args, 0);
+        if (args[1] != "leader" || args[3] != definition.word) arity(args, 0);
         a.tp = partition(args[0]);
         a.broker = broker(args[2]);
         a.replica = broker(args[4]);
         return a;
-      default:  // DeliverStopReplicaResponse
+      case ActionArgs::BrokerError:
         if (args.size() != 1 && !(args.size() == 2 && args[1] == "error")) arity(args, 0);
         a.broker = broker(args[0]);
         a.error = args.size() == 2;
         return a;
     }
+    fail("unreachable: an action kind without arguments");
   }
 
  private:
@@ -170,27 +116,24 @@ class ActionParser {
 }  // namespace
 
 std::string printAction(const Config& config, const Action& a) {
-  const std::string_view name = actionName(a.kind);
-  switch (shapeOf(a.kind)) {
-    case Shape::Topic:
+  const ActionDefinition& definition = definitionOf(a.kind);
+  const std::string_view name = definition.name;
+  switch (definition.args) {
+    case ActionArgs::Topic:
       return fmt::format("{} {}", name, topicName(config, a.topic));
-    case Shape::Partition:
+    case ActionArgs::Partition:
       return fmt::format("{} {}", name, partitionName(config, a.tp));
-    case Shape::Broker:
+    case ActionArgs::Broker:
       return fmt::format("{} {}", name, a.broker);
-    case Shape::Other:
-      break;
-  }
-  switch (a.kind) {
-    case ActionKind::ReassignPartition:
+    case ActionArgs::PartitionTarget:
       return fmt::format("{} {} {}", name, partitionName(config, a.tp), joinIds(a.replicas, ","));
-    case ActionKind::ShrinkIsr:
-    case ActionKind::ExpandIsr:
-      return fmt::format("{} {} leader {} {} {}", name, partitionName(config, a.tp), a.broker,
-                         a.kind == ActionKind::ShrinkIsr ? "remove" : "add", a.replica);
-    default:  // DeliverStopReplicaResponse
+    case ActionArgs::LeaderFollower:
+      return fmt::format("{} {} leader {} {} {}", name, partitionName(config, a.tp), a.broker, definition.word, a.replica);
+    case ActionArgs::BrokerError:
       return fmt::format("{} {}{}", name, a.broker, a.error ? " error" : "");
   }
+  KCSPEC_ASSERT(false);
+  return {};
 }
 
 Action parseAction(const Config& config, std::string_view line, std::string_view file, int line_number) {

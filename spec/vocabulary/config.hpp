@@ -61,12 +61,21 @@ inline constexpr std::array<std::string_view, 12> kBoundNames = {
 inline constexpr std::string_view kOverallBoundName = "perturbations";
 
 
-constexpr int* boundField(Bounds& bounds, std::size_t i) {
-  int* fields[] = {&bounds.crashes,          &bounds.controlled_shutdowns, &bounds.controller_failovers,
-                   &bounds.topic_creations,  &bounds.topic_deletions,      &bounds.partition_additions,
-                   &bounds.reassignments,    &bounds.preferred_elections,  &bounds.unclean_elections,
-                   &bounds.isr_shrinks,      &bounds.stop_replica_errors,  &bounds.auto_rebalances};
-  return fields[i];
+// The per-kind bounds as fields, in kBoundNames' order.
+inline constexpr std::array<int Bounds::*, kBoundNames.size()> kBoundFields = {
+    &Bounds::crashes,         &Bounds::controlled_shutdowns, &Bounds::controller_failovers,
+    &Bounds::topic_creations, &Bounds::topic_deletions,      &Bounds::partition_additions,
+    &Bounds::reassignments,   &Bounds::preferred_elections,  &Bounds::unclean_elections,
+    &Bounds::isr_shrinks,     &Bounds::stop_replica_errors,  &Bounds::auto_rebalances};
+
+constexpr int* boundField(Bounds& bounds, std::size_t i) { return &(bounds.*kBoundFields[i]); }
+
+// The configuration's name for a per-kind bound ("" for none).
+constexpr std::string_view boundName(int Bounds::*field) {
+  for (std::size_t i = 0; i < kBoundFields.size(); ++i) {
+    if (kBoundFields[i] == field) return kBoundNames[i];
+  }
+  return "";
 }
 
 // The most perturbations one history can hold: the per-kind bounds summed, capped by the overall

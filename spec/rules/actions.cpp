@@ -1,0 +1,308 @@
+// Each action kind's guard and effect, side by side, in the order of ActionKind. Admin and broker
+// actions write ZooKeeper or send a request, and the watches they fire queue controller events;
+// controller actions run the rules of the other files; delivery actions move requests and
+// responses. Bounds are not checked or spent here: step.cpp does that from the definitions.
+#include "spec/rules/actions.hpp"
+
+#include "spec/rules/brokers.hpp"
+#include "spec/rules/controller_events.hpp"
+#include "spec/rules/controller_failover.hpp"
+#include "spec/rules/zookeeper.hpp"
+
+namespace kcspec::spec {
+namespace {
+
+const BrokerData& brokerAt(const ClusterState& s, BrokerId b) { return s.world.brokers[static_cast<std::size_t>(b)]; }
+BrokerData& brokerAt(ClusterState& s, BrokerId b) { return s.world.brokers[static_cast<std::size_t>(b)]; }
+const TopicZnodes& topicAt(const ClusterState& s, TopicIndex t) { return s.world.zk.topics[static_cast<std::size_t>(t)]; }
+const HostedReplica& hostedAt(const ClusterState& s, BrokerId b, TopicPartition tp) {
+  return brokerAt(s, b).replicas[static_cast<std::size_t>(partitionIndex(tp))];
+}
+
+// The broker whose controller has its watches registered, if any (requests from admin clients
+// and brokers reach it: they find it through the metadata, kcspec routes them directly).
+BrokerId activeController(const ClusterState& s) {
+  for (BrokerId b = 0; b < kMaxBrokers; ++b) {
+    const BrokerData& broker = brokerAt(s, b);
+    if (broker.alive && broker.controller.active && !broker.controller.session_lost) return b;
+  }
+  return kNoLeader;
+}
+
+void sendToActiveController(ClusterState& s, const ControllerEvent& event) {
+  const BrokerId controller = activeController(s);
+  KCSPEC_ASSERT(controller != kNoLeader);
+  auto& events = brokerAt(s, controller).controller.events;
+  if (!events.contains(event)) events.push_back(event);
+}
+
+bool partitionExists(const ClusterState& s, TopicPartition tp) {
+  const TopicZnodes& topic = topicAt(s, tp.topic);
+  return topic.exists && tp.partition < static_cast<int>(topic.partitions.size());
+}
+
+bool hasEventRoom(const ClusterState& s) {
+  const BrokerId controller = activeController(s);
+  return controller != kNoLeader && !brokerAt(s, controller).controller.events.full();
+}
+
+bool deletionRequested(const ClusterState& s, TopicIndex t) { return s.world.zk.delete_topics.contains(t); }
+
+// ---- create-topic: the admin writes /brokers/topics/<t>; the child watch queues TopicChange.
+
+bool createTopicEnabled(const Config&, const ClusterState& s, const Action& a) {
+  return !topicAt(s, a.topic).exists && !deletionRequested(s, a.topic);
+}
+void createTopicApply(const Config& config, ClusterState& s, const Action& a, StepObserver&) {
+  createTopic(config, s, a.topic);
+  fireWatch(s.world, ControllerEvent{.kind = ControllerEventKind::TopicChange});
+}
+
+// ---- delete-topic: the admin creates /admin/delete_topics/<t>; the watch queues TopicDeletion.
+
+bool deleteTopicEnabled(const Config&, const ClusterState& s, const Action& a) {
+  return topicAt(s, a.topic).exists && !deletionRequested(s, a.topic);
+}
+void deleteTopicApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  s.world.zk.delete_topics.insert(a.topic);
+  fireWatch(s.world, ControllerEvent{.kind = ControllerEventKind::TopicDeletion});
+}
+
+// ---- add-partitions: the admin appends the next configured partition to /brokers/topics/<t>.
+
+std::size_t partitionsAdded(const Config& config, const ClusterState& s, TopicIndex t) {
+  return topicAt(s, t).partitions.size() - config.topics[static_cast<std::size_t>(t)].assignment.size();
+}
+bool addPartitionsEnabled(const Config& config, const ClusterState& s, const Action& a) {
+  if (!topicAt(s, a.topic).exists || deletionRequested(s, a.topic)) return false;
+  return partitionsAdded(config, s, a.topic) < config.topics[static_cast<std::size_t>(a.topic)].added_partitions.size() &&
+         !topicAt(s, a.topic).partitions.full();
+}
+void addPartitionsApply(const Config& config, ClusterState& s, const Action& a, StepObserver&) {
+  const std::size_t added = partitionsAdded(config, s, a.topic);
+  s.world.zk.topics[static_cast<std::size_t>(a.topic)].partitions.push_back(
+      ReplicaAssignment(config.topics[static_cast<std::size_t>(a.topic)].added_partitions[added]));
+  fireTopicDataWatch(s.world, a.topic);
+}
+
+// ---- reassign and cancel-reassignment: AlterPartitionReassignments reaches the active controller.
+
+bool reassignmentRequestEnabled(const Config&, const ClusterState& s, const Action& a) {
+  return partitionExists(s, a.tp) && hasEventRoom(s);
+}
+void reassignmentRequestApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  sendToActiveController(s, ControllerEvent{.kind = ControllerEventKind::ApiPartitionReassignment,
+                                            .tp = a.tp,
+                                            .cancel = a.kind == ActionKind::CancelReassignment,
+                                            .target_replicas = a.replicas});
+}
+
+// ---- elect-preferred and elect-unclean: ElectLeaders reaches the active controller.
+
+bool electLeadersEnabled(const Config&, const ClusterState& s, const Action& a) {
+  return partitionExists(s, a.tp) && hasEventRoom(s);
+}
+void electLeadersApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  const bool preferred = a.kind == ActionKind::ElectPreferredLeader;
+  sendToActiveController(s, ControllerEvent{.kind = ControllerEventKind::ReplicaLeaderElection,
+                                            .partitions = PartitionSet{a.tp},
+                                            .election_type = preferred ? ElectionType::PREFERRED : ElectionType::UNCLEAN});
+}
+
+// ---- enable-unclean: the admin sets the topic's flag; the config change reaches the controller.
+
+bool enableTopicUncleanEnabled(const Config&, const ClusterState& s, const Action& a) {
+  return topicAt(s, a.topic).exists && !topicAt(s, a.topic).unclean_leader_election_enable && hasEventRoom(s);
+}
+void enableTopicUncleanApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  s.world.zk.topics[static_cast<std::size_t>(a.topic)].unclean_leader_election_enable = true;
+  sendToActiveController(s, ControllerEvent{.kind = ControllerEventKind::TopicUncleanLeaderElectionEnable, .topic = a.topic});
+}
+
+// ---- crash and start: a broker dies, or registers again with a new broker epoch.
+
+bool crashBrokerEnabled(const Config&, const ClusterState& s, const Action& a) { return brokerAt(s, a.broker).alive; }
+void crashBrokerApply(const Config&, ClusterState& s, const Action& a, StepObserver&) { crashBroker(s.world, a.broker); }
+
+bool startBrokerEnabled(const Config&, const ClusterState& s, const Action& a) { return !brokerAt(s, a.broker).alive; }
+void startBrokerApply(const Config&, ClusterState& s, const Action& a, StepObserver&) { startBroker(s.world, a.broker); }
+
+// ---- controlled-shutdown: the broker's ControlledShutdown request reaches the active controller.
+
+bool controlledShutdownEnabled(const Config&, const ClusterState& s, const Action& a) {
+  return brokerAt(s, a.broker).alive && hasEventRoom(s);
+}
+void controlledShutdownApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  sendToActiveController(s, ControllerEvent{.kind = ControllerEventKind::ControlledShutdown,
+                                            .broker = a.broker,
+                                            .broker_epoch = brokerAt(s, a.broker).broker_epoch});
+}
+
+// ---- shrink-isr and expand-isr: a leader sends AlterPartition with one follower fewer or more.
+
+bool shrinkIsrEnabled(const Config&, const ClusterState& s, const Action& a) {
+  const HostedReplica& leader = hostedAt(s, a.broker, a.tp);
+  return brokerAt(s, a.broker).alive && leader.present && leader.is_leader && !leader.alter_partition_pending &&
+         a.replica != a.broker && leader.isr.contains(a.replica) && leader.isr.size() > 1 && hasEventRoom(s);
+}
+bool expandIsrEnabled(const Config&, const ClusterState& s, const Action& a) {
+  const HostedReplica& leader = hostedAt(s, a.broker, a.tp);
+  if (!brokerAt(s, a.broker).alive || !leader.present || !leader.is_leader || leader.alter_partition_pending ||
+      leader.isr.contains(a.replica)) {
+    return false;
+  }
+  if (!isBrokerId(a.replica) || !brokerAt(s, a.replica).alive) return false;
+  const HostedReplica& follower = hostedAt(s, a.replica, a.tp);  // caught up: follows this leader epoch
+  return follower.present && !follower.is_leader && follower.leader_epoch == leader.leader_epoch && hasEventRoom(s);
+}
+void alterPartitionApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  HostedReplica& leader = brokerAt(s, a.broker).replicas[static_cast<std::size_t>(partitionIndex(a.tp))];
+  BrokerList isr = leader.isr;
+  if (a.kind == ActionKind::ShrinkIsr) {
+    isr.remove(a.replica);
+  } else {
+    isr.push_back(a.replica);
+  }
+  const LeaderAndIsr proposed{a.broker, leader.leader_epoch, LeaderRecoveryState::RECOVERED, isr, leader.partition_epoch};
+  leader.alter_partition_pending = true;
+  sendToActiveController(s, ControllerEvent{.kind = ControllerEventKind::AlterPartitionReceived,
+                                            .broker = a.broker,
+                                            .broker_epoch = brokerAt(s, a.broker).broker_epoch,
+                                            .tp = a.tp,
+                                            .proposed = proposed});
+}
+
+// ---- process-event: the controller module on the broker processes its next event.
+
+bool processEventEnabled(const Config&, const ClusterState& s, const Action& a) {
+  return brokerAt(s, a.broker).alive && !brokerAt(s, a.broker).controller.events.empty();
+}
+void processEventApply(const Config& config, ClusterState& s, const Action& a, StepObserver& observer) {
+  Controller ctl{config, s.world, a.broker, observer};
+  processNextEvent(ctl);
+}
+
+// ---- lose-controller-session: /controller disappears; the old controller runs on.
+
+bool loseControllerSessionEnabled(const Config&, const ClusterState& s, const Action& a) {
+  const ControllerData& module = brokerAt(s, a.broker).controller;
+  return brokerAt(s, a.broker).alive && module.active && !module.session_lost && s.world.zk.controller == a.broker;
+}
+void loseControllerSessionApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  s.world.zk.controller = kNoLeader;
+  brokerAt(s, a.broker).controller.session_lost = true;
+}
+
+// ---- notice-session-expiry: the old controller's ZooKeeper client queues Expire (clearAndPut).
+
+bool noticeSessionExpiryEnabled(const Config&, const ClusterState& s, const Action& a) {
+  const ControllerData& module = brokerAt(s, a.broker).controller;
+  return brokerAt(s, a.broker).alive && module.session_lost &&
+         !module.events.contains(ControllerEvent{.kind = ControllerEventKind::Expire});
+}
+void noticeSessionExpiryApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  auto& events = brokerAt(s, a.broker).controller.events;
+  events.clear();  // clearAndPut: queued events are preempted
+  events.push_back(ControllerEvent{.kind = ControllerEventKind::Expire});
+}
+
+// ---- elect-controller: the broker wins /controller and runs onControllerFailover.
+
+bool electControllerEnabled(const Config&, const ClusterState& s, const Action& a) {
+  const ControllerData& module = brokerAt(s, a.broker).controller;
+  return s.world.zk.controller == kNoLeader && brokerAt(s, a.broker).alive && !module.active && !module.session_lost;
+}
+void electControllerApply(const Config& config, ClusterState& s, const Action& a, StepObserver& observer) {
+  Controller ctl{config, s.world, a.broker, observer};
+  elect(ctl);
+}
+
+// ---- auto-rebalance-timer: scheduled at failover and after each run, until resignation.
+
+bool autoRebalanceTimerEnabled(const Config& config, const ClusterState& s, const Action& a) {
+  const ControllerData& module = brokerAt(s, a.broker).controller;
+  return config.auto_leader_rebalance_enable && brokerAt(s, a.broker).alive && module.active && !module.events.full() &&
+         !module.events.contains(ControllerEvent{.kind = ControllerEventKind::AutoPreferredReplicaLeaderElection});
+}
+void autoRebalanceTimerApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  brokerAt(s, a.broker).controller.events.push_back(ControllerEvent{.kind = ControllerEventKind::AutoPreferredReplicaLeaderElection});
+}
+
+// ---- deliver-request: the broker processes the head of its request queue.
+
+bool deliverRequestEnabled(const Config&, const ClusterState& s, const Action& a) {
+  return brokerAt(s, a.broker).alive && !brokerAt(s, a.broker).inbox.empty();
+}
+void deliverRequestApply(const Config&, ClusterState& s, const Action& a, StepObserver&) { processNextRequest(s.world, a.broker); }
+
+// ---- deliver-stop-replica-response: the StopReplica callback (kafka.md Appendix A.5): only
+// partitions whose topic is in the sending controller's topicsWithDeletionStarted are forwarded,
+// and only while that controller still runs the channel manager that sent the request.
+
+bool deliverStopReplicaResponseEnabled(const Config&, const ClusterState& s, const Action& a) {
+  return !brokerAt(s, a.broker).outbox.empty();
+}
+void deliverStopReplicaResponseApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  BrokerData& broker = brokerAt(s, a.broker);
+  const StopReplicaResponse response = broker.outbox.front();
+  broker.outbox.erase_at(0);
+  BrokerData& sender = brokerAt(s, response.controller_id);
+  ControllerData& module = sender.controller;
+  if (!sender.alive || !module.active || module.context.epoch != response.controller_epoch) return;
+  PartitionSet forwarded;
+  response.partitions.forEach([&](TopicPartition tp) {
+    if (module.context.topics_with_deletion_started.contains(tp.topic)) forwarded.insert(tp);
+  });
+  if (forwarded.empty()) return;
+  module.events.push_back(ControllerEvent{.kind = ControllerEventKind::TopicDeletionStopReplicaResponseReceived,
+                                          .broker = a.broker,
+                                          .partitions = forwarded,
+                                          .partition_errors = a.error ? forwarded : PartitionSet{}});
+}
+
+using K = ActionKind;
+
+constexpr std::array<ActionRule, kActionKindCount> kRules = {{
+    {K::CreateTopic, createTopicEnabled, createTopicApply},
+    {K::DeleteTopic, deleteTopicEnabled, deleteTopicApply},
+    {K::AddPartitions, addPartitionsEnabled, addPartitionsApply},
+    {K::ReassignPartition, reassignmentRequestEnabled, reassignmentRequestApply},
+    {K::CancelReassignment, reassignmentRequestEnabled, reassignmentRequestApply},
+    {K::ElectPreferredLeader, electLeadersEnabled, electLeadersApply},
+    {K::ElectUncleanLeader, electLeadersEnabled, electLeadersApply},
+    {K::EnableTopicUnclean, enableTopicUncleanEnabled, enableTopicUncleanApply},
+    {K::CrashBroker, crashBrokerEnabled, crashBrokerApply},
+    {K::StartBroker, startBrokerEnabled, startBrokerApply},
+    {K::ControlledShutdown, controlledShutdownEnabled, controlledShutdownApply},
+    {K::ShrinkIsr, shrinkIsrEnabled, alterPartitionApply},
+    {K::ExpandIsr, expandIsrEnabled, alterPartitionApply},
+    {K::ProcessEvent, processEventEnabled, processEventApply},
+    {K::LoseControllerSession, loseControllerSessionEnabled, loseControllerSessionApply},
+    {K::NoticeSessionExpiry, noticeSessionExpiryEnabled, noticeSessionExpiryApply},
+    {K::ElectController, electControllerEnabled, electControllerApply},
+    {K::AutoRebalanceTimer, autoRebalanceTimerEnabled, autoRebalanceTimerApply},
+    {K::DeliverRequest, deliverRequestEnabled, deliverRequestApply},
+    {K::DeliverStopReplicaResponse, deliverStopReplicaResponseEnabled, deliverStopReplicaResponseApply},
+}};
+
+static_assert([] {
+  for (std::size_t i = 0; i < kRules.size(); ++i) {
+    if (static_cast<std::size_t>(kRules[i].kind) != i) return false;
+  }
+  return true;
+}(), "kRules is indexed by ActionKind");
+
+}  // namespace
+
+const ActionRule& ruleOf(ActionKind kind) { return kRules[static_cast<std::size_t>(kind)]; }
+
+void createTopic(const Config& config, ClusterState& s, TopicIndex t) {
+  const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];
+  TopicZnodes& znodes = s.world.zk.topics[static_cast<std::size_t>(t)];
+  znodes = TopicZnodes{};
+  znodes.exists = true;
+  for (const BrokerList& replicas : topic.assignment) znodes.partitions.push_back(ReplicaAssignment(replicas));
+  znodes.unclean_leader_election_enable = topic.unclean_leader_election_enable;
+}
+
+}  // namespace kcspec::spec

@@ -1,0 +1,56 @@
+// Every action a configuration can name in a state, enumerated from the action definitions
+// (action.hpp): the spec and the impl both take their candidates from here, so they offer the
+// same actions in the same order, and a new action kind is a candidate as soon as it is defined.
+// Which candidates are enabled is each version's own rule.
+#pragma once
+
+#include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/assert.hpp"
+#include "spec/vocabulary/config.hpp"
+
+namespace kcspec {
+
+// `partition_count(t)`: how many partitions topic t has in ZooKeeper now (partitions are
+// numbered from 0 without gaps). `add(action)` is called once per candidate, in a fixed order:
+// per topic its topic actions, then per partition its partition actions; then per broker its
+// broker actions, each group in the order of ActionKind.
+template <class PartitionCount, class Add>
+void forEachCandidate(const Config& config, PartitionCount partition_count, Add add) {
+  const auto kinds_with = [](ActionArgs args, auto each) {
+    for (const ActionDefinition& d : kActionDefinitions) {
+      if (d.args == args) each(d.kind);
+    }
+  };
+  for (TopicIndex t = 0; t < config.topicCount(); ++t) {
+    kinds_with(ActionArgs::Topic, [&](ActionKind kind) { add(Action{.kind = kind, .topic = t}); });
+    const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];
+    const int partitions = partition_count(t);
+    KCSPEC_ASSERT(partitions >= 0 && partitions <= kMaxPartitionsPerTopic);
+    for (int p = 0; p < partitions; ++p) {
+      const TopicPartition tp{t, p};
+      kinds_with(ActionArgs::PartitionTarget, [&](ActionKind kind) {
+        for (const auto& [partition, target] : topic.reassignment_targets) {
+          if (partition == p) add(Action{.kind = kind, .tp = tp, .replicas = target});
+        }
+      });
+      kinds_with(ActionArgs::Partition, [&](ActionKind kind) { add(Action{.kind = kind, .tp = tp}); });
+      // Leader and follower among the configured brokers: no other broker is ever started, so
+      // none leads, follows or is in an ISR.
+      config.brokers.forEach([&](BrokerId leader) {
+        config.brokers.forEach([&](BrokerId follower) {
+          kinds_with(ActionArgs::LeaderFollower,
+                     [&](ActionKind kind) { add(Action{.kind = kind, .broker = leader, .tp = tp, .replica = follower}); });
+        });
+      });
+    }
+  }
+  config.brokers.forEach([&](BrokerId b) {
+    kinds_with(ActionArgs::Broker, [&](ActionKind kind) { add(Action{.kind = kind, .broker = b}); });
+    kinds_with(ActionArgs::BrokerError, [&](ActionKind kind) {
+      add(Action{.kind = kind, .broker = b});
+      add(Action{.kind = kind, .broker = b, .error = true});
+    });
+  });
+}
+
+}  // namespace kcspec
