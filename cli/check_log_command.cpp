@@ -8,7 +8,8 @@
 //
 // On a terminal a progress line on stderr (MiB read of the total, lines, the file when several)
 // is rewritten twice a second; nothing when stderr is not a terminal.
-#include "cli/check_log_command.hpp"
+#include "cli/command.hpp"
+#include "proofs/conformance/check_report_text.hpp"
 
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -22,7 +23,6 @@
 #include <thread>
 #include <vector>
 
-#include "cli/command.hpp"
 #include "cli/interrupt_guard.hpp"
 #include "cli/terminal_line.hpp"
 
@@ -35,22 +35,6 @@ struct CheckLogOptions {
   bool verbose = false;
   unsigned threads = 0;  // 0: the hardware's cores
 };
-
-// Log text made safe for a terminal: control and non-ASCII bytes as \xNN.
-std::string printable(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char ch : text) {
-    const auto byte = static_cast<unsigned char>(ch);
-    if (byte == '\t' || (byte >= 0x20 && byte < 0x7F)) out += ch;
-    else out += fmt::format("\\x{:02x}", byte);
-  }
-  return out;
-}
-
-std::string plural(std::uint64_t n, std::string_view word) {
-  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
-}
 
 double mebibytes(std::uint64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
 
@@ -117,7 +101,7 @@ int runCheckLog(const CheckLogOptions& options) {
     std::FILE* sink = options.json ? stderr : stdout;  // --json keeps stdout one JSON object
     checker.setUnparsedSink([sink, &progress](std::string_view file, std::uint64_t line, std::string_view text) {
       progress.clear();
-      fmt::print(sink, "{}:{}: unparsed: {}\n", file, line, printable(text));
+      fmt::print(sink, "{}:{}: unparsed: {}\n", file, line, conformance::printable(text));
     });
   }
   for (const std::string& file : options.files) {
@@ -135,12 +119,12 @@ int runCheckLog(const CheckLogOptions& options) {
     fmt::print(stderr, "kcspec check-log: interrupted; partial report\n");
     std::fflush(stderr);
   }
-  std::string out = options.json ? checkLogJson(report) : checkLogText(report);
+  std::string out = options.json ? conformance::checkReportJson(report) : conformance::checkReportText(report);
   if (report.interrupted && !options.json) {
     out += report.files.empty()
                ? std::string("interrupted: nothing was read\n")
                : fmt::format("interrupted: checked up to {}:{} (file {} of {}); the rest was not read\n",
-                             printable(report.files.back()), report.last_file_lines, report.files.size(),
+                             conformance::printable(report.files.back()), report.last_file_lines, report.files.size(),
                              options.files.size());
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
@@ -149,58 +133,6 @@ int runCheckLog(const CheckLogOptions& options) {
 }
 
 }  // namespace
-
-std::string checkLogText(const conformance::CheckReport& report) {
-  std::string text;
-  auto out = std::back_inserter(text);
-  for (const conformance::Finding& f : report.findings) {
-    fmt::format_to(out, "{}:{}: {}: {}\n", printable(report.files[f.file]), f.line,
-                   conformance::findingKindName(f.kind), printable(f.message));
-  }
-  if (!report.partitions.empty()) {
-    if (!report.findings.empty()) text += "\n";
-    text += "partitions:\n";
-    for (const conformance::PartitionSummary& p : report.partitions) {
-      fmt::format_to(out, "  {}-{}: {}, {}{}, {}; last logged state {}; {}\n", p.topic, p.partition,
-                     plural(p.partition_changes, "partition change"), plural(p.replica_changes, "replica change"),
-                     p.replicas > 0 ? fmt::format(" ({})", plural(p.replicas, "replica")) : "",
-                     plural(p.failures, "failed change"), p.last_state.empty() ? "none" : p.last_state,
-                     plural(p.findings, "finding"));
-    }
-  }
-  std::string kinds;
-  for (std::size_t k = 0; k < conformance::kFindingKindCount; ++k) {
-    if (report.findings_by_kind[k] == 0) continue;
-    fmt::format_to(std::back_inserter(kinds), "{}{} {}", kinds.empty() ? ": " : ", ",
-                   conformance::findingKindName(static_cast<conformance::FindingKind>(k)), report.findings_by_kind[k]);
-  }
-  fmt::format_to(out, "check-log: {}, {} ({} parsed, {} unparsed, {} blank), {}; {}{}\n",
-                 plural(report.files.size(), "file"), plural(report.lines, "line"), report.parsed, report.unparsed,
-                 report.blank, plural(report.partitions.size(), "partition"), plural(report.findings.size(), "finding"),
-                 kinds);
-  return text;
-}
-
-std::string checkLogJson(const conformance::CheckReport& report) {
-  nlohmann::ordered_json findings = nlohmann::ordered_json::array();
-  for (const conformance::Finding& f : report.findings) {
-    nlohmann::ordered_json finding;
-    finding["file"] = report.files[f.file];
-    finding["line"] = f.line;
-    finding["kind"] = conformance::findingKindName(f.kind);
-    finding["message"] = f.message;
-    findings.push_back(std::move(finding));
-  }
-  nlohmann::ordered_json out;
-  out["files"] = report.files.size();
-  out["lines"] = report.lines;
-  out["parsed"] = report.parsed;
-  out["unparsed"] = report.unparsed;
-  out["findings"] = std::move(findings);
-  if (report.interrupted) out["interrupted"] = true;  // only then: the usual object is unchanged
-  // Log text may be invalid UTF-8: such bytes are replaced rather than failing the dump.
-  return out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
-}
 
 CommandRun addCheckLogCommand(CLI::App& app) {
   auto options = std::make_shared<CheckLogOptions>();

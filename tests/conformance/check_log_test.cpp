@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "cli/check_log_command.hpp"
+#include "proofs/conformance/check_report_text.hpp"
 #include "proofs/conformance/log_checker.hpp"
 #include "proofs/conformance/log_line.hpp"
 
@@ -559,7 +559,7 @@ TEST(LogLine, Renderings) {
 
 TEST(CheckLogJson, ExactlyTheDocumentedShape) {
   const Checked c = checkFile("format_0.8.log");
-  const std::string text = cli::checkLogJson(c.report);
+  const std::string text = conformance::checkReportJson(c.report);
   ASSERT_FALSE(text.empty());
   EXPECT_EQ(text.back(), '\n');
   EXPECT_EQ(text.find('\n'), text.size() - 1);  // one line
@@ -586,7 +586,7 @@ TEST(CheckLogJson, InvalidUtf8InMessagesStillDumps) {
   const Checked c = checkText("java.lang.IllegalStateException: Partition \xff\xfe should be in one of A states before moving to B\n");
   ASSERT_EQ(c.report.findings.size(), 1u);
   nlohmann::json parsed;
-  EXPECT_NO_THROW(parsed = nlohmann::json::parse(cli::checkLogJson(c.report)));
+  EXPECT_NO_THROW(parsed = nlohmann::json::parse(conformance::checkReportJson(c.report)));
   EXPECT_EQ(parsed["findings"].size(), 1u);
 }
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/check_log_command.hpp"
+#include "proofs/conformance/check_report_text.hpp"
 #include "proofs/conformance/impl_log_run.hpp"
 #include "proofs/conformance/log_checker.hpp"
 
@@ -48,8 +48,8 @@ Checked check(const std::vector<std::string>& files, const CheckOptions& options
     EXPECT_FALSE(error.has_value()) << *error;
   }
   run.report = checker.finish();
-  run.text = cli::checkLogText(run.report);
-  run.json = cli::checkLogJson(run.report);
+  run.text = conformance::checkReportText(run.report);
+  run.json = conformance::checkReportJson(run.report);
   return run;
 }
 
