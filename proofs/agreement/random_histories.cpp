@@ -13,10 +13,8 @@ namespace {
 bool isr1(const LeaderAndIsr& lai, BrokerId b) { return lai.isr.size() == 1 && lai.isr.contains(b); }
 
 const ControllerData* activeModule(const Observation& world) {
-  for (const BrokerData& b : world.brokers) {
-    if (b.alive && b.controller.active && !b.controller.session_lost) return &b.controller;
-  }
-  return nullptr;
+  const BrokerId b = activeControllerOf(world);
+  return b == kNoLeader ? nullptr : &world.brokers[static_cast<std::size_t>(b)].controller;
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The invariant catalog (spec/rules/invariants.hpp) as explorer properties (system.hpp), for the
 // systems whose states are judged through a spec::ClusterState view (an observation and the
-// remaining budget): ImplSystem and BothSystem. Catalog order; bit i is the catalog's i-th
+// remaining budget): SpecSystem, ImplSystem and BothSystem. Catalog order; bit i is the catalog's i-th
 // property; a system may append its own properties after them (extra()).
 #pragma once
 

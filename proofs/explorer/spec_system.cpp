@@ -12,33 +12,9 @@ namespace kcspec::explorer {
 // Recovery is exactly what is not a perturbation (spec/rules/step.hpp).
 bool isRecoveryAction(const Action& action) { return !isPerturbation(action); }
 
-namespace {
+SpecSystem::SpecSystem(Config config) : config_(std::move(config)), shape_(config_) {}
 
-PropertyKind kindOf(spec::PropertyKind kind) {
-  switch (kind) {
-    case spec::PropertyKind::StateSafety: return PropertyKind::StateSafety;
-    case spec::PropertyKind::StepSafety: return PropertyKind::StepSafety;
-    case spec::PropertyKind::Liveness: return PropertyKind::Liveness;
-  }
-  throw std::logic_error("unknown property kind");
-}
-
-}  // namespace
-
-SpecSystem::SpecSystem(Config config) : config_(std::move(config)), shape_(config_) {
-  for (const spec::Property& property : spec::invariantCatalog()) {
-    if (properties_.size() == kMaxProperties) throw std::length_error("the invariant catalog has more than 64 properties");
-    if (property.kind == spec::PropertyKind::Liveness) liveness_ |= propertyBit(properties_.size());
-    properties_.push_back(PropertyInfo{property.id, property.name, kindOf(property.kind)});
-  }
-}
-
-PropertyMask SpecSystem::bitOf(std::string_view id) const {
-  for (std::size_t i = 0; i < properties_.size(); ++i) {
-    if (properties_[i].id == id) return propertyBit(i);
-  }
-  return 0;
-}
+PropertyMask SpecSystem::bitOf(std::string_view id) const { return catalog_.bitOf(id); }
 
 std::vector<SpecSystem::State> SpecSystem::initialStates() const { return {spec::initialState(config_)}; }
 
@@ -62,9 +38,7 @@ void SpecSystem::step(const State& before, const Action& action, PropertyMask& v
   thread_local spec::RecordingObserver observer;  // one per thread: its record's storage is reused
   observer.record.clear();
   spec::takeStep(config_, after, action, observer);
-  for (std::string_view id : spec::violatedStepProperties(config_, before, after, observer.record)) {
-    violated |= bitOf(id);
-  }
+  violated |= catalog_.violatedStep(config_, before, after, observer.record);
 }
 
 Fingerprint SpecSystem::fingerprint(const State& state) const {
@@ -111,16 +85,11 @@ void SpecSystem::decodeOver(std::string_view bytes, std::string_view previous, S
 }
 
 PropertyMask SpecSystem::violatedStateProperties(const State& state) const {
-  PropertyMask violated = 0;
-  for (std::string_view id : spec::violatedStateProperties(config_, state)) violated |= bitOf(id);
-  return violated;
+  return catalog_.violatedState(config_, state);
 }
 
 PropertyMask SpecSystem::goalsReached(const State& state) const {
-  if (!spec::isQuiescent(config_, state)) return 0;
-  PropertyMask reached = liveness_;
-  for (std::string_view id : spec::unmetGoals(config_, state)) reached &= ~bitOf(id);
-  return reached;
+  return catalog_.goalsReached(config_, state);
 }
 
 }  // namespace kcspec::explorer

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "proofs/explorer/catalog_properties.hpp"
 #include "proofs/explorer/state_codec.hpp"
 #include "proofs/explorer/system.hpp"
 #include "spec/rules/cluster_state.hpp"
@@ -56,7 +57,7 @@ class SpecSystem {
                           State& scratch, std::string& out) const;
   void decodeOver(std::string_view bytes, std::string_view previous, State& state) const;
   const Observation& observe(const State& state) const { return state.world; }
-  std::span<const PropertyInfo> properties() const { return properties_; }
+  std::span<const PropertyInfo> properties() const { return catalog_.all(); }
   PropertyMask violatedStateProperties(const State& state) const;
   // The liveness goals that hold, in a quiescent state (spec::isQuiescent); none otherwise.
   PropertyMask goalsReached(const State& state) const;
@@ -71,8 +72,7 @@ class SpecSystem {
 
   Config config_;
   StateShape shape_;
-  std::vector<PropertyInfo> properties_;
-  PropertyMask liveness_ = 0;
+  CatalogProperties catalog_;
 };
 
 static_assert(System<SpecSystem> && StepsEncoded<SpecSystem> && DecodesOver<SpecSystem>);

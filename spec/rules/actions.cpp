@@ -19,15 +19,9 @@ const HostedReplica& hostedAt(const ClusterState& s, BrokerId b, TopicPartition 
   return brokerAt(s, b).replicas[static_cast<std::size_t>(partitionIndex(tp))];
 }
 
-// The broker whose controller has its watches registered, if any (requests from admin clients
-// and brokers reach it: they find it through the metadata, kcspec routes them directly).
-BrokerId activeController(const ClusterState& s) {
-  for (BrokerId b = 0; b < kMaxBrokers; ++b) {
-    const BrokerData& broker = brokerAt(s, b);
-    if (broker.alive && broker.controller.active && !broker.controller.session_lost) return b;
-  }
-  return kNoLeader;
-}
+// Requests from admin clients and brokers reach the active controller: they find it through the
+// metadata, kcspec routes them directly.
+BrokerId activeController(const ClusterState& s) { return activeControllerOf(s.world); }
 
 void sendToActiveController(ClusterState& s, const ControllerEvent& event) {
   const BrokerId controller = activeController(s);

@@ -6,10 +6,8 @@ namespace kcspec::spec {
 namespace {
 
 const ControllerData* activeController(const ClusterState& s) {
-  for (const BrokerData& broker : s.world.brokers) {
-    if (broker.alive && broker.controller.active && !broker.controller.session_lost) return &broker.controller;
-  }
-  return nullptr;
+  const BrokerId b = activeControllerOf(s.world);
+  return b == kNoLeader ? nullptr : &s.world.brokers[static_cast<std::size_t>(b)].controller;
 }
 
 // Calls visit(tp, znode) for every partition-state znode in ZooKeeper.

@@ -95,7 +95,7 @@ void processTopicDeletion(Controller& ctl) {
   TopicSet reassigning;
   ctx.partitions_being_reassigned.forEach([&](TopicPartition tp) { reassigning.insert(tp.topic); });
   // As in Kafka 3.8, the mark comes before the topic is queued, and marking only applies to
-  // queued topics: for a newly requested topic it does nothing (docs/spec/deviations.md).
+  // queued topics: for a newly requested topic it does nothing (kafka.md §4.1, §4.2; docs/spec/rules.md "Deliberate deviations").
   markTopicIneligibleForDeletion(ctl, topics & reassigning);
   enqueueTopicsForDeletion(ctl, topics);
 }

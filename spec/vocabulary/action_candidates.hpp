@@ -10,46 +10,64 @@
 
 namespace kcspec {
 
+// The kinds that take arguments `args`, in the order of ActionKind (computed once, at compile time).
+struct ActionKindList {
+  std::array<ActionKind, kActionKindCount> kinds{};
+  std::size_t size = 0;
+  constexpr const ActionKind* begin() const { return kinds.data(); }
+  constexpr const ActionKind* end() const { return kinds.data() + size; }
+};
+
+constexpr ActionKindList kindsTaking(ActionArgs args) {
+  ActionKindList list;
+  for (const ActionDefinition& d : kActionDefinitions) {
+    if (d.args == args) list.kinds[list.size++] = d.kind;
+  }
+  return list;
+}
+
 // `partition_count(t)`: how many partitions topic t has in ZooKeeper now (partitions are
 // numbered from 0 without gaps). `add(action)` is called once per candidate, in a fixed order:
 // per topic its topic actions, then per partition its partition actions; then per broker its
 // broker actions, each group in the order of ActionKind.
 template <class PartitionCount, class Add>
 void forEachCandidate(const Config& config, PartitionCount partition_count, Add add) {
-  const auto kinds_with = [](ActionArgs args, auto each) {
-    for (const ActionDefinition& d : kActionDefinitions) {
-      if (d.args == args) each(d.kind);
-    }
-  };
+  static constexpr ActionKindList topic_kinds = kindsTaking(ActionArgs::Topic);
+  static constexpr ActionKindList target_kinds = kindsTaking(ActionArgs::PartitionTarget);
+  static constexpr ActionKindList partition_kinds = kindsTaking(ActionArgs::Partition);
+  static constexpr ActionKindList leader_follower_kinds = kindsTaking(ActionArgs::LeaderFollower);
+  static constexpr ActionKindList broker_kinds = kindsTaking(ActionArgs::Broker);
+  static constexpr ActionKindList broker_error_kinds = kindsTaking(ActionArgs::BrokerError);
   for (TopicIndex t = 0; t < config.topicCount(); ++t) {
-    kinds_with(ActionArgs::Topic, [&](ActionKind kind) { add(Action{.kind = kind, .topic = t}); });
+    for (ActionKind kind : topic_kinds) add(Action{.kind = kind, .topic = t});
     const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];
     const int partitions = partition_count(t);
     KCSPEC_ASSERT(partitions >= 0 && partitions <= kMaxPartitionsPerTopic);
     for (int p = 0; p < partitions; ++p) {
       const TopicPartition tp{t, p};
-      kinds_with(ActionArgs::PartitionTarget, [&](ActionKind kind) {
+      for (ActionKind kind : target_kinds) {
         for (const auto& [partition, target] : topic.reassignment_targets) {
           if (partition == p) add(Action{.kind = kind, .tp = tp, .replicas = target});
         }
-      });
-      kinds_with(ActionArgs::Partition, [&](ActionKind kind) { add(Action{.kind = kind, .tp = tp}); });
+      }
+      for (ActionKind kind : partition_kinds) add(Action{.kind = kind, .tp = tp});
       // Leader and follower among the configured brokers: no other broker is ever started, so
       // none leads, follows or is in an ISR.
       config.brokers.forEach([&](BrokerId leader) {
         config.brokers.forEach([&](BrokerId follower) {
-          kinds_with(ActionArgs::LeaderFollower,
-                     [&](ActionKind kind) { add(Action{.kind = kind, .broker = leader, .tp = tp, .replica = follower}); });
+          for (ActionKind kind : leader_follower_kinds) {
+            add(Action{.kind = kind, .broker = leader, .tp = tp, .replica = follower});
+          }
         });
       });
     }
   }
   config.brokers.forEach([&](BrokerId b) {
-    kinds_with(ActionArgs::Broker, [&](ActionKind kind) { add(Action{.kind = kind, .broker = b}); });
-    kinds_with(ActionArgs::BrokerError, [&](ActionKind kind) {
+    for (ActionKind kind : broker_kinds) add(Action{.kind = kind, .broker = b});
+    for (ActionKind kind : broker_error_kinds) {
       add(Action{.kind = kind, .broker = b});
       add(Action{.kind = kind, .broker = b, .error = true});
-    });
+    }
   });
 }
 

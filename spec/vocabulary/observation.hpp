@@ -132,4 +132,14 @@ struct Observation {
   friend bool operator==(const Observation&, const Observation&) = default;
 };
 
+// The broker whose controller module is active and still has its ZooKeeper session (its watches
+// registered: admin requests and watches reach it), or kNoLeader. At most one is (T1).
+inline BrokerId activeControllerOf(const Observation& world) {
+  for (BrokerId b = 0; b < kMaxBrokers; ++b) {
+    const BrokerData& broker = world.brokers[static_cast<std::size_t>(b)];
+    if (broker.alive && broker.controller.active && !broker.controller.session_lost) return b;
+  }
+  return kNoLeader;
+}
+
 }  // namespace kcspec

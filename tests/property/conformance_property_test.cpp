@@ -68,10 +68,8 @@ std::string writeScenario(const Config& config, const std::vector<Action>& steps
 }
 
 const ControllerData* activeModule(const Observation& world) {
-  for (const BrokerData& b : world.brokers) {
-    if (b.alive && b.controller.active && !b.controller.session_lost) return &b.controller;
-  }
-  return nullptr;
+  const BrokerId b = activeControllerOf(world);
+  return b == kNoLeader ? nullptr : &world.brokers[static_cast<std::size_t>(b)].controller;
 }
 
 // The corner a step reaches, if any (for the report).

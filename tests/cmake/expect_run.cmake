@@ -1,7 +1,8 @@
-# cmake -DCOMMAND="prog;arg;..." [-DEXPECTED_EXIT=0] [-DSTDOUT_REGEX=re] [-DSTDERR_REGEX=re]
-#       [-DSTDOUT_REGEX2=re] -P expect_run.cmake
-# Runs COMMAND and fails unless its exit status is EXPECTED_EXIT and its standard output and
-# error match the given regular expressions (CMake's syntax).
+# cmake -DCOMMAND="prog;arg;..." [-DEXPECTED_EXIT=0] [-DSTDOUT_REGEX=re] [-DSTDOUT_REGEX2=re]
+#       [-DSTDERR_REGEX=re] [-DSTDERR_REGEX2=re] [-DEXPECTED_FILE=path] -P expect_run.cmake
+# Runs COMMAND and fails unless its exit status is EXPECTED_EXIT (default 0), its standard output
+# and error match the given regular expressions (CMake's syntax), and, with EXPECTED_FILE, its
+# standard output equals that file byte for byte. The one run-and-match script of the tests.
 if(NOT DEFINED EXPECTED_EXIT)
   set(EXPECTED_EXIT 0)
 endif()
@@ -22,3 +23,9 @@ foreach(stream IN ITEMS STDOUT STDERR)
     endif()
   endforeach()
 endforeach()
+if(DEFINED EXPECTED_FILE)
+  file(READ "${EXPECTED_FILE}" expected)
+  if(NOT out STREQUAL expected)
+    message(FATAL_ERROR "output differs from ${EXPECTED_FILE}\n--- actual ---\n${out}\n--- expected ---\n${expected}")
+  endif()
+endif()
