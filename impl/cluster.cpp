@@ -143,6 +143,9 @@ bool ImplCluster::isrChangeEnabled(const Action& a) const {
          f.leader_epoch == hosted.leader_epoch;
 }
 
+// The impl's own enabledness, read from its ZooKeeper store and brokers. It states again what
+// spec/rules/actions.cpp states: deliberately, the two versions agree by being written twice
+// (the agreement check compares them at every step).
 bool ImplCluster::isEnabled(const Action& a) const {
   const auto topicOk = [&](TopicIndex t) { return t >= 0 && t < config_->topicCount(); };
   const auto brokerOk = [&](BrokerId b) { return isBrokerId(b) && config_->brokers.contains(b); };

@@ -1,5 +1,6 @@
 // The presets' texts, sized against measured state counts (docs/performance.md has the
-// counts, the times and the commands).
+// counts, the times and the commands). Presets repeat lines (brokers, topics, bounds) on purpose:
+// each is a whole configuration a user can print and start from, not a diff of another.
 #include "spec/vocabulary/presets.hpp"
 
 #include <string>

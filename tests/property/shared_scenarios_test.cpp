@@ -3,6 +3,8 @@
 // step — the conformance relation of DESIGN.md on hand-written histories.
 #include <gtest/gtest.h>
 
+#include "shared_scenarios.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,16 +18,7 @@
 namespace kcspec {
 namespace {
 
-std::vector<std::filesystem::path> sharedScenarios() {
-  std::vector<std::filesystem::path> files;
-  for (const char* folder : {"tests/scenarios", "tests/cli"}) {
-    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(KCSPEC_SOURCE_DIR) / folder)) {
-      if (entry.path().extension() == ".scenario") files.push_back(entry.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+using testing::sharedScenarios;
 
 TEST(SharedScenarios, SpecAndImplAgreeAfterEveryStep) {
   int scenarios = 0;

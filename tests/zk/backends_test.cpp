@@ -5,6 +5,8 @@
 // multi all-or-nothing, ephemerals per session, watches.
 #include <gtest/gtest.h>
 
+#include "shared_scenarios.hpp"
+
 #include <algorithm>
 #include <filesystem>
 
@@ -23,16 +25,7 @@ using impl::zk::Op;
 using impl::zk::RealZkOptions;
 using impl::zk::RealZkStore;
 
-std::vector<std::filesystem::path> sharedScenarios() {
-  std::vector<std::filesystem::path> files;
-  for (const char* folder : {"tests/scenarios", "tests/cli"}) {
-    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(KCSPEC_SOURCE_DIR) / folder)) {
-      if (entry.path().extension() == ".scenario") files.push_back(entry.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+using testing::sharedScenarios;
 
 RealZkOptions options(const std::string& connect, const std::string& chroot) {
   RealZkOptions o;
