@@ -12,11 +12,6 @@ namespace {
 
 bool isr1(const LeaderAndIsr& lai, BrokerId b) { return lai.isr.size() == 1 && lai.isr.contains(b); }
 
-const ControllerData* activeModule(const Observation& world) {
-  const BrokerId b = activeControllerOf(world);
-  return b == kNoLeader ? nullptr : &world.brokers[static_cast<std::size_t>(b)].controller;
-}
-
 }  // namespace
 
 const std::vector<CheckConfig>& checkConfigs() {
@@ -40,7 +35,7 @@ const Config& checkConfig(std::string_view name) {
 int actionWeight(const Config& config, const spec::ClusterState& state, const Action& a) {
   (void)config;
   const Observation& world = state.world;
-  const ControllerData* active = activeModule(world);
+  const ControllerData* active = activeControllerModule(world);
   const bool deleting = active && !active->context.topics_to_be_deleted.empty();
   const bool reassigning = active && !active->context.partitions_being_reassigned.empty();
   bool broker_down = false;

@@ -1,10 +1,9 @@
 #include "proofs/explorer/spec_system.hpp"
 
-#include <stdexcept>
 #include <utility>
 
 #include "proofs/explorer/state_codec.hpp"
-#include "spec/rules/invariants.hpp"
+#include "spec/rules/invariants.hpp"  // RecordingObserver
 #include "spec/rules/step.hpp"
 
 namespace kcspec::explorer {

@@ -5,10 +5,7 @@
 namespace kcspec::spec {
 namespace {
 
-const ControllerData* activeController(const ClusterState& s) {
-  const BrokerId b = activeControllerOf(s.world);
-  return b == kNoLeader ? nullptr : &s.world.brokers[static_cast<std::size_t>(b)].controller;
-}
+const ControllerData* activeController(const ClusterState& s) { return activeControllerModule(s.world); }
 
 // Calls visit(tp, znode) for every partition-state znode in ZooKeeper.
 template <class Visit>

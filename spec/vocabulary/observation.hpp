@@ -142,4 +142,10 @@ inline BrokerId activeControllerOf(const Observation& world) {
   return kNoLeader;
 }
 
+// That broker's controller module, or nullptr when there is none.
+inline const ControllerData* activeControllerModule(const Observation& world) {
+  const BrokerId b = activeControllerOf(world);
+  return b == kNoLeader ? nullptr : &world.brokers[static_cast<std::size_t>(b)].controller;
+}
+
 }  // namespace kcspec

@@ -67,14 +67,9 @@ std::string writeScenario(const Config& config, const std::vector<Action>& steps
   return path;
 }
 
-const ControllerData* activeModule(const Observation& world) {
-  const BrokerId b = activeControllerOf(world);
-  return b == kNoLeader ? nullptr : &world.brokers[static_cast<std::size_t>(b)].controller;
-}
-
 // The corner a step reaches, if any (for the report).
 std::string_view cornerOf(const Config& config, const Model& s, const Action& a) {
-  const ControllerData* active = activeModule(s.world);
+  const ControllerData* active = activeControllerModule(s.world);
   switch (a.kind) {
     case ActionKind::DeleteTopic:
       for (BrokerId b = 0; b < kMaxBrokers; ++b) {

@@ -3,8 +3,6 @@
 // step — the conformance relation of DESIGN.md on hand-written histories.
 #include <gtest/gtest.h>
 
-#include "shared_scenarios.hpp"
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -14,6 +12,7 @@
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/observation_text.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
+#include "shared_scenarios.hpp"
 
 namespace kcspec {
 namespace {

@@ -5,8 +5,6 @@
 // multi all-or-nothing, ephemerals per session, watches.
 #include <gtest/gtest.h>
 
-#include "shared_scenarios.hpp"
-
 #include <algorithm>
 #include <filesystem>
 
@@ -16,6 +14,7 @@
 #include "spec/vocabulary/observation_text.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
 #include "zk_env.hpp"
+#include "shared_scenarios.hpp"
 
 namespace kcspec {
 namespace {
