@@ -20,6 +20,7 @@
 #include "cli/command.hpp"
 #include "proofs/agreement/random_histories.hpp"
 #include "cli/files.hpp"
+#include "cli/generated_mutants.hpp"
 #include "cli/interrupt_guard.hpp"
 #include "cli/number_options.hpp"
 #include "cli/terminal_line.hpp"
@@ -225,8 +226,48 @@ CommandRun addMutantsCommand(CLI::App& app) {
       ->check(wholeNumber(0, std::numeric_limits<std::uint64_t>::max()));
   cmd->add_option("--max-steps", options->max_steps, "actions per history at most (default 100)")->check(wholeNumber(1, kMaxInt));
   cmd->add_option("--mutant", options->only, "only these mutants (M3, m3 or its ticket KAFKA-3175), repeatable");
-  cmd->add_option("--out", options->out, "write each shortest counterexample as mutant-<name>.scenario into this folder");
-  return [options] {
+  cmd->add_option("--out", options->out, "write each shortest counterexample as mutant-<name>.scenario into this folder "
+                                         "(with --generated: the report generated-mutants.json)");
+  // The generated mutants (cli/generated_mutants.hpp): only kcspec-schemata has them.
+  auto generated = std::make_shared<GeneratedMutantsOptions>();
+  auto use_generated = std::make_shared<bool>(false);
+  cmd->add_flag("--generated", *use_generated,
+                "run the generated mutants of impl/controller instead (kcspec-schemata only; docs/testing.md)");
+  cmd->add_option("--id", generated->only, "with --generated: only these mutant ids (G12 is 12), repeatable")
+      ->check(wholeNumber(0, kMaxInt));
+  cmd->add_option("--sample", generated->sample, "with --generated: only N mutants, spread evenly over the table")
+      ->check(wholeNumber(1, kMaxInt));
+  cmd->add_option("--jobs", generated->jobs, "with --generated: mutants run at once, one process each (default: the cores)")
+      ->check(wholeNumber(1, 1024));
+  cmd->add_option("--max-seconds-per-mutant", generated->max_seconds_per_mutant,
+                  "with --generated: a mutant still running after N seconds is killed, counted as killed by timeout (default 60)")
+      ->check(wholeNumber(1, 86400));
+  cmd->add_option("--explore-depth", generated->explore_depth,
+                  "with --generated: explore --system both on `default` to this depth for mutants the histories miss "
+                  "(default 6; 0: none)")
+      ->check(wholeNumber(0, 64));
+  cmd->add_option("--fail-under", generated->fail_under,
+                  "with --generated: exit 1 when fewer than PERCENT of the mutants run are killed (default 0)")
+      ->check(CLI::Range(0.0, 100.0));
+  cmd->add_option("--equivalent", generated->equivalent,
+                  "with --generated: the triaged equivalent mutants (tests/mutate/equivalent.txt), left out of the score");
+  cmd->add_option("--scenarios", generated->scenarios,
+                  "with --generated: replay these scenario files (or every .scenario of these folders) through both "
+                  "versions before the random histories, repeatable");
+  cmd->add_flag("--shrink", generated->shrink,
+                "with --generated --out: shrink each killed mutant's history before writing it (slower)");
+  cmd->add_flag("--list", generated->list, "with --generated: print the mutants (with --json: as JSON) instead of running them");
+  CLI::Option* budget = cmd->get_option("--budget");
+  return [options, generated, use_generated, budget] {
+    if (*use_generated) {
+      if (!options->only.empty()) throw UserError("--mutant", "--mutant names hand-written mutants; with --generated use --id");
+      generated->json = options->json;
+      generated->seed = options->seed;
+      generated->max_steps = options->max_steps;
+      generated->out = options->out;
+      if (budget->count() > 0) generated->budget = options->budget;
+      return runGeneratedMutants(*generated);
+    }
     for (const std::string& name : options->only) {
       if (!impl::mutantNamed(name)) throw UserError("--mutant", fmt::format("no mutant called {}", name));
     }

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/files.hpp"
+#include "cli/number_options.hpp"
+#include "impl/generated_mutants.hpp"
 #include "impl/log_replay.hpp"
 #include "spec/rules/invariants.hpp"
 #include "spec/rules/step.hpp"
@@ -116,6 +118,7 @@ CommandRun addReplayCommand(CLI::App& app) {
     bool impl = false;
     bool info = false;
     std::vector<std::string> mutants;
+    int generated = -1;
   };
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand("replay", "Run a scenario file through the spec and print what each step changes");
@@ -132,6 +135,11 @@ CommandRun addReplayCommand(CLI::App& app) {
                       "as `kcspec explore --mutant` did; repeatable, or several separated by commas")
       ->delimiter(',')
       ->needs(through_impl);
+  command->add_option("--generated", options->generated,
+                      "With --impl: switch on this generated mutant (kcspec-schemata only; `kcspec-schemata mutants "
+                      "--generated --list` lists them), as `mutants --generated --out` scenarios name it")
+      ->check(wholeNumber(0, kMaxInt))
+      ->needs(through_impl);
   return [options] {
     if (!options->impl) return replayScenario(options->file, options->json);
     impl::Mutants mutants;
@@ -139,6 +147,14 @@ CommandRun addReplayCommand(CLI::App& app) {
       const std::optional<impl::Mutant> mutant = impl::mutantNamed(name);
       if (!mutant) throw UserError("--mutant", fmt::format("no mutant called '{}'", name));
       mutants.enable(*mutant);
+    }
+    if (options->generated >= 0) {
+      const std::size_t count = impl::generated::table().size();
+      if (static_cast<std::size_t>(options->generated) >= count) {
+        throw UserError("--generated", count == 0 ? "this kcspec has no generated mutants: run kcspec-schemata"
+                                                  : fmt::format("no generated mutant {} (there are {})", options->generated, count));
+      }
+      impl::generated::active = options->generated;
     }
     return replayThroughImpl(options->file, options->info, mutants);
   };

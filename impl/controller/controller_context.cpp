@@ -256,17 +256,17 @@ void ControllerContext::removeTopic(TopicIndex topic, Mutants mutants) {
       entry(tp).assignment.reset();
       entry(tp).leadership.reset();
     });
-    return;
-  }
-  // KAFKA-1742: a "drop while matching" walk over the maps in their hash order (modeled as
-  // partition-major), which stops at the first entry of another topic.
-  for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
-    for (TopicIndex t = 0; t < kMaxTopics; ++t) {
-      PartitionEntry& e = entry(TopicPartition{t, p});
-      if (!e.assignment) continue;
-      if (t != topic) return;
-      e.assignment.reset();
-      e.leadership.reset();
+  } else {
+    // KAFKA-1742: a "drop while matching" walk over the maps in their hash order (modeled as
+    // partition-major), which stops at the first entry of another topic.
+    for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
+      for (TopicIndex t = 0; t < kMaxTopics; ++t) {
+        PartitionEntry& e = entry(TopicPartition{t, p});
+        if (!e.assignment) continue;
+        if (t != topic) return;
+        e.assignment.reset();
+        e.leadership.reset();
+      }
     }
   }
 }
