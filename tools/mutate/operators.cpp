@@ -103,11 +103,16 @@ bool insideHandWrittenMutant(ASTContext& context, const Node& node) {
           Lexer::getSourceText(CharSourceRange::getTokenRange(branch->getCond()->getSourceRange()), sm, context.getLangOpts())
               .str();
       if (condition.find("mutant") != std::string::npos) {
+        // `mutant(M) && …` runs its then-branch only with the mutant on; `!mutant(M)` alone runs its
+        // else-branch only then. With `||` (or a negated switch among others) both branches also
+        // run without the mutant: they are ordinary code.
         const bool negated = condition.find("!services_.mutant") != std::string::npos ||
                              condition.find("!mutants.has") != std::string::npos;
+        const bool has_or = condition.find("||") != std::string::npos;
+        const bool has_and = condition.find("&&") != std::string::npos;
         const Stmt* in = child.get<Stmt>();
-        if (!negated && in != nullptr && in == branch->getThen()) return true;
-        if (negated && in != nullptr && in == branch->getElse()) return true;
+        if (!negated && !has_or && in != nullptr && in == branch->getThen()) return true;
+        if (negated && !has_or && !has_and && in != nullptr && in == branch->getElse()) return true;
       }
     }
     child = parent;
