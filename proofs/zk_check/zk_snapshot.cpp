@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -21,13 +23,39 @@ std::optional<int> parseInt(const std::string& text) {
   return value;
 }
 
-// A JSON array of integers, or nullopt.
-std::optional<std::vector<int>> intList(const json& value) {
+// A JSON integer that fits Kafka's Int (32 bits: broker ids, epochs, partitions), or nullopt.
+// nlohmann's get<int>() would wrap 4294967298 to 2: a value that does not fit is malformed.
+std::optional<int> int32Of(const json& value) {
+  if (value.is_number_unsigned()) {
+    const auto v = value.get<std::uint64_t>();
+    if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max())) return std::nullopt;
+    return static_cast<int>(v);
+  }
+  if (!value.is_number_integer()) return std::nullopt;
+  const auto v = value.get<std::int64_t>();
+  if (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max()) return std::nullopt;
+  return static_cast<int>(v);
+}
+
+// Why `value` is not a 32-bit integer, for a finding (the value shown, shortened).
+std::string notInt32(std::string_view key, const json& value) {
+  std::string shown = value.dump();
+  if (shown.size() > 40) shown = shown.substr(0, 37) + "...";
+  return value.is_number_integer() ? fmt::format("\"{}\" is {}, which does not fit Kafka's 32-bit Int", key, shown)
+                                   : fmt::format("\"{}\" is {}, not an integer", key, shown);
+}
+
+// A JSON array of 32-bit integers, or nullopt (`why` says which element is not).
+std::optional<std::vector<int>> intList(const json& value, std::string_view key, std::string* why = nullptr) {
   if (!value.is_array()) return std::nullopt;
   std::vector<int> out;
   for (const json& item : value) {
-    if (!item.is_number_integer()) return std::nullopt;
-    out.push_back(item.get<int>());
+    const std::optional<int> v = int32Of(item);
+    if (!v) {
+      if (why != nullptr) *why = notInt32(key, item);
+      return std::nullopt;
+    }
+    out.push_back(*v);
   }
   return out;
 }
@@ -58,11 +86,12 @@ class Reader {
 int intField(Reader& reader, const std::string& path, const json& object, const char* key, int fallback) {
   const auto it = object.find(key);
   if (it == object.end()) return fallback;
-  if (!it->is_number_integer()) {
-    reader.malformed(path, fmt::format("\"{}\" is not an integer", key));
+  const std::optional<int> v = int32Of(*it);
+  if (!v) {
+    reader.malformed(path, notInt32(key, *it));
     return fallback;
   }
-  return it->get<int>();
+  return *v;
 }
 
 void readTopic(Reader& reader, const std::string& name, TopicSnapshot& topic, const SnapshotLimits& limits) {
@@ -79,9 +108,11 @@ void readTopic(Reader& reader, const std::string& name, TopicSnapshot& topic, co
       } else {
         for (const auto& [key, replicas] : partitions.items()) {
           const std::optional<int> p = parseInt(key);
-          const std::optional<std::vector<int>> list = intList(replicas);
+          std::string why;
+          const std::optional<std::vector<int>> list = intList(replicas, "replicas", &why);
           if (!p || !list) {
-            reader.malformed(path, fmt::format("partition \"{}\" is not a number with a list of broker ids", key));
+            reader.malformed(path, fmt::format("partition \"{}\" is not a number with a list of broker ids{}", key,
+                                               why.empty() ? "" : ": " + why));
             continue;
           }
           PartitionSnapshot& partition = topic.partitions[*p];
@@ -97,9 +128,11 @@ void readTopic(Reader& reader, const std::string& name, TopicSnapshot& topic, co
           }
           for (const auto& [key, replicas] : map.items()) {
             const std::optional<int> p = parseInt(key);
-            const std::optional<std::vector<int>> list = intList(replicas);
+            std::string why;
+            const std::optional<std::vector<int>> list = intList(replicas, field, &why);
             if (!p || !list) {
-              reader.malformed(path, fmt::format("\"{}\" entry \"{}\" is not a number with a list of broker ids", field, key));
+              reader.malformed(path, fmt::format("\"{}\" entry \"{}\" is not a number with a list of broker ids{}", field,
+                                                 key, why.empty() ? "" : ": " + why));
               continue;
             }
             (std::string_view(field) == "adding_replicas" ? topic.partitions[*p].adding : topic.partitions[*p].removing) = *list;
@@ -128,18 +161,28 @@ void readTopic(Reader& reader, const std::string& name, TopicSnapshot& topic, co
     const auto parsed = reader.parse(state_path, state->data);
     if (!parsed) continue;
     const json& j = *parsed;
-    const std::optional<std::vector<int>> isr = j.contains("isr") ? intList(j["isr"]) : std::nullopt;
-    if (!j.contains("leader") || !j["leader"].is_number_integer() || !j.contains("leader_epoch") ||
-        !j["leader_epoch"].is_number_integer() || !j.contains("controller_epoch") ||
-        !j["controller_epoch"].is_number_integer() || !isr) {
-      reader.malformed(state_path, "missing or mistyped leader, leader_epoch, isr or controller_epoch");
+    if (!j.contains("leader") || !j.contains("leader_epoch") || !j.contains("controller_epoch") || !j.contains("isr")) {
+      reader.malformed(state_path, "missing leader, leader_epoch, isr or controller_epoch");
+      continue;
+    }
+    std::string why;
+    const std::optional<std::vector<int>> isr = intList(j["isr"], "isr", &why);
+    const std::optional<int> leader = int32Of(j["leader"]);
+    const std::optional<int> leader_epoch = int32Of(j["leader_epoch"]);
+    const std::optional<int> controller_epoch = int32Of(j["controller_epoch"]);
+    if (!isr || !leader || !leader_epoch || !controller_epoch) {
+      if (!leader) why = notInt32("leader", j["leader"]);
+      else if (!leader_epoch) why = notInt32("leader_epoch", j["leader_epoch"]);
+      else if (!controller_epoch) why = notInt32("controller_epoch", j["controller_epoch"]);
+      else if (why.empty()) why = "\"isr\" is not an array of integers";
+      reader.malformed(state_path, why);
       continue;
     }
     PartitionStateSnapshot s;
-    s.leader = j["leader"].get<int>();
-    s.leader_epoch = j["leader_epoch"].get<int>();
+    s.leader = *leader;
+    s.leader_epoch = *leader_epoch;
     s.isr = *isr;
-    s.controller_epoch = j["controller_epoch"].get<int>();
+    s.controller_epoch = *controller_epoch;
     s.partition_epoch = state->stat.version;
     s.recovering = intField(reader, state_path, j, "leader_recovery_state", 0) == 1;
     partition.state = s;
@@ -158,16 +201,22 @@ std::optional<std::vector<AdminPartition>> readAdminList(Reader& reader, const s
     return out;
   }
   for (const json& entry : partitions) {
-    if (!entry.is_object() || !entry.contains("topic") || !entry["topic"].is_string() || !entry.contains("partition") ||
-        !entry["partition"].is_number_integer()) {
+    if (!entry.is_object() || !entry.contains("topic") || !entry["topic"].is_string() || !entry.contains("partition")) {
       reader.malformed(path, "an entry without topic and partition");
       continue;
     }
-    AdminPartition a{entry["topic"].get<std::string>(), entry["partition"].get<int>(), {}};
+    const std::optional<int> partition = int32Of(entry["partition"]);
+    if (!partition) {
+      reader.malformed(path, notInt32("partition", entry["partition"]));
+      continue;
+    }
+    AdminPartition a{entry["topic"].get<std::string>(), *partition, {}};
     if (with_replicas) {
-      const auto replicas = entry.contains("replicas") ? intList(entry["replicas"]) : std::nullopt;
+      std::string why;
+      const auto replicas = entry.contains("replicas") ? intList(entry["replicas"], "replicas", &why) : std::nullopt;
       if (!replicas) {
-        reader.malformed(path, fmt::format("{}-{} has no replica list", a.topic, a.partition));
+        reader.malformed(path, why.empty() ? fmt::format("{}-{} has no replica list", a.topic, a.partition)
+                                           : fmt::format("{}-{}: {}", a.topic, a.partition, why));
         continue;
       }
       a.replicas = *replicas;
@@ -202,10 +251,12 @@ ZkSnapshot readSnapshot(const impl::zk::RealZkStore& zk, const SnapshotLimits& l
   }
   if (const impl::zk::Znode* node = reader.get("/controller")) {
     if (const auto parsed = reader.parse("/controller", node->data)) {
-      if (parsed->contains("brokerid") && (*parsed)["brokerid"].is_number_integer()) {
-        out.controller = (*parsed)["brokerid"].get<int>();
-      } else {
+      if (!parsed->contains("brokerid")) {
         reader.malformed("/controller", "no integer \"brokerid\"");
+      } else if (const std::optional<int> id = int32Of((*parsed)["brokerid"])) {
+        out.controller = *id;
+      } else {
+        reader.malformed("/controller", notInt32("brokerid", (*parsed)["brokerid"]));
       }
     }
   }

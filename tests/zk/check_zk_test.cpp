@@ -192,6 +192,42 @@ TEST(CheckZk, MistypedFieldsAreMalformedZnodes) {
   }
 }
 
+// An integer that does not fit Kafka's 32-bit Int is a malformed znode naming the field and the
+// value — never read as another number (4294967298 as 2 would hide an ISR member outside the
+// assignment; 4294967297 as broker 1 a controller that does not exist).
+TEST(CheckZk, IntegersThatDoNotFitAreMalformedZnodesWithTheirValue) {
+  KCSPEC_REQUIRE_ZK(server);
+  struct Plant {
+    std::string path, data, message;
+  };
+  const std::vector<Plant> plants = {
+      {"/brokers/topics/t/partitions/0/state",
+       "{\"controller_epoch\":1,\"leader\":1,\"version\":1,\"leader_epoch\":0,\"isr\":[1,4294967298]}",
+       "\"isr\" is 4294967298, which does not fit Kafka's 32-bit Int"},
+      {"/brokers/topics/t/partitions/0/state",
+       "{\"controller_epoch\":1,\"leader\":-2147483649,\"version\":1,\"leader_epoch\":0,\"isr\":[1]}",
+       "\"leader\" is -2147483649, which does not fit Kafka's 32-bit Int"},
+      {"/controller", "{\"version\":1,\"brokerid\":4294967297,\"timestamp\":\"1\"}",
+       "\"brokerid\" is 4294967297, which does not fit Kafka's 32-bit Int"},
+      {"/brokers/topics/t", "{\"version\":2,\"partitions\":{\"0\":[1,18446744073709551615]}}",
+       "partition \"0\" is not a number with a list of broker ids: \"replicas\" is 18446744073709551615, which does not fit "
+       "Kafka's 32-bit Int"},
+  };
+  for (const Plant& plant : plants) {
+    const Populated zk = populate(server, "tests/cli/appendix_b1.scenario");
+    if (zk.store->find(plant.path) != nullptr) {
+      zk.store->setData(plant.path, plant.data, -1);
+    } else {
+      zk.store->create(plant.path, plant.data);
+    }
+    zkcheck::ZkSnapshot snapshot;
+    ASSERT_NO_THROW(snapshot = snapshotOf(zk.connect)) << plant.data;
+    ASSERT_EQ(snapshot.malformed.size(), 1u) << plant.data;
+    EXPECT_EQ(snapshot.malformed[0].path, plant.path);
+    EXPECT_EQ(snapshot.malformed[0].message, plant.message);
+  }
+}
+
 // ------------------------------------------------------------------ the command line
 
 struct CommandResult {
