@@ -155,7 +155,9 @@ Child start(const GeneratedMutantsOptions& o, const std::vector<NamedScenario>& 
   if (pid == 0) {
     close(fds[0]);
     dup2(fds[1], STDERR_FILENO);
-    signal(SIGINT, SIG_IGN);  // the parent decides; it kills its children when interrupted
+    // The parent decides: when interrupted it kills its children, which would otherwise be counted
+    // as crashed by a signal meant for the whole process group.
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) signal(sig, SIG_IGN);
     std::string line;
     try {
       line = encode(runChecks(o, scenarios, id));

@@ -1,6 +1,8 @@
 // InterruptGuard (interrupt_guard.hpp).
 #include "cli/interrupt_guard.hpp"
 
+#include <iterator>
+
 namespace kcspec::cli {
 namespace {
 
@@ -17,10 +19,12 @@ InterruptGuard::InterruptGuard() {
   struct sigaction action {};
   action.sa_handler = onInterrupt;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESETHAND;  // a second Ctrl-C takes the default action
-  sigaction(SIGINT, &action, &previous_);
+  action.sa_flags = SA_RESETHAND;  // a second signal of the kind takes the default action
+  for (std::size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &action, &previous_[i]);
 }
 
-InterruptGuard::~InterruptGuard() { sigaction(SIGINT, &previous_, nullptr); }
+InterruptGuard::~InterruptGuard() {
+  for (std::size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &previous_[i], nullptr);
+}
 
 }  // namespace kcspec::cli

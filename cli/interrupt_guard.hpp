@@ -1,6 +1,8 @@
-// Ctrl-C for the long commands (explore, prove, mutants). While an InterruptGuard lives, the first
-// SIGINT only raises interruptFlag(): the command stops at its next check of the flag and prints a
-// partial report (exit 130). The handler then resets itself, so a second Ctrl-C kills at once.
+// Ctrl-C for the long commands (explore, prove, mutants, check-log, check-trace). While an
+// InterruptGuard lives, the first SIGINT, SIGTERM or SIGHUP (what `timeout`, CI runners and service
+// managers send) only raises interruptFlag(): the command stops at its next check of the flag and
+// prints a partial report (exit 130). The handler then resets itself, so a second signal of the
+// same kind kills at once.
 // (drive has its own: its SUT children must be killed too, proofs/conformance/driver_child.hpp.)
 #pragma once
 
@@ -11,7 +13,7 @@
 namespace kcspec::cli {
 
 // Raised by the first SIGINT under an InterruptGuard; cleared when a guard is made.
-const std::atomic<bool>& interruptFlag();
+const std::atomic<bool>& interruptFlag();  // (SIGINT, SIGTERM or SIGHUP)
 
 class InterruptGuard {
  public:
@@ -21,7 +23,8 @@ class InterruptGuard {
   InterruptGuard& operator=(const InterruptGuard&) = delete;
 
  private:
-  struct sigaction previous_ {};
+  static constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction previous_[3] {};
 };
 
 }  // namespace kcspec::cli

@@ -78,6 +78,29 @@ TEST(Interrupt, ProveReportsTheTheoremsDecidedWritesNothingAndExits130) {
   EXPECT_FALSE(fs::exists(dir / "page.md"));
 }
 
+// SIGTERM and SIGHUP (what `timeout`, CI runners and service managers send) give the partial
+// report of Ctrl-C.
+TEST(Interrupt, SigtermGivesMutantsPartialReport) {
+  const fs::path dir = work("mutants-term");
+  const RunResult run = runAndInterrupt({"mutants", "--budget", "100000"}, dir, std::chrono::milliseconds(1500),
+                                        "/dev/null", std::chrono::seconds(60), SIGTERM);
+  ASSERT_FALSE(run.hung) << run.describe();
+  ASSERT_FALSE(run.signalled) << run.describe();
+  EXPECT_EQ(run.status, 130) << run.describe();
+  EXPECT_NE(run.err.find("kcspec mutants: interrupted; partial report"), std::string::npos) << run.describe();
+}
+
+TEST(Interrupt, SighupGivesProvePartialReportAndWritesNothing) {
+  const fs::path dir = work("prove-hup");
+  const RunResult run = runAndInterrupt({"prove", "--only", "default", "--out", "page.md"}, dir,
+                                        std::chrono::milliseconds(2500), "/dev/null", std::chrono::seconds(60), SIGHUP);
+  ASSERT_FALSE(run.hung) << run.describe();
+  ASSERT_FALSE(run.signalled) << run.describe();
+  EXPECT_EQ(run.status, 130) << run.describe();
+  EXPECT_NE(run.out.find("(interrupted: the others were not run)"), std::string::npos) << run.describe();
+  EXPECT_FALSE(fs::exists(dir / "page.md"));
+}
+
 TEST(Progress, MutantsShowsProgressOnATerminal) {
   const RunResult run = runOnTerminal({"mutants", "--budget", "100000"}, work("mutants-tty"), std::chrono::milliseconds(2600));
   ASSERT_FALSE(run.hung) << run.describe();

@@ -44,7 +44,7 @@ inline std::vector<char*> argvOf(std::vector<std::string>& strings) {
 // `stdin_file` as its input, sends SIGINT after `after`, and waits (at most `limit`) for it to end.
 inline RunResult runAndInterrupt(const std::vector<std::string>& args, const fs::path& dir,
                                  std::chrono::milliseconds after, const fs::path& stdin_file = "/dev/null",
-                                 std::chrono::milliseconds limit = std::chrono::seconds(60)) {
+                                 std::chrono::milliseconds limit = std::chrono::seconds(60), int signal_number = SIGINT) {
   const pid_t pid = spawnKcspec(args, dir, stdin_file);
   if (pid < 0) {
     RunResult failed;
@@ -52,7 +52,7 @@ inline RunResult runAndInterrupt(const std::vector<std::string>& args, const fs:
     return failed;
   }
   std::this_thread::sleep_for(after);
-  ::kill(pid, SIGINT);
+  ::kill(pid, signal_number);
   RunResult result = reap(pid, limit);
   result.out = slurp(dir / "run.stdout");
   result.err = slurp(dir / "run.stderr");

@@ -189,6 +189,17 @@ TEST(CheckLogInterrupt, ReportsWhatWasReadAndExits130) {
   EXPECT_NE(run.out.find(" of 400); the rest was not read\n"), std::string::npos) << run.describe();
 }
 
+// SIGTERM gives the same partial report as Ctrl-C.
+TEST(CheckLogInterrupt, SigtermReportsWhatWasReadAndExits130) {
+  const fs::path dir = work("log-term");
+  const RunResult run = runAndInterrupt(manyLogs({"check-log", "--threads", "1"}), dir, 1000ms, "/dev/null",
+                                        std::chrono::seconds(60), SIGTERM);
+  ASSERT_ENDED(run);
+  EXPECT_EQ(run.status, 130) << run.describe();
+  EXPECT_EQ(run.err, "kcspec check-log: interrupted; partial report\n") << run.describe();
+  EXPECT_NE(run.out.find(" of 400); the rest was not read\n"), std::string::npos) << run.describe();
+}
+
 // With parsing threads: they are stopped and joined (no hang, no crash), and --json says so.
 TEST(CheckLogInterrupt, ThreadsStopAndJsonSaysInterrupted) {
   const fs::path dir = work("log-json");
