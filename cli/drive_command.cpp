@@ -101,6 +101,7 @@ int runDrive(const DriveCommandOptions& o) {
     throw UserError("--mode", fmt::format("expected random or exhaustive, got '{}'", o.mode));
   }
   if (o.command.empty()) throw UserError("drive", "no command: put the SUT's command line after --");
+  if (!o.out.empty()) checkWritableLater(o.out, /*folder=*/false, "--out");  // before the work, not after it
   const Config config = loadConfig(o);
   const bool exhaustive = o.mode == "exhaustive";
   const int steps = o.steps.value_or(exhaustive ? kDefaultExhaustiveDepth : kDefaultRandomSteps);

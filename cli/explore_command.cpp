@@ -418,6 +418,7 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
 }
 
 int runExplore(const ExploreOptions& options) {
+  checkWritableLater(options.out, /*folder=*/true, "--out");  // before the work, not after it
   Subject subject{options.system, impl::Mutants{},
                   options.config_file.empty()
                       ? "--preset " + shellWord(options.preset.empty() ? "default" : options.preset)

@@ -67,6 +67,31 @@ int writeAll(int fd, const std::string& contents) {
 
 }  // namespace
 
+void checkWritableLater(const std::filesystem::path& path, bool folder, std::string_view option) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path absolute = fs::absolute(path, error);
+  if (error || path.empty()) throw UserError(std::string(option), fmt::format("{}: not a usable path", path.string()));
+  if (fs::exists(absolute, error)) {
+    const bool is_folder = fs::is_directory(absolute, error);
+    if (folder && !is_folder) throw UserError(std::string(option), fmt::format("{}: not a folder", path.string()));
+    if (!folder && is_folder) throw UserError(std::string(option), fmt::format("{}: is a folder", path.string()));
+  }
+  // The folder that will hold it (the path itself for a folder that exists), or the nearest one
+  // above that exists: it must be a folder kcspec may write into.
+  fs::path holder = folder && fs::is_directory(absolute, error) ? absolute : absolute.parent_path();
+  for (int depth = 0; depth < 4096 && !fs::exists(holder, error) && holder != holder.parent_path(); ++depth) {
+    holder = holder.parent_path();
+  }
+  if (!fs::is_directory(holder, error)) {
+    throw UserError(std::string(option), fmt::format("{}: cannot be written ({} is not a folder)", path.string(), holder.string()));
+  }
+  if (::access(holder.c_str(), W_OK | X_OK) != 0) {
+    throw UserError(std::string(option),
+                    fmt::format("{}: cannot be written ({}: {})", path.string(), holder.string(), std::strerror(errno)));
+  }
+}
+
 void writeFileAtomically(const std::filesystem::path& path, const std::string& contents) {
   std::error_code error;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), error);

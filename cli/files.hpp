@@ -31,6 +31,12 @@ std::string readUserFile(const std::string& file, std::string_view what);
 // (parent folders are created). Every file kcspec writes goes through here. Throws UserError.
 void writeFileAtomically(const std::filesystem::path& path, const std::string& contents);
 
+// Before a run's work: throws UserError(option, …) unless `path` — a folder when `folder`, else a
+// file — can be written later (it, or the nearest folder above it that exists, is a writable
+// folder; a file path must not be a folder). Creates nothing, so a run that writes nothing leaves
+// nothing behind; a report is then never lost to an --out that was wrong from the start.
+void checkWritableLater(const std::filesystem::path& path, bool folder, std::string_view option);
+
 // Runs `program args...` with `input` on its standard input and returns its standard output;
 // throws UserError when it cannot be run or exits non-zero.
 std::string runFilter(const std::string& program, const std::vector<std::string>& args,

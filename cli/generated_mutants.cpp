@@ -378,11 +378,7 @@ int runGeneratedMutants(const GeneratedMutantsOptions& o) {
     for (const std::string& file : files) scenarios.push_back({file, parseScenario(readUserFile(file, "a scenario file"), file)});
   }
   const unsigned jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
-  if (!o.out.empty()) {  // checked before the work, not after it
-    std::error_code error;
-    std::filesystem::create_directories(o.out, error);
-    if (error || access(o.out.c_str(), W_OK) != 0) throw UserError("--out", fmt::format("cannot write into {}", o.out));
-  }
+  if (!o.out.empty()) checkWritableLater(o.out, /*folder=*/true, "--out");  // before the work, not after it
 
   InterruptGuard guard;
   TerminalLine line;

@@ -137,6 +137,7 @@ int runMutants(const MutantsOptions& o) {
     const auto requested = [&](const std::string& name) { return impl::mutantNamed(name) == info.id; };
     if (o.only.empty() || std::any_of(o.only.begin(), o.only.end(), requested)) chosen.push_back(&info);
   }
+  if (!o.out.empty()) checkWritableLater(o.out, /*folder=*/true, "--out");  // before the work, not after it
   InterruptGuard guard;
   Progress progress(chosen.size());
   // The checks are only meaningful if the impl without mutants passes them.

@@ -172,6 +172,7 @@ int runProve(const ProveCommandOptions& options) {
   }
   // A partial run does not overwrite the whole page unless asked to.
   const bool write = options.only.empty() || options.out_given;
+  if (write) checkWritableLater(options.out, /*folder=*/false, "--out");  // before the work, not after it
   ProveOptions run;
   run.threads = options.threads;
   // On a terminal a transient line (the run in progress) is rewritten in place; each progress
