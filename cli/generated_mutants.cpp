@@ -78,7 +78,7 @@ Outcome runChecks(const GeneratedMutantsOptions& o, const std::vector<NamedScena
   const auto& configs = agreement::checkConfigs();
   for (std::size_t c = 0; c < configs.size(); ++c) {
     for (int i = 0; i < o.budget; ++i) {
-      const std::uint64_t seed = o.seed * 1000003u + c * 7919u + static_cast<std::uint64_t>(i);
+      const std::uint64_t seed = agreement::historySeed(o.seed, c, i);
       std::optional<agreement::Counterexample> failure =
           agreement::randomHistory(configs[c].config, impl::Mutants{}, seed, o.max_steps);
       if (!failure) continue;

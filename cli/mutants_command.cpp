@@ -32,6 +32,7 @@ namespace kcspec::cli {
 using agreement::Counterexample;
 using agreement::checkConfigs;
 using agreement::checkConfig;
+using agreement::historySeed;
 using agreement::randomHistory;
 using agreement::shrink;
 namespace {
@@ -69,10 +70,6 @@ class Progress {
   TerminalLine line_;
   std::size_t mutants_;
 };
-
-std::uint64_t historySeed(std::uint64_t seed, std::size_t config, int i) {
-  return seed * 1000003u + config * 7919u + static_cast<std::uint64_t>(i);
-}
 
 // The first `budget` histories of every configuration with `mutants`; the shortest shrunk
 // counterexample.

@@ -38,6 +38,12 @@ int actionWeight(const Config& config, const spec::ClusterState& state, const Ac
 const Action& chooseAction(const Config& config, const spec::ClusterState& state,
                            const std::vector<Action>& enabled, std::uint64_t random);
 
+// The seed of the i-th history of check configuration `config` in a run seeded `seed` (what
+// `kcspec mutants`, hand-written or generated, runs: one run's histories are reproducible).
+constexpr std::uint64_t historySeed(std::uint64_t seed, std::size_t config, int i) {
+  return seed * 1000003u + config * 7919u + static_cast<std::uint64_t>(i);
+}
+
 // A random biased history of at most `max_steps` actions from `seed`; stops at the first failure.
 std::optional<Counterexample> randomHistory(const Config& config, impl::Mutants mutants, std::uint64_t seed,
                                             int max_steps, Coverage* coverage = nullptr);

@@ -142,6 +142,19 @@ class SiteCallback : public MatchFinder::MatchCallback {
     return true;
   }
 
+  // The bytes and text of `node` when it is an eligible site wholly in the main file.
+  struct Spelled {
+    std::size_t begin, end;
+    std::string code;
+  };
+  std::optional<Spelled> spelled(const MatchFinder::MatchResult& r, const Expr& node) {
+    auto range = mainFileRange(*r.SourceManager, r.Context->getLangOpts(), node.getSourceRange());
+    if (!range) return std::nullopt;
+    std::string code = text(*r.SourceManager, range->first, range->second);
+    if (!eligible(*r.Context, node, code)) return std::nullopt;
+    return Spelled{range->first, range->second, std::move(code)};
+  }
+
   void add(const SourceManager& sm, std::size_t b, std::size_t e, std::string op, std::string original,
            std::string mutated, std::string prefix, std::string suffix) {
     Site s;
@@ -169,12 +182,9 @@ class NegateCondition : public SiteCallback {
  public:
   using SiteCallback::SiteCallback;
   void run(const MatchFinder::MatchResult& r) override {
-    const auto* cond = r.Nodes.getNodeAs<Expr>("cond");
-    auto range = mainFileRange(*r.SourceManager, r.Context->getLangOpts(), cond->getSourceRange());
-    if (!range) return;
-    const std::string code = text(*r.SourceManager, range->first, range->second);
-    if (!eligible(*r.Context, *cond, code)) return;
-    add(*r.SourceManager, range->first, range->second, "negate-condition", code, "!(" + code + ")",
+    const auto site = spelled(r, *r.Nodes.getNodeAs<Expr>("cond"));
+    if (!site) return;
+    add(*r.SourceManager, site->begin, site->end, "negate-condition", site->code, "!(" + site->code + ")",
         std::string("(") + kOn + " != static_cast<bool>(", "))");
   }
 };
@@ -185,10 +195,8 @@ class DropStatement : public SiteCallback {
   using SiteCallback::SiteCallback;
   void run(const MatchFinder::MatchResult& r) override {
     const auto* e = r.Nodes.getNodeAs<Expr>("stmt");
-    auto range = mainFileRange(*r.SourceManager, r.Context->getLangOpts(), e->getSourceRange());
-    if (!range) return;
-    const std::string code = text(*r.SourceManager, range->first, range->second);
-    if (!eligible(*r.Context, *e, code)) return;
+    const auto site = spelled(r, *e);
+    if (!site) return;
     const Expr* inner = e->IgnoreImplicit();
     const bool call = isa<CallExpr>(inner) && !isa<CXXOperatorCallExpr>(inner);
     if (const auto* member = dyn_cast<CXXMemberCallExpr>(inner)) {
@@ -197,7 +205,7 @@ class DropStatement : public SiteCallback {
         if (cls == "StateChangeLogger") return;  // its lines are not compared as text (docs/testing.md)
       }
     }
-    add(*r.SourceManager, range->first, range->second, call ? "drop-call" : "drop-assignment", code, "(nothing)",
+    add(*r.SourceManager, site->begin, site->end, call ? "drop-call" : "drop-assignment", site->code, "(nothing)",
         std::string("(") + kOn + " ? static_cast<void>(0) : static_cast<void>(", "))");
   }
 };
@@ -207,12 +215,9 @@ class DropFilter : public SiteCallback {
  public:
   using SiteCallback::SiteCallback;
   void run(const MatchFinder::MatchResult& r) override {
-    const auto* value = r.Nodes.getNodeAs<Expr>("value");
-    auto range = mainFileRange(*r.SourceManager, r.Context->getLangOpts(), value->getSourceRange());
-    if (!range) return;
-    const std::string code = text(*r.SourceManager, range->first, range->second);
-    if (!eligible(*r.Context, *value, code)) return;
-    add(*r.SourceManager, range->first, range->second, "drop-filter", code, "true",
+    const auto site = spelled(r, *r.Nodes.getNodeAs<Expr>("value"));
+    if (!site) return;
+    add(*r.SourceManager, site->begin, site->end, "drop-filter", site->code, "true",
         std::string("(") + kOn + " || static_cast<bool>(", "))");
   }
 };
