@@ -38,6 +38,8 @@
 #include "proofs/agreement/random_histories.hpp"
 #include "proofs/explorer/both_system.hpp"
 #include "proofs/explorer/explorer.hpp"
+#include "proofs/theorems/catalog.hpp"
+#include "spec/vocabulary/config_text.hpp"
 #include "spec/vocabulary/presets.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
 #include "spec/rules/invariants.hpp"
@@ -61,13 +63,44 @@ struct NamedScenario {
   Scenario scenario;
 };
 
+struct NamedConfig {
+  std::string name;  // as given: a preset, a catalog scope or a file
+  Config config;
+};
+
+// `--explore-config`: a preset (spec/vocabulary/presets.hpp), a scope of the theorem catalog
+// (its small configurations, which explore exhaustively in seconds) or a configuration file.
+NamedConfig resolveExploreConfig(const std::string& given) {
+  if (std::optional<Config> config = preset(given)) return {given, *config};
+  const proofs::Catalog& catalog = proofs::theoremCatalog();
+  if (const proofs::Scope* scope = catalog.scope(given); scope != nullptr && !scope->config_text.empty()) {
+    return {given, proofs::scopeConfig(*scope)};
+  }
+  if (!std::filesystem::is_regular_file(given)) {
+    std::string names;
+    for (std::string_view known : kPresetNames) names += (names.empty() ? "" : ", ") + std::string(known);
+    for (const proofs::Scope& scope : catalog.scopes) {
+      if (!scope.config_text.empty()) names += ", " + scope.name;
+    }
+    throw UserError("--explore-config",
+                    fmt::format("'{}' is no preset, no scope of the theorem catalog and no file (there are: {})", given, names));
+  }
+  return {given, parseConfig(readUserFile(given, "a configuration file"), given)};  // TextError: file:line: message
+}
+
+// What every child runs besides the random histories, read once in the parent.
+struct Inputs {
+  std::vector<NamedScenario> scenarios;
+  std::vector<NamedConfig> explore_configs;
+};
+
 // In the child: the checks with mutant `id` on; the first failure, or nothing. First the given
 // scenarios (directed histories that reach rare paths), then the random histories, then explore.
-Outcome runChecks(const GeneratedMutantsOptions& o, const std::vector<NamedScenario>& scenarios, int id) {
+Outcome runChecks(const GeneratedMutantsOptions& o, const Inputs& in, int id) {
   impl::generated::active = id;
   Outcome out;
   out.id = id;
-  for (const NamedScenario& s : scenarios) {
+  for (const NamedScenario& s : in.scenarios) {
     const std::optional<agreement::Counterexample> failure = agreement::replayBoth(s.scenario.config, impl::Mutants{}, s.scenario.steps);
     if (!failure) continue;
     out.killed = true;
@@ -107,19 +140,35 @@ Outcome runChecks(const GeneratedMutantsOptions& o, const std::vector<NamedScena
     }
   }
   if (o.explore_depth <= 0) return out;
-  const Config config = *preset("default");
-  explorer::ExploreOptions run;
-  run.threads = 1;
-  run.max_depth = o.explore_depth;
-  run.check_liveness = false;
-  run.is_known_deviation = [](std::string_view p) { return spec::isKnownKafkaDeviation(p); };
-  const auto result = explorer::explore(explorer::BothSystem(config, impl::Mutants{}), run);
-  for (const auto& v : result.violations) {
-    if (v.known_deviation) continue;
-    out.killed = true;
-    out.by = fmt::format("{} {}", v.property, v.name);
-    out.where = fmt::format("explore --system both --preset default, {} steps", v.path.size());
-    return out;
+  for (const NamedConfig& named : in.explore_configs) {
+    explorer::ExploreOptions run;
+    run.threads = 1;
+    run.max_depth = o.explore_depth;  // beyond the configuration's diameter: all of it
+    run.check_liveness = false;
+    run.is_known_deviation = [](std::string_view p) { return spec::isKnownKafkaDeviation(p); };
+    const auto result = explorer::explore(explorer::BothSystem(named.config, impl::Mutants{}), run);
+    for (const auto& v : result.violations) {
+      if (v.known_deviation) continue;
+      out.killed = true;
+      out.by = fmt::format("{} {}", v.property, v.name);
+      out.where = fmt::format("explore --system both on {}, {} steps", named.name, v.path.size());
+      if (!o.out.empty()) {
+        const std::string path = (std::filesystem::path(o.out) / fmt::format("G{}.scenario", id)).string();
+        Scenario scenario;
+        scenario.config = named.config;
+        scenario.steps = v.path;
+        std::string text = printScenario(scenario);
+        text.insert(text.find('\n') + 1,
+                    fmt::format("# kcspec-schemata mutants --generated: G{} killed by {} (explore --system both on {}, "
+                                "a shortest history)\n"
+                                "# replay: kcspec-schemata replay --impl --generated {} {} (the mutant's state-change.log); "
+                                "kcspec replay {} (the spec's)\n",
+                                id, out.by, named.name, id, path, path));
+        writeFileAtomically(path, text);
+        out.where += ": " + path;
+      }
+      return out;
+    }
   }
   return out;
 }
@@ -145,7 +194,7 @@ struct Child {
   Clock::time_point started;
 };
 
-Child start(const GeneratedMutantsOptions& o, const std::vector<NamedScenario>& scenarios, int id) {
+Child start(const GeneratedMutantsOptions& o, const Inputs& in, int id) {
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("mutants: pipe failed");
   std::fflush(stdout);
@@ -160,7 +209,7 @@ Child start(const GeneratedMutantsOptions& o, const std::vector<NamedScenario>& 
     for (int sig : {SIGINT, SIGTERM, SIGHUP}) signal(sig, SIG_IGN);
     std::string line;
     try {
-      line = encode(runChecks(o, scenarios, id));
+      line = encode(runChecks(o, in, id));
     } catch (const std::exception& e) {
       line = encode({id, true, fmt::format("exception: {}", e.what()), "", 0});
     }
@@ -224,7 +273,7 @@ Outcome finish(Child& c, int status, bool timed_out, int max_seconds) {
 }
 
 // Runs `ids` with at most `jobs` children at once; `done` is called as each finishes. False when interrupted.
-bool runAll(const GeneratedMutantsOptions& o, const std::vector<NamedScenario>& scenarios, const std::vector<int>& ids, unsigned jobs,
+bool runAll(const GeneratedMutantsOptions& o, const Inputs& in, const std::vector<int>& ids, unsigned jobs,
             const std::function<void(const Outcome&)>& done) {
   std::vector<Child> running;
   std::size_t next = 0;
@@ -237,7 +286,7 @@ bool runAll(const GeneratedMutantsOptions& o, const std::vector<NamedScenario>& 
       }
       return false;
     }
-    while (running.size() < jobs && next < ids.size()) running.push_back(start(o, scenarios, ids[next++]));
+    while (running.size() < jobs && next < ids.size()) running.push_back(start(o, in, ids[next++]));
     std::vector<pollfd> fds;
     for (const Child& c : running) fds.push_back({c.pipe_fd, POLLIN, 0});
     poll(fds.data(), fds.size(), 100);
@@ -363,7 +412,8 @@ int runGeneratedMutants(const GeneratedMutantsOptions& o) {
     return 0;
   }
   // The scenarios, read (and refused with file:line when malformed) before any work.
-  std::vector<NamedScenario> scenarios;
+  Inputs in;
+  std::vector<NamedScenario>& scenarios = in.scenarios;
   for (const std::string& given : o.scenarios) {
     std::vector<std::string> files;
     if (std::filesystem::is_directory(given)) {
@@ -377,6 +427,8 @@ int runGeneratedMutants(const GeneratedMutantsOptions& o) {
     }
     for (const std::string& file : files) scenarios.push_back({file, parseScenario(readUserFile(file, "a scenario file"), file)});
   }
+  for (const std::string& given : o.explore_configs) in.explore_configs.push_back(resolveExploreConfig(given));
+  if (o.explore_configs.empty()) in.explore_configs.push_back({"default", *preset("default")});
   const unsigned jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   if (!o.out.empty()) checkWritableLater(o.out, /*folder=*/true, "--out");  // before the work, not after it
 
@@ -385,7 +437,7 @@ int runGeneratedMutants(const GeneratedMutantsOptions& o) {
   const auto started = Clock::now();
   // The checks mean something only if the controller without a mutant passes them.
   std::optional<Outcome> baseline;
-  runAll(o, scenarios, {kBaseline}, 1, [&](const Outcome& r) { baseline = r; });
+  runAll(o, in, {kBaseline}, 1, [&](const Outcome& r) { baseline = r; });
   if (!baseline) {
     fmt::print(stderr, "kcspec mutants: interrupted\n");
     return 130;
@@ -396,7 +448,7 @@ int runGeneratedMutants(const GeneratedMutantsOptions& o) {
     return 1;
   }
   std::map<int, Outcome> outcomes;
-  const bool complete = runAll(o, scenarios, ids, jobs, [&](const Outcome& r) {
+  const bool complete = runAll(o, in, ids, jobs, [&](const Outcome& r) {
     outcomes[r.id] = r;
     if (line.due()) {
       const double s = std::chrono::duration<double>(Clock::now() - started).count();

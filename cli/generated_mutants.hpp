@@ -14,7 +14,8 @@ struct GeneratedMutantsOptions {
   int budget = 20;                 // random histories per check configuration
   std::uint64_t seed = 1;
   int max_steps = 100;
-  int explore_depth = 6;           // explore --system both on `default` to this depth, for survivors of the histories
+  int explore_depth = 6;           // explore --system both to this depth, for survivors of the histories (0: none)
+  std::vector<std::string> explore_configs;  // what explore runs on: presets, catalog scopes or configuration files; empty: `default`
   int max_seconds_per_mutant = 60; // a mutant still running then is killed and counted as killed by "timeout"
   unsigned jobs = 0;               // mutants run at once (one process each); 0: the hardware's cores
   int sample = 0;                  // > 0: only this many, spread evenly over the table

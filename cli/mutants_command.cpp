@@ -241,9 +241,12 @@ CommandRun addMutantsCommand(CLI::App& app) {
                   "with --generated: a mutant still running after N seconds is killed, counted as killed by timeout (default 60)")
       ->check(wholeNumber(1, 86400));
   cmd->add_option("--explore-depth", generated->explore_depth,
-                  "with --generated: explore --system both on `default` to this depth for mutants the histories miss "
-                  "(default 6; 0: none)")
-      ->check(wholeNumber(0, 64));
+                  "with --generated: explore --system both to this depth for mutants the histories miss "
+                  "(default 6; 0: none; beyond a configuration's diameter: all of it)")
+      ->check(wholeNumber(0, 10000));
+  cmd->add_option("--explore-config", generated->explore_configs,
+                  "with --generated: what explore runs on: a preset, a scope of the theorem catalog (kcspec prove --list) "
+                  "or a configuration file, repeatable (default: the preset default)");
   cmd->add_option("--fail-under", generated->fail_under,
                   "with --generated: exit 1 when fewer than PERCENT of the mutants run are killed (default 0)")
       ->check(CLI::Range(0.0, 100.0));
