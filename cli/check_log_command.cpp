@@ -2,13 +2,16 @@
 // controller.log files with Kafka 3.8's rules (docs/conformance.md). The engine lives in
 // proofs/conformance/log_checker.hpp; this file parses arguments and prints.
 //
-// Exit status: 0 no findings, 1 findings, 2 a file that cannot be opened or read
-// (`FILE:0: cannot open …` on stderr), 130 interrupted by Ctrl-C without a finding so far (the
-// partial report is printed). Unparsed lines never change the exit status.
+// Exit status (cli/exit_status.hpp): 0 no findings, 1 findings, 2 a file that cannot be opened or
+// read (`FILE:0: cannot open …` on stderr), 3 no findings but nothing checked in some file (none of
+// its lines was a record check-log reads: the report names it), 130 interrupted (SIGINT, SIGTERM,
+// SIGHUP) without a finding so far (the partial report is printed). Unparsed lines otherwise never
+// change the exit status.
 //
 // On a terminal a progress line on stderr (MiB read of the total, lines, the file when several)
 // is rewritten twice a second; nothing when stderr is not a terminal.
 #include "cli/command.hpp"
+#include "cli/exit_status.hpp"
 #include "proofs/conformance/check_report_text.hpp"
 
 #include <fmt/format.h>
@@ -128,8 +131,9 @@ int runCheckLog(const CheckLogOptions& options) {
                              options.files.size());
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
-  if (!report.findings.empty()) return 1;
-  return report.interrupted ? 130 : 0;
+  if (!report.findings.empty()) return kExitViolation;
+  if (report.interrupted) return kExitInterrupted;
+  return report.nothing_checked.empty() ? kExitHolds : kExitIncomplete;
 }
 
 }  // namespace
@@ -138,6 +142,7 @@ CommandRun addCheckLogCommand(CLI::App& app) {
   auto options = std::make_shared<CheckLogOptions>();
   auto* command = app.add_subcommand(
       "check-log", "Check Kafka state-change.log / controller.log files against Kafka 3.8's state-machine rules");
+  command->footer(std::string(kExitStatusFooter));
   command->add_option("files", options->files, "Log files, read as one stream in this order (oldest first)")->required();
   command->add_flag("--json", options->json,
                     "Print one JSON object: {\"files\",\"lines\",\"parsed\",\"unparsed\",\"findings\":[...]}");

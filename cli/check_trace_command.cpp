@@ -1,7 +1,8 @@
 // `kcspec check-trace FILE [--json]`: replays a recorded trace (docs/trace-format.md) through the
-// spec. Exit 0: the trace conforms; 1: it diverges (the first diverging line and member, with the
-// spec's value); 2: bad input (file:line: message on stderr); 130: interrupted by Ctrl-C (the
-// lines checked so far conform: a partial report is printed).
+// spec. Exit status (cli/exit_status.hpp) 0: the trace conforms; 1: it diverges (the first
+// diverging line and member, with the spec's value); 2: bad input (file:line: message on stderr);
+// 3: nothing checked (a header with neither an observation nor a step after it); 130: interrupted
+// by SIGINT, SIGTERM or SIGHUP (the lines checked so far conform: a partial report is printed).
 //
 // On a terminal a progress line on stderr (the line and the steps checked so far) is rewritten
 // twice a second; nothing when stderr is not a terminal.
@@ -14,6 +15,7 @@
 #include <string>
 
 #include "cli/command.hpp"
+#include "cli/exit_status.hpp"
 #include "cli/files.hpp"
 #include "cli/interrupt_guard.hpp"
 #include "cli/terminal_line.hpp"
@@ -68,11 +70,16 @@ int runCheckTrace(const CheckTraceOptions& options) {
     fmt::print(stderr, "kcspec check-trace: interrupted; partial report\n");
     std::fflush(stderr);
   }
+  const bool nothing_checked =
+      !verdict.divergence && !verdict.interrupted && verdict.steps == 0 && verdict.observations_checked == 0;
   using Json = nlohmann::ordered_json;
   if (options.json) {
     Json out = Json::object();
     out["file"] = options.file;
-    out["verdict"] = verdict.divergence ? "diverges" : verdict.interrupted ? "interrupted" : "conforms";
+    out["verdict"] = verdict.divergence      ? "diverges"
+                     : verdict.interrupted ? "interrupted"
+                     : nothing_checked     ? "nothing checked"
+                                           : "conforms";
     out["config"] = verdict.config_name;
     out["steps"] = verdict.steps;
     out["observations_checked"] = verdict.observations_checked;
@@ -99,12 +106,17 @@ int runCheckTrace(const CheckTraceOptions& options) {
                "configuration {}); the rest was not checked\n",
                options.file, verdict.lines_checked, verdict.steps, verdict.observations_checked,
                verdict.config_name.empty() ? "not read yet" : verdict.config_name);
+  } else if (nothing_checked) {
+    fmt::print("check-trace: {}: nothing checked: the trace has no step and no observation after its header "
+               "(configuration {})\n",
+               options.file, verdict.config_name);
   } else {
     fmt::print("check-trace: {}: conforms ({} steps, {} observations checked, configuration {})\n", options.file,
                verdict.steps, verdict.observations_checked, verdict.config_name);
   }
-  if (verdict.divergence) return 1;
-  return verdict.interrupted ? 130 : 0;
+  if (verdict.divergence) return kExitViolation;
+  if (verdict.interrupted) return kExitInterrupted;
+  return nothing_checked ? kExitIncomplete : kExitHolds;
 }
 
 }  // namespace
@@ -113,6 +125,7 @@ CommandRun addCheckTraceCommand(CLI::App& app) {
   auto options = std::make_shared<CheckTraceOptions>();
   auto* command = app.add_subcommand(
       "check-trace", "Replay a recorded trace (docs/trace-format.md) through the spec; report the first divergence");
+  command->footer(std::string(kExitStatusFooter));
   command->add_option("FILE", options->file, "An NDJSON trace: a header line, then one line per step")->required();
   command->add_flag("--json", options->json,
                     "Print one JSON object: {\"file\",\"verdict\",\"config\",\"steps\",\"observations_checked\","

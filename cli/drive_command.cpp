@@ -1,10 +1,13 @@
 // `kcspec drive [--mode random|exhaustive] … -- COMMAND…`: drives a system under test over the
 // driver protocol (docs/driver-protocol.md) with the spec's enabled actions and compares its
-// observations with the spec's (proofs/conformance/driver_engine.hpp). Exit 0: every observation
-// agreed; 1: a finding (mismatch, refusal, error, timeout, exit, malformed output), printed with
-// its history and written as a scenario file; 2: bad input (flags, configuration, a command
-// that cannot be started); 130: interrupted (Ctrl-C) before a finding — the partial report is
-// printed first (a finding found before the Ctrl-C is reported as usual, exit 1).
+// observations with the spec's (proofs/conformance/driver_engine.hpp). Exit status
+// (cli/exit_status.hpp) 0: every observation agreed, in every history asked for or every state of
+// the configuration; 1: a finding (mismatch, refusal, error, timeout, exit, malformed output),
+// printed with its history and written as a scenario file; 2: bad input (flags, configuration, a
+// command that cannot be started); 3: exhaustive mode stopped at --steps or --max-states before
+// the configuration's last state, every observation agreeing so far; 130: interrupted (SIGINT,
+// SIGTERM, SIGHUP) before a finding — the partial report is printed first (a finding found before
+// that is reported as usual, exit 1).
 #include <fmt/format.h>
 
 #include <atomic>
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/exit_status.hpp"
 #include "proofs/agreement/random_histories.hpp"
 #include "cli/files.hpp"
 #include "cli/number_options.hpp"
@@ -197,7 +201,10 @@ int runDrive(const DriveCommandOptions& o) {
       out["finding"] = std::move(finding);
     }
     fmt::print("{}\n", out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
-    return report.finding ? 1 : report.interrupted ? 130 : 0;
+    return report.finding ? kExitViolation
+           : report.interrupted ? kExitInterrupted
+           : exhaustive && !report.complete ? kExitIncomplete
+                                            : kExitHolds;
   }
 
   if (exhaustive) {
@@ -214,11 +221,16 @@ int runDrive(const DriveCommandOptions& o) {
   }
   if (!report.finding && report.interrupted) {
     fmt::print("interrupted: no finding so far; the SUT's observation equalled the spec's in every step taken\n");
-    return 130;
+    return kExitInterrupted;
   }
   if (!report.finding) {
     fmt::print("conform: the SUT's observation equals the spec's after init and after every step\n");
-    return 0;
+    if (exhaustive && !report.complete) {
+      fmt::print("incomplete: the depth or --max-states bound stopped the search before the last state; not every "
+                 "reachable state was checked (exit 3)\n");
+      return kExitIncomplete;
+    }
+    return kExitHolds;
   }
   const conformance::Finding& f = *report.finding;
   fmt::print("FINDING ({}): {}\n", conformance::findingKindName(f.failure.kind), f.failure.message);
@@ -247,7 +259,7 @@ int runDrive(const DriveCommandOptions& o) {
   for (std::size_t i = 0; i < f.history.size(); ++i) fmt::print("  {:>3}. {}\n", i + 1, printAction(config, f.history[i]));
   if (!scenario_path.empty()) fmt::print("scenario: {} (kcspec replay {})\n", scenario_path, shellWord(scenario_path));
   fmt::print("reproduce: {}\n", reproduce);
-  return 1;
+  return kExitViolation;
 }
 
 }  // namespace
@@ -256,6 +268,7 @@ CommandRun addDriveCommand(CLI::App& app) {
   auto o = std::make_shared<DriveCommandOptions>();
   CLI::App* cmd = app.add_subcommand(
       "drive", "Drive a system under test over stdio (docs/driver-protocol.md) and compare it with the spec; exit 1 on a finding");
+  cmd->footer(std::string(kExitStatusFooter));
   cmd->add_option("--mode", o->mode, "random (default): random histories, shrunk on failure; exhaustive: breadth first");
   cmd->add_option("--seed", o->seed, "random mode: the seed (default 1)")
       ->check(wholeNumber(0, std::numeric_limits<std::uint64_t>::max()));

@@ -5,10 +5,11 @@
 // each violation's shortest counterexample as numbered actions with the observation diff at its
 // last step, and writes each counterexample as a scenario file and a sequence diagram (SVG).
 //
-// Exit status: 0 every property holds in the explored states (known Kafka deviations allowed,
-// also when the run stopped early at --max-depth, --max-memory or --max-seconds: "complete" says
-// so), 1 a violation, 2 bad input (also --mutant with --system spec), 130 interrupted (SIGINT) without a
-// violation found so far (the partial report is printed first).
+// Exit status (cli/exit_status.hpp): 0 every property holds in every reachable state (known
+// Kafka deviations allowed), 1 a violation, 2 bad input (also --mutant with --system spec), 3
+// incomplete — stopped at --max-depth, --max-memory or --max-seconds with no violation in the
+// explored states (the summary says `incomplete` and why) — 130 interrupted (SIGINT, SIGTERM,
+// SIGHUP) without a violation found so far (the partial report is printed first).
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -23,6 +24,7 @@
 
 #include "spec/rules/invariants.hpp"
 #include "cli/command.hpp"
+#include "cli/exit_status.hpp"
 #include "docs/generator/sequence_diagram.hpp"
 #include "cli/files.hpp"
 #include "cli/interrupt_guard.hpp"
@@ -289,7 +291,14 @@ void printText(const Config& config, const Subject& subject, const ExploreResult
                  replayCommand(subject, r->scenario));
     }
   }
-  if (!any) fmt::print("every property holds{}\n", result.complete() ? "" : " in the explored states");
+  if (!any && result.complete()) fmt::print("every property holds\n");
+  if (!any && !result.complete() && result.stop != explorer::StopReason::Cancelled) {
+    fmt::print("incomplete: stopped by the {} with no violation in the {} explored states; not a proof (exit 3)\n",
+               explorer::stopReasonName(result.stop), grouped(result.states));
+  }
+  if (!any && result.stop == explorer::StopReason::Cancelled) {
+    fmt::print("interrupted: no violation in the {} explored states\n", grouped(result.states));
+  }
 }
 
 template <class S>
@@ -412,9 +421,9 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
   } else {
     printText(config, subject, result, reported);
   }
-  if (!result.holds()) return 1;
-  if (result.stop == explorer::StopReason::Cancelled) return 130;
-  return 0;
+  if (!result.holds()) return kExitViolation;
+  if (result.stop == explorer::StopReason::Cancelled) return kExitInterrupted;
+  return result.complete() ? kExitHolds : kExitIncomplete;
 }
 
 int runExplore(const ExploreOptions& options) {
@@ -466,6 +475,7 @@ CommandRun addExploreCommand(CLI::App& app) {
   auto options = std::make_shared<ExploreOptions>();
   auto* command = app.add_subcommand(
       "explore", "Explore every state of a configuration (breadth first) and check the invariant catalog");
+  command->footer(std::string(kExitStatusFooter));
   auto* preset_option =
       command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most two per history; about 20 seconds on 2 cores), medium (five perturbation kinds, at most three per history; about 8 minutes), large (medium with a partition at replication factor 3; about 50 minutes, 8 GB with --spill-dir), or one of " + presetNameList(3) + " (default: default)");
   auto* config_option = command->add_option("--config", options->config_file, "A configuration file (config_text.hpp's format)");

@@ -4,9 +4,10 @@
 // second shows how far the run in progress is. Ctrl-C stops the run in progress, prints the
 // theorems decided before it, writes nothing and exits 130.
 //
-// Exit status: 0 every theorem is proven, holds, or is a confirmed known Kafka deviation; 1 a
-// theorem is violated, incomplete, or a deviation was not reproduced; 2 bad input; 130
-// interrupted (when nothing decided so far failed).
+// Exit status (cli/exit_status.hpp): 0 every theorem is proven, holds, or is a confirmed known
+// Kafka deviation; 1 a theorem is violated or a deviation was not reproduced; 2 bad input; 3 a
+// theorem is incomplete (its run stopped at a limit) and none failed; 130 interrupted (when
+// nothing decided so far failed).
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -18,11 +19,14 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/exit_status.hpp"
 #include "cli/files.hpp"
 #include "cli/interrupt_guard.hpp"
+#include "cli/number_options.hpp"
 #include "docs/generator/proofs_page.hpp"
 #include "cli/terminal_line.hpp"
 #include "proofs/theorems/runner.hpp"
+#include "spec/vocabulary/assert.hpp"
 
 namespace kcspec::cli {
 
@@ -37,6 +41,7 @@ struct ProveCommandOptions {
   std::string out = "docs/proofs.md";
   bool out_given = false;
   unsigned threads = 0;
+  std::uint64_t max_memory_mib = 4096;  // per exploration; past it the theorem is incomplete
   bool json = false;
   bool list = false;
 };
@@ -129,13 +134,14 @@ nlohmann::ordered_json jsonReport(const ProveReport& report, const std::string& 
 
 void printText(const ProveReport& report, const std::string& written) {
   std::size_t failed = 0;
+  std::size_t incomplete = 0;
   for (const TheoremResult& r : report.results) {
     if (r.outcome == Outcome::DeviationConfirmed) {
       fmt::print("{}: Kafka deviation confirmed, shortest counterexample {} steps\n", r.theorem->id,
                  r.counterexample ? r.counterexample->steps.size() : 0);
     }
     if (outcomeIsSuccess(r.outcome)) continue;
-    ++failed;
+    ++(r.outcome == Outcome::Incomplete ? incomplete : failed);
     fmt::print("{}: {}\n", r.theorem->id, outcomeName(r.outcome));
     if (r.counterexample) {
       for (std::size_t i = 0; i < r.counterexample->steps.size(); ++i) {
@@ -146,8 +152,10 @@ void printText(const ProveReport& report, const std::string& written) {
   }
   fmt::print("{} theorems in {} runs, {:.1f} s{}: {}\n", report.results.size(), report.runs.size(), report.seconds,
              report.interrupted ? " (interrupted: the others were not run)" : "",
-             failed == 0 ? "every theorem is proven, holds or is a confirmed Kafka deviation"
-                         : fmt::format("{} failed", failed));
+             failed + incomplete == 0 ? std::string("every theorem is proven, holds or is a confirmed Kafka deviation")
+             : incomplete == 0      ? fmt::format("{} failed", failed)
+             : failed == 0 ? fmt::format("{} incomplete (stopped at a limit: not decided)", incomplete)
+                           : fmt::format("{} failed, {} incomplete (stopped at a limit: not decided)", failed, incomplete));
   if (!written.empty()) {
     fmt::print("wrote {} (docs/spec/invariants.md reads its verdicts from docs/proofs.md: run `kcspec docs`)\n", written);
   }
@@ -175,6 +183,7 @@ int runProve(const ProveCommandOptions& options) {
   if (write) checkWritableLater(options.out, /*folder=*/false, "--out");  // before the work, not after it
   ProveOptions run;
   run.threads = options.threads;
+  run.max_memory_bytes = options.max_memory_mib * 1024 * 1024;
   // On a terminal a transient line (the run in progress) is rewritten in place; each progress
   // line of its own first takes it off. The runner throttles the ticks.
   TerminalLine line;
@@ -202,8 +211,16 @@ int runProve(const ProveCommandOptions& options) {
     printText(report, written);
     if (!write && !report.interrupted) fmt::print("(--only without --out: nothing written)\n");
   }
-  if (!report.success()) return 1;
-  return report.interrupted ? 130 : 0;
+  // A violation or an unreproduced deviation decides; a theorem that could not be decided (its run
+  // stopped at a limit) is incomplete, never success.
+  const auto is = [&](proofs::Outcome o) {
+    return std::any_of(report.results.begin(), report.results.end(), [o](const TheoremResult& r) { return r.outcome == o; });
+  };
+  if (is(proofs::Outcome::Violated) || is(proofs::Outcome::DeviationNotReproduced)) return kExitViolation;
+  if (report.interrupted) return kExitInterrupted;
+  if (is(proofs::Outcome::Incomplete)) return kExitIncomplete;
+  KCSPEC_ASSERT(report.success());
+  return kExitHolds;
 }
 
 }  // namespace
@@ -211,12 +228,17 @@ int runProve(const ProveCommandOptions& options) {
 CommandRun addProveCommand(CLI::App& app) {
   auto options = std::make_shared<ProveCommandOptions>();
   auto* command = app.add_subcommand("prove", "Run the theorem catalog and write docs/proofs.md");
+  command->footer(std::string(kExitStatusFooter));
   command->add_option("--only", options->only,
                       "Only these theorems (a theorem id such as S1@crash-failover, a property id such as S1, or a "
                       "scope name); repeatable. Without --out nothing is written");
   auto* out = command->add_option("--out", options->out, "Where the page is written")->capture_default_str();
   command->add_option("--threads", options->threads, "The explorer's worker threads (default: the hardware's cores)")
       ->check(CLI::Range(1u, 1024u));
+  command->add_option("--max-memory", options->max_memory_mib,
+                      "MiB of checker memory per exploration (default 4096); a run that needs more leaves its theorems "
+                      "incomplete (exit 3)")
+      ->check(wholeNumber(1, 1 << 30));
   command->add_flag("--json", options->json, "Print one JSON object instead of the text summary");
   auto* list = command->add_flag("--list", options->list, "List the theorems (id, method, expectation; those --only selects; "
                                  "a JSON array with --json) and exit");

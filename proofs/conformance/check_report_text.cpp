@@ -56,6 +56,12 @@ std::string checkReportText(const CheckReport& report) {
                  plural(report.files.size(), "file"), plural(report.lines, "line"), report.parsed, report.unparsed,
                  report.blank, plural(report.partitions.size(), "partition"), plural(report.findings.size(), "finding"),
                  kinds);
+  for (const std::string& file : report.nothing_checked) {
+    fmt::format_to(out,
+                   "nothing checked in {}: none of its lines is a state-change.log or controller.log line in a layout "
+                   "check-log reads (a compressed file, another layout or another log? docs/conformance.md)\n",
+                   printable(file));
+  }
   return text;
 }
 
@@ -76,6 +82,7 @@ std::string checkReportJson(const CheckReport& report) {
   out["unparsed"] = report.unparsed;
   out["findings"] = std::move(findings);
   if (report.interrupted) out["interrupted"] = true;  // only then: the usual object is unchanged
+  if (!report.nothing_checked.empty()) out["nothing_checked"] = report.nothing_checked;  // likewise
   // Log text may be invalid UTF-8: such bytes are replaced rather than failing the dump.
   return out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }

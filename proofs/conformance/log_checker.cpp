@@ -135,6 +135,7 @@ struct LogChecker::Impl {
   // Per file.
   std::uint32_t file = 0;
   std::uint64_t line = 0;
+  std::uint64_t parsed_at_file_start = 0;  // report.parsed when the file began: none more, nothing checked
   bool trace_visible = false;
   // Per controller id: the last epoch it logged and where. A file may interleave controllers
   // (a merged log, or a zombie still logging after a failover); each one's epoch only grows.
@@ -493,6 +494,7 @@ void LogChecker::beginFile(const std::string& name) {
   s.report.files.push_back(name);
   s.file = static_cast<std::uint32_t>(s.report.files.size() - 1);
   s.line = 0;
+  s.parsed_at_file_start = s.report.parsed;
   s.trace_visible = false;
   s.last_epoch_by_controller.clear();
   s.cached_controller_entry = nullptr;
@@ -549,7 +551,11 @@ void LogChecker::addOverlongLine() {
   s.unparsed("(line longer than " + std::to_string(s.options.max_line_bytes) + " bytes, skipped)");
 }
 
-void LogChecker::endFile() { state_->closeRecord(); }
+void LogChecker::endFile() {
+  Impl& s = *state_;
+  s.closeRecord();
+  if (!s.cancelled && s.report.parsed == s.parsed_at_file_start) s.report.nothing_checked.push_back(s.report.files[s.file]);
+}
 
 CheckReport LogChecker::finish() {
   Impl& s = *state_;

@@ -73,6 +73,9 @@ struct CheckReport {
   // report covers the lines up to `last_file_lines` of the last file in `files`.
   bool interrupted = false;
   std::uint64_t last_file_lines = 0;  // lines checked in the last file of `files`
+  // Files read to their end of which no line was a record the checker reads (a compressed file,
+  // another layout, another log): nothing in them was checked. In `files` order.
+  std::vector<std::string> nothing_checked;
 };
 
 // How far a run is, for a progress line: told on the checking thread (the one calling checkFile)
