@@ -173,9 +173,12 @@ bool ControllerContext::transitionPartition(TopicPartition tp, PartitionState ta
 }
 
 void ControllerContext::restorePartitionState(TopicPartition tp, PartitionState state) {
-  const PartitionState before = entry(tp).state ? entry(tp).state->current() : PartitionState::NonExistentPartition;
+  // Only initializePartitionState calls this, at failover, on a context that is new or that
+  // resetContext emptied at the resignation before: the partition has no state yet, and Kafka's
+  // putPartitionState counts the change from NonExistentPartition.
+  KCSPEC_ASSERT(!entry(tp).state);
   entry(tp).state = PartitionLifecycle::restoredAt(state);
-  countPartitionStateChange(tp, before, state);
+  countPartitionStateChange(tp, PartitionState::NonExistentPartition, state);
 }
 
 PartitionSet ControllerContext::partitionsInStates(std::initializer_list<PartitionState> states) const {

@@ -73,7 +73,7 @@ class ControllerContext {
   void putPartitionStateIfNotExists(TopicPartition tp);  // inserts NonExistentPartition
   // The MSM decides; returns whether the move was accepted. Keeps offlinePartitionCount.
   bool transitionPartition(TopicPartition tp, PartitionState target);
-  // The startup's silent put (kafka.md §2.1), still counted.
+  // The startup's silent put (kafka.md §2.1), still counted; the partition has no state before.
   void restorePartitionState(TopicPartition tp, PartitionState state);
   PartitionSet partitionsInStates(std::initializer_list<PartitionState> states) const;
   PartitionSet partitionsInStates(TopicIndex topic, std::initializer_list<PartitionState> states) const;

@@ -344,7 +344,10 @@ constexpr Property kCatalog[] = {
      "logs the invalid transition and skips it (kafka.md §1.4). The explorer's shortest T3 is another path: a controller "
      "that lost its session (not noticed yet) processes TopicDeletion after the new controller rewrote the partition "
      "states; removeReplicasFromIsr skips them (\"written by another controller\"), so OfflineReplica is skipped and "
-     "Kafka asks for OnlineReplica -> ReplicaDeletionStarted."},
+     "Kafka asks for OnlineReplica -> ReplicaDeletionStarted. A partition's too: when onBrokerStartup resumes a "
+     "reassignment whose topic's deletion started meanwhile (deviation S8) and finds it complete, "
+     "moveReassignedPartitionLeaderIfRequired asks for NonExistentPartition -> OnlinePartition "
+     "(tests/scenarios/reassignment_completes_after_deletion_started.scenario)."},
     {"T4", "StaleControllerWriteNeverAccepted",
      "ZooKeeper accepts no write from a controller whose epoch is older than /controller_epoch.",
      "kafka.md §6.3.1 (controller epoch fencing)", PropertyKind::StepSafety, nullptr,
