@@ -101,6 +101,13 @@ Config loadConfig(const ExploreOptions& options) {
   return *config;
 }
 
+// A file-name part from a name the user chose (a configuration's, a mutant list): safe characters
+// only, and at most kMaxNamePart bytes — a longer name is cut and ends with 8 hex digits of a hash
+// of the whole (so two long names that share a prefix still get two files), which keeps the whole
+// file name (configuration, system, mutants, property, extension) under the 255 bytes of a file
+// system's name limit.
+constexpr std::size_t kMaxNamePart = 64;
+
 std::string safeFileName(std::string_view name) {
   std::string out;
   for (char c : name) {
@@ -108,7 +115,13 @@ std::string safeFileName(std::string_view name) {
                        c == '_' || c == '.';
     out += plain ? c : '_';
   }
-  return out.empty() || out[0] == '.' ? "_" + out : out;
+  if (out.empty() || out[0] == '.') out = "_" + out;
+  if (out.size() > kMaxNamePart) {
+    std::uint32_t hash = 2166136261u;  // FNV-1a over the name as given
+    for (char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+    out = fmt::format("{}-{:08x}", out.substr(0, kMaxNamePart - 9), hash);
+  }
+  return out;
 }
 
 // What a run explores: the system's name and mutants, for reports and file names.
