@@ -261,6 +261,17 @@ void printText(const Config& config, const Subject& subject, const ExploreResult
   fmt::print("  memory       {} at the peak (visited set {}; {} recovery edges)\n", mib(result.memory_bytes),
              mib(result.visited_bytes), grouped(result.recovery_edges));
   if (result.spilled_bytes > 0) fmt::print("  spilled      {} on disk at the most\n", mib(result.spilled_bytes));
+  if (!result.action_counts.empty()) {
+    // Action coverage, as TLC reports per action: how often each kind fired, and which never did
+    // (a kind the configuration never enables, or a bound of 0, shows here).
+    std::string fired, never;
+    for (const auto& [kind, count] : result.action_counts) {
+      if (count == 0) never += fmt::format("{}{}", never.empty() ? "" : ", ", kind);
+      else fired += fmt::format("{}{} {}", fired.empty() ? "" : ", ", kind, grouped(count));
+    }
+    fmt::print("  actions      {}\n", fired.empty() ? std::string("none fired") : fired);
+    if (!never.empty()) fmt::print("  never fired  {}\n", never);
+  }
   fmt::print("  complete     {}\n", result.complete() ? "yes" : fmt::format("no ({})", explorer::stopReasonName(result.stop)));
   fmt::print("  liveness     {}\n", result.liveness_checked
                                         ? fmt::format("checked ({} sweep{})", result.liveness_sweeps, result.liveness_sweeps == 1 ? "" : "s")
@@ -328,6 +339,9 @@ std::string jsonReport(const Config& config, const Subject& subject, const Explo
   report["threads"] = result.threads;
   report["states"] = result.states;
   report["transitions"] = result.transitions;
+  nlohmann::ordered_json fired = nlohmann::ordered_json::object();
+  for (const auto& [kind, count] : result.action_counts) fired[std::string(kind)] = count;
+  report["actions"] = fired;
   report["max_depth"] = result.max_depth;
   report["seconds"] = result.seconds;
   report["complete"] = result.complete();

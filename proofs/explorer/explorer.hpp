@@ -38,6 +38,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <chrono>
@@ -48,6 +49,7 @@
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <stop_token>
 #include <string>
@@ -153,6 +155,9 @@ struct ExploreResult {
   std::uint64_t recovery_edges = 0;  // recovery edges recorded for liveness (between distinct states)
   std::uint64_t spilled_bytes = 0;   // the most the spill files held at once (ExploreOptions::spill_directory)
   int liveness_sweeps = 0;           // the liveness pass's sweeps (0 when it did not run)
+  // Transitions by action kind, every kind the system names (HasActionKinds), zeros included: a
+  // kind that never fired is visible. Empty for a system without kinds.
+  std::vector<std::pair<std::string_view, std::uint64_t>> action_counts;
   std::vector<Violation<S>> violations;  // safety in properties() order, then liveness
 
   bool complete() const { return stop == StopReason::Complete; }
@@ -234,6 +239,11 @@ class Explorer {
 
     result.states = visited_.size();
     result.transitions = transitions_;
+    if constexpr (HasActionKinds<S>) {
+      const std::span<const std::string_view> kinds = system_.actionKinds();
+      KCSPEC_ASSERT(kinds.size() <= action_counts_.size());
+      for (std::size_t k = 0; k < kinds.size(); ++k) result.action_counts.emplace_back(kinds[k], action_counts_[k]);
+    }
     result.max_depth = static_cast<int>(level_begin_.size()) - 1;
     result.stop = stop_;
     result.memory_bytes = std::max(peak_memory_, memory());
@@ -256,6 +266,7 @@ class Explorer {
     std::uint32_t offset = 0;  // its encoding in the chunk's arena, when new
     std::uint32_t length = 0;
     bool recovery = false;
+    std::uint8_t kind = 0;  // the action's kind (HasActionKinds), for the report's action coverage
   };
 
   struct Expanded {
@@ -611,6 +622,7 @@ class Explorer {
         Successor successor;
         successor.ordinal = static_cast<std::uint32_t>(k);
         successor.recovery = check_liveness_ && system_.isRecovery(actions[k]);
+        if constexpr (HasActionKinds<S>) successor.kind = static_cast<std::uint8_t>(system_.actionKind(actions[k]));
         if constexpr (StepsEncoded<S>) {
           // Step, encoding (the parent's bytes for what the step left alone) and fingerprint at
           // once, on a scratch copy of the state that is the state again afterwards.
@@ -687,6 +699,7 @@ class Explorer {
         for (std::uint32_t s = 0; s < expanded.successor_count; ++s) {
           const Successor& successor = chunk.successors[expanded.first_successor + s];
           ++transitions_;
+          ++action_counts_[successor.kind];
           for (PropertyMask bits = successor.step_violations; bits != 0; bits &= bits - 1) {
             record(static_cast<std::size_t>(std::countr_zero(bits)), index, successor.ordinal);
           }
@@ -917,6 +930,7 @@ class Explorer {
   Frontier frontier_;
   Frontier next_frontier_;
   std::uint64_t transitions_ = 0;
+  std::array<std::uint64_t, 256> action_counts_{};  // transitions merged, by Successor::kind
   std::uint64_t peak_memory_ = 0;  // the most affords() accepted
   std::uint64_t peak_spilled_ = 0;  // the most the spill files held, as of a chunk's merge
   std::size_t merge_position_ = 0;          // the frontier position of the next expanded state the merge takes

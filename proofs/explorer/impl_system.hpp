@@ -71,6 +71,9 @@ class ImplSystem {
   PropertyMask violatedStateProperties(const State& state) const { return catalog_.violatedState(config_, state.view); }
   PropertyMask goalsReached(const State& state) const { return catalog_.goalsReached(config_, state.view); }
   bool isRecovery(const Action& action) const;
+  // Action coverage (system.hpp HasActionKinds): the vocabulary's kinds.
+  std::span<const std::string_view> actionKinds() const { return kActionNames; }
+  std::size_t actionKind(const Action& action) const { return static_cast<std::size_t>(action.kind); }
 
   PropertyMask bitOf(std::string_view id) const { return catalog_.bitOf(id); }
 

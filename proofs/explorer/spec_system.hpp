@@ -62,6 +62,9 @@ class SpecSystem {
   // The liveness goals that hold, in a quiescent state (spec::isQuiescent); none otherwise.
   PropertyMask goalsReached(const State& state) const;
   bool isRecovery(const Action& action) const { return isRecoveryAction(action); }
+  // Action coverage (system.hpp HasActionKinds): the vocabulary's kinds.
+  std::span<const std::string_view> actionKinds() const { return kActionNames; }
+  std::size_t actionKind(const Action& action) const { return static_cast<std::size_t>(action.kind); }
 
   // The bit of the catalog property `id` (0 when there is none).
   PropertyMask bitOf(std::string_view id) const;

@@ -90,6 +90,15 @@ concept System = requires(const S& system, const typename S::State& state, const
 //   void nextInto(const State&, const Action&, PropertyMask& violated, State& successor) const;
 //       successor = next(state, action, violated), reusing the storage of `successor` (a state
 //       of the same system, not `state` itself)
+// Optional, for the report's action coverage (how often each kind of action fired, and which
+// never did, as TLC reports per action):
+//   std::span<const std::string_view> actionKinds() const;  the kinds' names, at most 255
+//   std::size_t actionKind(const Action&) const;            the action's kind, an index into them
+template <class S>
+concept HasActionKinds = requires(const S& system, const typename S::Action& action) {
+  { system.actionKinds() } -> std::convertible_to<std::span<const std::string_view>>;
+  { system.actionKind(action) } -> std::convertible_to<std::size_t>;
+};
 template <class S>
 concept EncodesFingerprinted = requires(const S& system, const typename S::State& state, std::string& bytes) {
   { system.encodeFingerprinted(state, bytes) } -> std::same_as<Fingerprint>;

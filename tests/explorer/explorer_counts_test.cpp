@@ -159,5 +159,36 @@ TEST(ExplorerCounts, OneThreadGivesTheSameCounts) {
   EXPECT_EQ(result.threads, 1u);
 }
 
+std::uint64_t firedOf(const ExploreResult<SpecSystem>& result, std::string_view kind) {
+  for (const auto& [name, count] : result.action_counts) {
+    if (name == kind) return count;
+  }
+  ADD_FAILURE() << "no action kind " << kind;
+  return 0;
+}
+
+// Action coverage: the walk above has 2 transitions, one elect-controller and one
+// deliver-request; every other kind is listed with 0 (a kind that never fired is visible).
+TEST(ExplorerCounts, ActionCoverageCountsTransitionsByKind) {
+  const auto result = run(oneBroker());
+  ASSERT_EQ(result.action_counts.size(), kActionKindCount);
+  EXPECT_EQ(firedOf(result, "elect-controller"), 1u);
+  EXPECT_EQ(firedOf(result, "deliver-request"), 1u);
+  std::uint64_t total = 0;
+  for (const auto& [name, count] : result.action_counts) total += count;
+  EXPECT_EQ(total, result.transitions);
+  EXPECT_EQ(firedOf(result, "crash"), 0u);
+}
+
+// The same coverage on any number of threads (the merge counts, in the frontier's order).
+TEST(ExplorerCounts, ActionCoverageIsTheSameOnOneAndTwoThreads) {
+  Config config = oneBrokerOneTopic();
+  config.bounds.crashes = 1;
+  const auto one = run(config, 1);
+  const auto two = run(config, 2);
+  EXPECT_EQ(one.action_counts, two.action_counts);
+  EXPECT_GT(firedOf(one, "crash"), 0u);
+}
+
 }  // namespace
 }  // namespace kcspec::explorer
