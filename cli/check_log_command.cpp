@@ -1,4 +1,4 @@
-// `kcspec check-log FILE... [--json] [--verbose] [--threads N]`: conformance of real Kafka state-change.log /
+// `kcspec check-log FILE...|- [--json] [--verbose] [--threads N]`: conformance of real Kafka state-change.log /
 // controller.log files with Kafka 3.8's rules (docs/conformance.md). The engine lives in
 // proofs/conformance/log_checker.hpp; this file parses arguments and prints.
 //
@@ -143,7 +143,7 @@ CommandRun addCheckLogCommand(CLI::App& app) {
   auto* command = app.add_subcommand(
       "check-log", "Check Kafka state-change.log / controller.log files against Kafka 3.8's state-machine rules");
   command->footer(std::string(kExitStatusFooter));
-  command->add_option("files", options->files, "Log files, read as one stream in this order (oldest first)")->required();
+  command->add_option("files", options->files, "Log files, read as one stream in this order (oldest first); gzip-compressed ones are recognised by content; - is standard input")->required();
   command->add_flag("--json", options->json,
                     "Print one JSON object: {\"files\",\"lines\",\"parsed\",\"unparsed\",\"findings\":[...]}");
   command->add_flag("--verbose", options->verbose, "List unparsed lines (on stderr with --json)");

@@ -59,7 +59,7 @@ std::string checkReportText(const CheckReport& report) {
   for (const std::string& file : report.nothing_checked) {
     fmt::format_to(out,
                    "nothing checked in {}: none of its lines is a state-change.log or controller.log line in a layout "
-                   "check-log reads (a compressed file, another layout or another log? docs/conformance.md)\n",
+                   "check-log reads (another layout, another log, or not text? docs/conformance.md)\n",
                    printable(file));
   }
   return text;

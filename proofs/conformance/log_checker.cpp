@@ -15,6 +15,7 @@
 #include "proofs/conformance/log_line.hpp"
 #include "proofs/conformance/log_parallel.hpp"
 #include "proofs/conformance/log_partition_index.hpp"
+#include "proofs/conformance/log_source.hpp"
 #include "proofs/conformance/log_windows.hpp"
 #include "spec/vocabulary/states.hpp"
 #include "spec/vocabulary/valid_previous_states.hpp"
@@ -610,6 +611,7 @@ void LogChecker::checkText(std::string_view text, const std::string& name) {
 }
 
 std::optional<std::string> cannotOpen(const std::string& path) {
+  if (path == kStandardInput) return std::nullopt;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::string(std::strerror(errno));
   struct stat st {};
@@ -625,12 +627,20 @@ bool LogChecker::interrupted() const { return state_->cancelled; }
 std::optional<std::string> LogChecker::checkFile(const std::string& path) {
   if (state_->stopRequested()) return std::nullopt;  // interrupted: the file is not begun
   if (auto reason = cannotOpen(path)) return "cannot open " + path + ": " + *reason;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const bool standard_input = path == kStandardInput;
+  const int fd = standard_input ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return "cannot open " + path + ": " + std::strerror(errno);
+  const auto closeFd = [&] {
+    if (!standard_input) ::close(fd);
+  };
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 
   struct stat st {};
-  if (state_->options.map_window_bytes > 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+  // A gzip-compressed file (its first two bytes 1f 8b, whatever its name) is inflated as it is
+  // read (log_source.hpp), not mapped.
+  unsigned char magic[2] = {0, 0};
+  const bool gzip = ::pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  if (!gzip && state_->options.map_window_bytes > 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
     const std::size_t cap = state_->options.max_line_bytes;
     const bool parallel = state_->options.threads > 1;
     const auto size = static_cast<std::uint64_t>(st.st_size);
@@ -670,7 +680,7 @@ std::optional<std::string> LogChecker::checkFile(const std::string& path) {
         }
       }
       const int map_errno = errno;
-      ::close(fd);
+      closeFd();
       endFile();
       if (next == WindowReader::Next::Failed) return "cannot read " + path + ": " + std::strerror(map_errno);
       return std::nullopt;
@@ -688,20 +698,19 @@ std::optional<std::string> LogChecker::checkFile(const std::string& path) {
   std::optional<std::string> error;
   // A regular file is read this way only when it cannot be mapped (or mapping is off).
   const std::uint64_t file_bytes = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
-  std::uint64_t bytes_read = 0;
+  LogSource source(fd);
 
   beginFile(path);
   while (true) {
     if (state_->stopRequested()) break;  // also after a read(2) a signal interrupted
     char* const buf = buffer.get();
-    const ssize_t n = ::read(fd, buf + have, size - have);
+    const ssize_t n = source.read(buf + have, size - have);
     if (n < 0) {
-      if (errno == EINTR) continue;
-      error = "cannot read " + path + ": " + std::strerror(errno);
+      if (n == -1 && errno == EINTR && source.error().empty()) continue;
+      error = "cannot read " + path + ": " + source.error();
       break;
     }
     if (n == 0) break;
-    bytes_read += static_cast<std::uint64_t>(n);
     const std::size_t len = have + static_cast<std::size_t>(n);
     std::size_t start = 0;
     while (start < len) {
@@ -731,10 +740,10 @@ std::optional<std::string> LogChecker::checkFile(const std::string& path) {
         size = bigger;
       }
     }
-    state_->tell(bytes_read - have, file_bytes);
+    state_->tell(source.compressed() ? source.compressedBytesRead() : source.compressedBytesRead() - have, file_bytes);
   }
   if (!error && !state_->cancelled && have > 0 && !skipping) addLine(std::string_view(buffer.get(), have));
-  ::close(fd);
+  closeFd();
   endFile();
   return error;
 }

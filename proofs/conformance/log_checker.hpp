@@ -123,8 +123,10 @@ class LogChecker {
 
   void setUnparsedSink(UnparsedSink sink);
 
-  // Streams one file through the checker. Returns an error message ("cannot open …: reason",
-  // "cannot read …") when the file cannot be read; a file of any content is otherwise accepted.
+  // Streams one file through the checker ("-": standard input; a gzip-compressed file or stream,
+  // recognised by its first bytes, is inflated as it is read). Returns an error message ("cannot
+  // open …: reason", "cannot read …", a gzip stream that is corrupt or cut short) when the file
+  // cannot be read; a file of any content is otherwise accepted.
   std::optional<std::string> checkFile(const std::string& path);
 
   // The same for text already in memory (tests): `name` is the file name findings carry.
@@ -150,7 +152,10 @@ class LogChecker {
   std::unique_ptr<Impl> state_;
 };
 
-// Whether `path` can be opened for reading as a file; the reason when not.
+// The file name that means standard input (checkFile reads it once, as a stream).
+inline constexpr std::string_view kStandardInput = "-";
+
+// Whether `path` can be opened for reading as a file; the reason when not (never for "-").
 std::optional<std::string> cannotOpen(const std::string& path);
 
 }  // namespace kcspec::conformance

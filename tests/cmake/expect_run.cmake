@@ -1,12 +1,16 @@
 # cmake -DCOMMAND="prog;arg;..." [-DEXPECTED_EXIT=0] [-DSTDOUT_REGEX=re] [-DSTDOUT_REGEX2=re]
-#       [-DSTDERR_REGEX=re] [-DSTDERR_REGEX2=re] [-DEXPECTED_FILE=path] -P expect_run.cmake
+#       [-DSTDERR_REGEX=re] [-DSTDERR_REGEX2=re] [-DEXPECTED_FILE=path] [-DINPUT_FILE=path] -P expect_run.cmake
 # Runs COMMAND and fails unless its exit status is EXPECTED_EXIT (default 0), its standard output
 # and error match the given regular expressions (CMake's syntax), and, with EXPECTED_FILE, its
 # standard output equals that file byte for byte. The one run-and-match script of the tests.
 if(NOT DEFINED EXPECTED_EXIT)
   set(EXPECTED_EXIT 0)
 endif()
-execute_process(COMMAND ${COMMAND} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status)
+if(DEFINED INPUT_FILE)  # the command's standard input
+  execute_process(COMMAND ${COMMAND} INPUT_FILE "${INPUT_FILE}" OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status)
+else()
+  execute_process(COMMAND ${COMMAND} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status)
+endif()
 set(report "\n--- stdout ---\n${out}\n--- stderr ---\n${err}")
 if(NOT status STREQUAL "${EXPECTED_EXIT}")
   message(FATAL_ERROR "exit status ${status}, expected ${EXPECTED_EXIT}${report}")
