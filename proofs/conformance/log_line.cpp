@@ -996,7 +996,10 @@ void parseLine(std::string_view line, ParsedLine& out) {
     while (c.peek() == ' ') ++c.p;
     const char ch = c.peek();
     if (ch == '[') {
-      if (c.left() > 1 && isDigit(c.p[1])) {
+      // `[timestamp]`, and a test harness's right-aligned counters: `[  1204] [  35.118] `.
+      const char* first = c.p + 1;
+      while (first < c.e && *first == ' ') ++first;
+      if (first < c.e && isDigit(*first)) {
         const char* close = findByte(c.p, c.e, ']');
         if (close == nullptr) break;
         c.p = close + 1;
@@ -1034,11 +1037,22 @@ void parseLine(std::string_view line, ParsedLine& out) {
       c.p += 2;
       continue;
     }
-    if (layout && (isAlpha(ch) || ch == '_')) {  // `logger` or `logger:123` followed by ` - `
+    if (layout && (isAlpha(ch) || ch == '_')) {
+      // `logger - `, `logger:123 - ` (a dotted name, or any name with its line number), or
+      // `full.logger.name: ` (a timestamp, the level, the logger and a colon, then the message).
       Cursor probe = c;
       const std::string_view logger = probe.token();
-      if (logger.find('.') != std::string_view::npos && probe.lit(" - ")) {
+      const bool dotted = logger.find('.') != std::string_view::npos;
+      const std::size_t colon = logger.rfind(':');
+      const bool numbered = colon != std::string_view::npos && colon + 1 < logger.size() &&
+                            std::all_of(logger.begin() + static_cast<std::ptrdiff_t>(colon) + 1, logger.end(), isDigit);
+      if ((dotted || numbered) && probe.lit(" - ")) {
         layout_logger = logger;
+        c = probe;
+        continue;
+      }
+      if (dotted && logger.size() > 1 && logger.back() == ':' && probe.lit(" ")) {
+        layout_logger = logger.substr(0, logger.size() - 1);
         c = probe;
         continue;
       }
@@ -1075,6 +1089,14 @@ void parseLine(std::string_view line, ParsedLine& out) {
       return;
     case Anchor::Other:
       out.shape = LineShape::Head;
+      // The controller's request-send thread: every ERROR line of it is a failure Kafka logged
+      // (RequestSendThread's `Controller N epoch E failed to send request … Reconnecting to
+      // broker.`), also without a visible level when the message says so.
+      if (startsWith(out.message, "[RequestSendThread controllerId=") &&
+          (out.level == LogLevel::Error || out.level == LogLevel::Fatal ||
+           (out.level == LogLevel::Unknown && out.message.find(" failed to send request ") != std::string_view::npos))) {
+        out.kind = RecordKind::Failure;
+      }
       return;
     case Anchor::None:
       break;

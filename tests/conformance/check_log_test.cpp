@@ -427,7 +427,17 @@ TEST(LogLine, LayoutsAroundOneMessage) {
                                   "kafka_1  | [2024-07-23 10:00:00,001] TRACE " + message + " (state.change.logger)",
                                   "\x1b[36mkafka-1  |\x1b[0m " + message,
                                   "2024-07-23T10:00:00.1234567Z [2024-07-23 10:00:00,001] TRACE " + message,
-                                  "[2024-07-23 10:00:00,001] TRACE [controller-event-thread] " + message + "\r"}) {
+                                  "[2024-07-23 10:00:00,001] TRACE [controller-event-thread] " + message + "\r",
+                                  // `date LEVEL logger: message` (a timestamp, the level, the full
+                                  // logger name and a colon: the layout of some distributions)
+                                  "2024-07-23 10:00:00,001 TRACE state.change.logger: " + message,
+                                  // `LEVEL Logger:NN - message` with a logger name without a dot
+                                  "2024-07-23 10:00:00 TRACE StateChange:123 - " + message,
+                                  "TRACE KafkaController:77 - " + message,
+                                  // behind a test harness's prefix: sequence, uptime, service, level letter
+                                  "[  1204] [  35.118] [kafka-1]  [I] [2024-07-23 10:00:00,001] TRACE " + message +
+                                      " (state.change.logger)",
+                                  "[     7] [   0.002] [kafka]  [I] " + message}) {
     SCOPED_TRACE(line);
     ParsedLine p;
     parseLine(line, p);
@@ -439,6 +449,44 @@ TEST(LogLine, LayoutsAroundOneMessage) {
     EXPECT_EQ(p.partition, 12);
     EXPECT_TRUE(p.trace_only);
   }
+}
+
+// The controller's request-send thread: an ERROR line of it (Kafka's `failed to send request …
+// Reconnecting to broker.`) is a failure Kafka logged, like K2's `Failed to send LeaderAndIsr
+// request`; its WARN lines are records that carry nothing.
+TEST(LogLine, RequestSendThreadErrorsAreFailures) {
+  const std::string send_failed =
+      "[RequestSendThread controllerId=1] Controller 1 epoch 3 failed to send request (type=UpdateMetadataRequest, "
+      "controllerId=1, controllerEpoch=3, brokerEpoch=25) to broker localhost:9093 (id: 2 rack: null). Reconnecting to broker.";
+  for (const std::string& line : {"[2024-07-23 10:00:00,001] ERROR " + send_failed + " (kafka.controller.RequestSendThread)",
+                                  send_failed,
+                                  std::string("[2024-07-23 10:00:00,001] ERROR [RequestSendThread controllerId=1] Something "
+                                              "else went wrong (kafka.controller.RequestSendThread)")}) {
+    SCOPED_TRACE(line);
+    ParsedLine p;
+    parseLine(line, p);
+    ASSERT_EQ(p.shape, LineShape::Head);
+    EXPECT_EQ(p.kind, RecordKind::Failure);
+  }
+  ParsedLine warn;
+  parseLine("[2024-07-23 10:00:00,001] WARN [RequestSendThread controllerId=1] Controller 1 epoch 3 fails to send "
+            "request (type=LeaderAndIsRequest) to broker 2. Reconnecting to broker. (kafka.controller.RequestSendThread)",
+            warn);
+  ASSERT_EQ(warn.shape, LineShape::Head);
+  EXPECT_EQ(warn.kind, RecordKind::Other);
+}
+
+TEST(CheckLog, RequestSendThreadErrorIsAKafkaFailureFinding) {
+  const Checked c = checkText(
+      "[2024-07-23 10:00:00,001] ERROR [RequestSendThread controllerId=1] Controller 1 epoch 3 failed to send request "
+      "(type=StopReplicaRequest) to broker localhost:9093 (id: 2 rack: null). Reconnecting to broker. "
+      "(kafka.controller.RequestSendThread)\n"
+      "java.io.IOException: Connection to 2 was disconnected before the response was read\n"
+      "\tat org.apache.kafka.clients.NetworkClientUtils.sendAndReceive(NetworkClientUtils.java:100)\n");
+  EXPECT_EQ(findings(c.report), (Expected{{1, "kafka-failure"}}));
+  ASSERT_EQ(c.report.findings.size(), 1u);
+  EXPECT_NE(c.report.findings[0].message.find("failed to send request"), std::string::npos);
+  EXPECT_NE(c.report.findings[0].message.find("Connection to 2 was disconnected"), std::string::npos);
 }
 
 TEST(LogLine, ContinuationShapes) {
@@ -476,6 +524,7 @@ TEST(LogLine, UnknownMessagesOfStateChangeLinesAreUnparsed) {
            "from broker 1 (state.change.logger)",
            "[2024-07-23 00:00:00,000] INFO [Controller id=2] Mark replica t-0 on broker 1 as offline (state.change.logger)  ",
            "2024-07-23 00:00:00 INFO state.change.logger:42 - [Controller id=2] Mrak replicas t-0 on broker 1 as offline",
+           "2024-07-23 00:00:00,000 INFO state.change.logger: [Controller id=2] Mrak replicas t-0 on broker 1 as offline",
            // No epoch, no logger, but a state transition named.
            "[Controller id=2] Chnaged state of replica 1 for partition t-0 from OnlineReplica to OfflineReplica",
            // 0.8–0.11: a first word that is none of the verbs Kafka wrote after this prefix.
@@ -491,6 +540,8 @@ TEST(LogLine, UnknownMessagesOfStateChangeLinesAreUnparsed) {
            "[2024-07-23 10:00:01,000] INFO [Controller id=1] Registering handlers (kafka.controller.KafkaController)",
            "[Controller id=1] Partition t-0 completed preferred replica leader election. New leader is 1",
            "2024-07-23 10:00:01 INFO kafka.controller.KafkaController:42 - [Controller id=1] Resigning",
+           "2024-07-23 10:00:01,000 INFO kafka.controller.KafkaController: [Controller id=1] Resigning",
+           "2024-07-23 10:00:01 INFO KafkaController:42 - [Controller id=1] Resigning",
            // Templates read but not checked: C2, C3 (both generations), C5, C6, K5.
            "[Controller id=1 epoch=1] Sending LeaderAndIsr request to broker 1 with 1 become-leader and 0 become-follower partitions",
            "[Controller id=1 epoch=1] Sending UpdateMetadata request to brokers HashSet() for 0 partitions",
