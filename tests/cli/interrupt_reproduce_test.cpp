@@ -103,6 +103,7 @@ TEST(Interrupt, SighupGivesProvePartialReportAndWritesNothing) {
 
 TEST(Progress, MutantsShowsProgressOnATerminal) {
   const RunResult run = runOnTerminal({"mutants", "--budget", "100000"}, work("mutants-tty"), std::chrono::milliseconds(2600));
+  KCSPEC_SKIP_WITHOUT_TERMINAL(run);
   ASSERT_FALSE(run.hung) << run.describe();
   // Twice a second: at least 3 lines in 2.6 s (the first at once).
   EXPECT_GE(count(run.out, "\r\033[Kmutants: "), 3u) << run.describe();
@@ -111,6 +112,7 @@ TEST(Progress, MutantsShowsProgressOnATerminal) {
 
 TEST(Progress, ProveShowsTheRunInProgressOnATerminal) {
   const RunResult run = runOnTerminal({"prove", "--only", "default"}, work("prove-tty"), std::chrono::milliseconds(3000));
+  KCSPEC_SKIP_WITHOUT_TERMINAL(run);
   ASSERT_FALSE(run.hung) << run.describe();
   EXPECT_GE(count(run.out, "\r\033[Kprove:   "), 3u) << run.describe();
   EXPECT_EQ(run.status, 130) << run.describe();

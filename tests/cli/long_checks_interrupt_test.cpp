@@ -253,6 +253,7 @@ TEST(CheckLogInterrupt, AQuietPipeIsInterruptedToo) {
 
 TEST(CheckLogProgress, ShowsMiBLinesAndTheFileOnATerminal) {
   const RunResult run = runOnTerminal(manyLogs({"check-log"}), work("log-tty"), 2600ms);
+  KCSPEC_SKIP_WITHOUT_TERMINAL(run);
   ASSERT_ENDED(run);
   // Twice a second: at least 3 lines in 2.6 s (the first at once).
   EXPECT_GE(count(run.out, "\r\033[Kcheck-log: "), 3u) << run.describe();
@@ -288,6 +289,7 @@ TEST(CheckTraceInterrupt, JsonSaysInterrupted) {
 
 TEST(CheckTraceProgress, ShowsLinesAndStepsOnATerminal) {
   const RunResult run = runOnTerminal({"check-trace", longTrace().string()}, work("trace-tty"), 2600ms);
+  KCSPEC_SKIP_WITHOUT_TERMINAL(run);
   ASSERT_ENDED(run);
   EXPECT_GE(count(run.out, "\r\033[Kcheck-trace: line "), 3u) << run.describe();
   EXPECT_NE(run.out.find(" of 45002, "), std::string::npos) << run.describe();

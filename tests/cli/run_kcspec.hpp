@@ -28,6 +28,7 @@ struct RunResult {
   bool signalled = false;   // ended by a signal (a crash: abort, segfault, sanitizer)
   int signal = 0;
   int status = -1;          // the exit status when it exited
+  bool no_terminal = false; // runOnTerminal: the machine has no pseudo-terminals (err says why)
   std::string out;
   std::string err;
 
