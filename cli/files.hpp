@@ -8,13 +8,17 @@
 #include <string_view>
 #include <vector>
 
+#include "spec/vocabulary/text_error.hpp"
+
 namespace kcspec::cli {
 
 // A failure the user can fix (bad flag, unreadable file, missing tool): printed as
 // "<where>: <message>" and answered with exit status 2.
+// Control characters in what the user gave (a file name, an option's value) are escaped
+// (escapedControls): the message cannot send escape codes to a terminal.
 struct UserError : std::runtime_error {
   UserError(std::string where, const std::string& message)
-      : std::runtime_error(where.empty() ? message : where + ": " + message) {}
+      : std::runtime_error(escapedControls(where.empty() ? message : where + ": " + message)) {}
 };
 
 // The file's contents, or nullopt when it does not exist.

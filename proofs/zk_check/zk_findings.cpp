@@ -8,6 +8,7 @@
 #include <set>
 
 #include "spec/rules/invariants.hpp"
+#include "spec/vocabulary/text_error.hpp"
 
 namespace kcspec::zkcheck {
 namespace {
@@ -203,24 +204,26 @@ std::string findingLine(const ZkFinding& f) {
 
 }  // namespace
 
+// Every line is escaped (escapedControls): topic names and znode values come from the cluster's
+// ZooKeeper and may hold anything, escape codes included.
 std::vector<std::string> reportLines(const ZkSnapshot& s, const std::vector<ZkFinding>& findings) {
-  std::vector<std::string> lines{controllerLine(s), brokersLine(s)};
+  std::vector<std::string> lines{escapedControls(controllerLine(s)), escapedControls(brokersLine(s))};
   for (const auto& [name, topic] : s.topics) {
-    lines.push_back(topicLine(s, name, topic));
-    for (const auto& [p, partition] : topic.partitions) lines.push_back("  " + partitionLine(name, p, partition));
+    lines.push_back(escapedControls(topicLine(s, name, topic)));
+    for (const auto& [p, partition] : topic.partitions) lines.push_back(escapedControls("  " + partitionLine(name, p, partition)));
   }
-  for (const ZkFinding& f : findings) lines.push_back("finding " + findingLine(f));
+  for (const ZkFinding& f : findings) lines.push_back(escapedControls("finding " + findingLine(f)));
   return lines;
 }
 
 std::string renderText(const ZkSnapshot& s, const std::vector<ZkFinding>& findings) {
-  std::string out = controllerLine(s) + "\n" + brokersLine(s) + "\n";
+  std::string out = escapedControls(controllerLine(s)) + "\n" + escapedControls(brokersLine(s)) + "\n";
   for (const auto& [name, topic] : s.topics) {
-    out += topicLine(s, name, topic) + "\n";
-    for (const auto& [p, partition] : topic.partitions) out += "  " + partitionLine(name, p, partition) + "\n";
+    out += escapedControls(topicLine(s, name, topic)) + "\n";
+    for (const auto& [p, partition] : topic.partitions) out += escapedControls("  " + partitionLine(name, p, partition)) + "\n";
   }
   out += fmt::format("{} finding{} ({} ZooKeeper requests)\n", findings.size(), findings.size() == 1 ? "" : "s", s.requests);
-  for (const ZkFinding& f : findings) out += "  " + findingLine(f) + "\n";
+  for (const ZkFinding& f : findings) out += escapedControls("  " + findingLine(f)) + "\n";
   return out;
 }
 

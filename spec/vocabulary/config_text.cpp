@@ -65,6 +65,20 @@ std::vector<SourceLine> splitLines(std::string_view text, std::string_view file)
     if (line.find('\0') != std::string_view::npos) throw TextError(file, number, "NUL byte in line");
     if (!isUtf8(line)) throw TextError(file, number, "line is not valid UTF-8");
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    // No control character (an ESC would reach a terminal through every name and message that
+    // echoes the line): tabs only, and C1 controls (U+0080–U+009F) neither.
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const auto byte = static_cast<unsigned char>(line[i]);
+      const bool c1 = byte == 0xC2 && i + 1 < line.size() && static_cast<unsigned char>(line[i + 1]) >= 0x80 &&
+                      static_cast<unsigned char>(line[i + 1]) <= 0x9F;
+      if ((byte < 0x20 && byte != '\t') || byte == 0x7F || c1) {
+        throw TextError(file, number,
+                        fmt::format("control character {} in line (column {}): only printable text and tabs are allowed",
+                                    c1 ? fmt::format("U+{:04X}", static_cast<unsigned char>(line[i + 1]))
+                                       : fmt::format("\\x{:02x}", byte),
+                                    i + 1));
+      }
+    }
     lines.push_back(SourceLine{number, line});
     start = end + 1;
   }

@@ -57,7 +57,8 @@ struct SourceLine {
   std::string_view content;  // without the line end
 };
 
-// Splits `text` into lines, checking each: at most kMaxLineBytes bytes, no NUL byte, UTF-8.
+// Splits `text` into lines, checking each: at most kMaxLineBytes bytes, UTF-8, no control character
+// but tabs (no NUL, no terminal escape codes; a CR before the line end is dropped).
 std::vector<SourceLine> splitLines(std::string_view text, std::string_view file);
 
 // The line up to its first `#`, split at spaces and tabs.

@@ -10,16 +10,42 @@
 
 namespace kcspec {
 
+// `text` with every control character (C0 but tab, DEL, and the C1 range U+0080–U+009F) written as
+// \xNN: a message that quotes its input cannot send escape codes to a terminal.
+inline std::string escapedControls(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const bool c1 = byte == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+    if ((byte < 0x20 && byte != '\t') || byte == 0x7F) {
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xF];
+    } else if (c1) {
+      const auto next = static_cast<unsigned char>(text[++i]);
+      out += "\\u00";
+      out += kHex[next >> 4];
+      out += kHex[next & 0xF];
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
 struct TextError : std::runtime_error {
   TextError(std::string_view file_, int line_, std::string message_)
-      : std::runtime_error(std::string(file_) + ":" + std::to_string(line_) + ": " + message_),
+      : std::runtime_error(escapedControls(file_) + ":" + std::to_string(line_) + ": " + escapedControls(message_)),
         file(file_),
         line(line_),
-        message(std::move(message_)) {}
+        message(escapedControls(message_)) {}
 
   std::string file;
   int line = 0;
-  std::string message;
+  std::string message;  // control characters escaped
 };
 
 }  // namespace kcspec

@@ -159,6 +159,14 @@ TEST(ConfigText, AcceptsCrLfTabsAndUtf8Comments) {
   EXPECT_EQ(c.topics.at(0).assignment.at(0), (BrokerList{1, 2}));
 }
 
+// A message that quotes its input (a bad action, a name) cannot send escape codes to a terminal.
+TEST(TextError, ControlCharactersAreEscaped) {
+  const TextError e("in\x1b.txt", 2, "bad number `\x1b[31m1` \xc2\x9b" "and\ttab");
+  EXPECT_EQ(std::string(e.what()), "in\\x1b.txt:2: bad number `\\x1b[31m1` \\u009band\ttab");
+  EXPECT_EQ(e.message, "bad number `\\x1b[31m1` \\u009band\ttab");
+  EXPECT_EQ(escapedControls("plain UTF-8 caf\xc3\xa9"), "plain UTF-8 caf\xc3\xa9");
+}
+
 TEST(TextError, WhatIsFileLineMessage) {
   const TextError e("a.conf", 7, "something is wrong");
   EXPECT_STREQ(e.what(), "a.conf:7: something is wrong");
@@ -261,6 +269,11 @@ std::vector<BadInput> badConfigs() {
       {"UTF-8 surrogate", kHead + "# \xed\xa0\x80\n", 4, "not valid UTF-8"},
       {"truncated UTF-8", kHead + "# \xe2\x86", 4, "not valid UTF-8"},
       {"NUL byte", kHead + "bound crashes 1" + std::string(1, '\0') + "\n", 4, "NUL byte"},
+      // Terminal escape codes would reach a terminal through every message that echoes a name.
+      {"ESC in a name", "name a\x1b[31mred\n" + kHead, 1, "control character \\x1b in line (column 7)"},
+      {"C1 control", kHead + "# \xc2\x9b" "31m\n", 4, "control character U+009B in line (column 3)"},
+      {"DEL", kHead + "# \x7f\n", 4, "control character \\x7f"},
+      {"CR inside a line", kHead + "bound crashes 1\rbound crashes 2\n", 4, "control character \\x0d"},
   };
   return cases;
 }

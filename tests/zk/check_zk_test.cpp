@@ -192,6 +192,21 @@ TEST(CheckZk, MistypedFieldsAreMalformedZnodes) {
   }
 }
 
+// A value with terminal escape codes (anything may be in a cluster's ZooKeeper) is reported with
+// them escaped, in the text report and in its lines (--watch).
+TEST(CheckZk, EscapeCodesInZnodeValuesAreEscapedInTheReport) {
+  KCSPEC_REQUIRE_ZK(server);
+  const Populated zk = populate(server, "tests/cli/appendix_b1.scenario");
+  // Valid JSON: the escape is a \u001b in a string, which the reader decodes and quotes.
+  zk.store->setData("/brokers/topics/t", "{\"version\":\"\\u001b[2J\\u001b[31mtwo\",\"partitions\":{\"0\":[1,2,3]}}", -1);
+  const zkcheck::ZkSnapshot snapshot = snapshotOf(zk.connect);
+  const std::vector<zkcheck::ZkFinding> findings = zkcheck::findViolations(snapshot);
+  const std::string text = zkcheck::renderText(snapshot, findings);
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_NE(text.find("\\u001b[2J"), std::string::npos) << text;
+  for (const std::string& line : zkcheck::reportLines(snapshot, findings)) EXPECT_EQ(line.find('\x1b'), std::string::npos) << line;
+}
+
 // An integer that does not fit Kafka's 32-bit Int is a malformed znode naming the field and the
 // value — never read as another number (4294967298 as 2 would hide an ISR member outside the
 // assignment; 4294967297 as broker 1 a controller that does not exist).
