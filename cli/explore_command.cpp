@@ -25,6 +25,7 @@
 #include "spec/rules/invariants.hpp"
 #include "cli/command.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/resident_memory.hpp"
 #include "docs/generator/sequence_diagram.hpp"
 #include "cli/files.hpp"
 #include "cli/interrupt_guard.hpp"
@@ -258,8 +259,9 @@ void printText(const Config& config, const Subject& subject, const ExploreResult
   fmt::print("  max depth    {}\n", result.max_depth);
   fmt::print("  time         {:.2f} s ({} states/s, {} transitions/s)\n", result.seconds,
              grouped(static_cast<std::uint64_t>(rate)), grouped(static_cast<std::uint64_t>(transition_rate)));
-  fmt::print("  memory       {} at the peak (visited set {}; {} recovery edges)\n", mib(result.memory_bytes),
-             mib(result.visited_bytes), grouped(result.recovery_edges));
+  fmt::print("  memory       {} at the peak (visited set {}; {} recovery edges){}\n", mib(result.memory_bytes),
+             mib(result.visited_bytes), grouped(result.recovery_edges),
+             result.resident_bytes > 0 ? fmt::format("; resident {} at the most", mib(result.resident_bytes)) : "");
   if (result.spilled_bytes > 0) fmt::print("  spilled      {} on disk at the most\n", mib(result.spilled_bytes));
   if (!result.action_counts.empty()) {
     // Action coverage, as TLC reports per action: how often each kind fired, and which never did
@@ -349,6 +351,7 @@ std::string jsonReport(const Config& config, const Subject& subject, const Explo
   report["liveness_checked"] = result.liveness_checked;
   report["liveness_sweeps"] = result.liveness_sweeps;
   report["memory_bytes"] = result.memory_bytes;
+  if (result.resident_bytes > 0) report["resident_bytes"] = result.resident_bytes;  // with --max-memory only
   report["visited_bytes"] = result.visited_bytes;
   report["recovery_edges"] = result.recovery_edges;
   report["spilled_bytes"] = result.spilled_bytes;
@@ -392,6 +395,8 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
   run.threads = options.threads;
   run.max_depth = options.max_depth;
   run.max_memory_bytes = options.max_memory_mib * 1024 * 1024;
+  // --max-memory bounds the process's resident memory too, as the operating system reports it.
+  if (run.max_memory_bytes != 0) run.resident_bytes = residentBytes;
   run.max_time = std::chrono::seconds(options.max_seconds);
   run.expected_states = options.expect_states;
   run.spill_directory = options.spill_dir;
@@ -513,7 +518,7 @@ CommandRun addExploreCommand(CLI::App& app) {
   command->add_option("--max-depth", options->max_depth, "Do not expand states deeper than N steps")
       ->check(wholeNumber(0, kMaxInt));
   command->add_option("--max-memory", options->max_memory_mib,
-                      "Stop with a partial report when the checker's memory would exceed N MiB")
+                      "Stop with a partial report (exit 3) when the checker's memory, or the process's resident memory as the OS reports it, would exceed N MiB")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30));
   command->add_option("--expect-states", options->expect_states,
                       "Size the visited set up front for N states, so that it never grows below N (memory only: "

@@ -125,6 +125,12 @@ struct ExploreOptions {
   // written once in order and read back in order. Memory only: no effect on results. A failed
   // write or read there throws std::runtime_error out of explore().
   std::string spill_directory;
+  // Empty: none. Else the process's resident memory in bytes as the operating system reports it
+  // (kcspec passes a reading of /proc/self/statm): with max_memory_bytes, the run also stops when
+  // the resident memory — every thread's working states, the batches being expanded, the
+  // allocator's free lists, the program itself — exceeds the cap (read every kResidentEvery
+  // admitted states). Makes where a capped run stops depend on the allocator: not for tests of counts.
+  std::function<std::uint64_t()> resident_bytes;
 };
 
 template <System S>
@@ -151,6 +157,7 @@ struct ExploreResult {
   StopReason stop = StopReason::Complete;
   bool liveness_checked = false;
   std::uint64_t memory_bytes = 0;  // the most memory the checker accounted at once (a cap of it lets the run complete)
+  std::uint64_t resident_bytes = 0;  // the most resident memory ExploreOptions::resident_bytes reported (0: not asked)
   std::uint64_t visited_bytes = 0; // of which the visited set with its parent links (12-byte slots)
   std::uint64_t recovery_edges = 0;  // recovery edges recorded for liveness (between distinct states)
   std::uint64_t spilled_bytes = 0;   // the most the spill files held at once (ExploreOptions::spill_directory)
@@ -247,6 +254,8 @@ class Explorer {
     result.max_depth = static_cast<int>(level_begin_.size()) - 1;
     result.stop = stop_;
     result.memory_bytes = std::max(peak_memory_, memory());
+    if (options_.resident_bytes) peak_resident_ = std::max(peak_resident_, options_.resident_bytes());
+    result.resident_bytes = peak_resident_;
     result.spilled_bytes = std::max(peak_spilled_, spilled());
     result.visited_bytes = visited_.bytes();
     buildViolations(result);
@@ -324,8 +333,16 @@ class Explorer {
 
   // Whether the checker may hold `bytes` at once (within --max-memory); the most it held so far
   // is kept for the report, so that a cap of that figure lets the same run complete.
+  static constexpr std::uint32_t kResidentEvery = 256;
+
   bool affords(std::uint64_t bytes) {
     if (options_.max_memory_bytes != 0 && bytes > options_.max_memory_bytes) return false;
+    if (options_.resident_bytes && ++affords_since_resident_ >= kResidentEvery) {
+      affords_since_resident_ = 0;
+      const std::uint64_t resident = options_.resident_bytes();
+      peak_resident_ = std::max(peak_resident_, resident);
+      if (options_.max_memory_bytes != 0 && resident > options_.max_memory_bytes) return false;
+    }
     peak_memory_ = std::max(peak_memory_, bytes);
     return true;
   }
@@ -463,14 +480,24 @@ class Explorer {
       // next one is expanded: at most two batches' successors wait in memory. (Results do not
       // depend on where the batches end: the merge decides what is new.)
       bool truncated = false;
-      const std::size_t batch = options_.batch_states != 0 ? options_.batch_states : std::size_t{2048} * threads_;
+      const std::size_t full_batch = options_.batch_states != 0 ? options_.batch_states : std::size_t{2048} * threads_;
+      // Under a resident-memory cap the first batch of the run is small and the next ones are
+      // sized by what the last one took (batchThatFits), across levels.
+      if (capped_batch_ == 0) {
+        capped_batch_ = options_.resident_bytes && options_.max_memory_bytes != 0
+                            ? std::min(full_batch, std::size_t{64} * threads_)
+                            : full_batch;
+      }
+      std::size_t& batch = capped_batch_;
       std::vector<Chunk> pending;  // the last batch expanded, not merged yet
       bool merged = true;
-      for (std::size_t begin = 0; begin < frontier_.size() && merged; begin += batch) {
-        std::vector<Chunk> chunks =
-            expandBatch(begin, std::min(frontier_.size(), begin + batch), expand, begin == 0 ? nullptr : &pending, merged);
+      for (std::size_t begin = 0; begin < frontier_.size() && merged;) {
+        const std::size_t end = std::min(frontier_.size(), begin + batch);
+        std::vector<Chunk> chunks = expandBatch(begin, end, expand, begin == 0 ? nullptr : &pending, merged);
         truncated |= std::any_of(chunks.begin(), chunks.end(), [](const Chunk& c) { return c.truncated; });
+        batch = batchThatFits(chunks, end - begin, full_batch);
         pending = std::move(chunks);
+        begin = end;
       }
       if (merged) merged = merge(pending);
       if (!merged) {  // memory cap or cancellation: stop_ is set
@@ -490,6 +517,23 @@ class Explorer {
         return;
       }
     }
+  }
+
+  // Under a resident-memory cap (ExploreOptions::resident_bytes), the next batch is sized so that
+  // the two batches in memory at once (one merged, one expanded) fit in a third of what the cap
+  // leaves, at the bytes per state the last batch took: large states on many threads would
+  // otherwise overshoot the cap by whole batches. Batch boundaries do not change results.
+  std::size_t batchThatFits(const std::vector<Chunk>& chunks, std::size_t states, std::size_t full_batch) const {
+    if (!options_.resident_bytes || options_.max_memory_bytes == 0 || states == 0) return full_batch;
+    std::uint64_t bytes = 0;
+    for (const Chunk& c : chunks) {
+      bytes += c.arena.capacity() + c.successors.capacity() * sizeof(Successor) + c.states.capacity() * sizeof(Expanded);
+    }
+    const std::uint64_t per_state = std::max<std::uint64_t>(1, bytes / states);
+    const std::uint64_t resident = options_.resident_bytes();
+    const std::uint64_t headroom = options_.max_memory_bytes > resident ? options_.max_memory_bytes - resident : 0;
+    return static_cast<std::size_t>(
+        std::clamp<std::uint64_t>(headroom / 3 / per_state, std::uint64_t{threads_}, std::uint64_t{full_batch}));
   }
 
   bool violationFound() const {
@@ -930,7 +974,10 @@ class Explorer {
   Frontier frontier_;
   Frontier next_frontier_;
   std::uint64_t transitions_ = 0;
-  std::array<std::uint64_t, 256> action_counts_{};  // transitions merged, by Successor::kind
+  std::array<std::uint64_t, 256> action_counts_{};
+  std::uint32_t affords_since_resident_ = kResidentEvery - 1;  // the first call reads it
+  std::uint64_t peak_resident_ = 0;  // the most ExploreOptions::resident_bytes said
+  std::size_t capped_batch_ = 0;     // the batch size in states (0: not chosen yet)  // transitions merged, by Successor::kind
   std::uint64_t peak_memory_ = 0;  // the most affords() accepted
   std::uint64_t peak_spilled_ = 0;  // the most the spill files held, as of a chunk's merge
   std::size_t merge_position_ = 0;          // the frontier position of the next expanded state the merge takes
