@@ -35,13 +35,14 @@ int remainingMs(Clock::time_point deadline) {
 constexpr int kMaxTrackedGroups = 16;
 std::atomic<pid_t> tracked_groups[kMaxTrackedGroups];
 
-// setInterruptFlag's flag: while set, a first SIGINT only raises it.
+// setInterruptFlag's flag: while set, a first SIGINT, SIGTERM or SIGHUP only raises it (the driver
+// stops at the SUT's next reply and prints its partial report); a second one kills.
 std::atomic<std::atomic<bool>*> interrupt_flag{nullptr};
 
 void killTrackedGroupsAndDie(int signal_number) {
-  if (signal_number == SIGINT) {
+  {
     std::atomic<bool>* flag = interrupt_flag.load();
-    if (flag != nullptr && !flag->exchange(true)) return;  // the first Ctrl-C: stop and report
+    if (flag != nullptr && !flag->exchange(true)) return;  // the first signal: stop and report
   }
   for (auto& group : tracked_groups) {
     const pid_t pgid = group.load();

@@ -53,6 +53,23 @@ TEST(Interrupt, DriveReportsWhatItCheckedAndExits130) {
   EXPECT_NE(run.out.find("interrupted: no finding so far"), std::string::npos) << run.describe();
 }
 
+// SIGTERM and SIGHUP (timeout, a CI runner, a service manager) give drive the same partial report
+// as Ctrl-C; they used to stop the SUT and kill the driver with no report.
+TEST(Interrupt, DriveGivesThePartialReportOnSigtermAndSighup) {
+  for (const int signal_number : {SIGTERM, SIGHUP}) {
+    SCOPED_TRACE(signal_number);
+    const fs::path dir = work("drive-" + std::to_string(signal_number));
+    const RunResult run = runAndInterrupt(
+        {"drive", "--histories", "1000000", "--quiet", "--preset", "every-perturbation", "--", KCSPEC_EXE, "sut"}, dir,
+        std::chrono::milliseconds(1500), "/dev/null", std::chrono::seconds(60), signal_number);
+    ASSERT_FALSE(run.hung) << run.describe();
+    ASSERT_FALSE(run.signalled) << run.describe();
+    EXPECT_EQ(run.status, 130) << run.describe();
+    EXPECT_NE(run.err.find("kcspec drive: interrupted; partial report"), std::string::npos) << run.describe();
+    EXPECT_NE(run.out.find("interrupted: no finding so far"), std::string::npos) << run.describe();
+  }
+}
+
 TEST(Interrupt, MutantsReportsTheMutantsFinishedAndExits130) {
   const fs::path dir = work("mutants");
   const RunResult run = runAndInterrupt({"mutants", "--budget", "100000"}, dir, std::chrono::milliseconds(1500));
