@@ -29,34 +29,40 @@ struct CheckTraceOptions {
   bool json = false;
 };
 
-// The progress line on a terminal: "check-trace: line 1234 of 5678, 1200 steps checked".
+// The progress line on a terminal: "check-trace: line 1234 (12.0 of 80.0 MiB), 1200 steps checked".
 class TraceProgress {
  public:
-  explicit TraceProgress(std::string_view text) {
-    if (!line_.on()) return;
-    lines_ = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-    if (!text.empty() && text.back() != '\n') ++lines_;
-  }
+  explicit TraceProgress(const UserFileLines& lines) : lines_(lines) {}
 
   void show(const conformance::TraceProgress& p) {
-    if (line_.due()) line_.show(fmt::format("check-trace: line {} of {}, {} steps checked", p.line, lines_, p.steps));
+    if (!line_.due()) return;
+    const double mib = static_cast<double>(lines_.bytesRead()) / (1024.0 * 1024.0);
+    line_.show(lines_.fileBytes() > 0
+                   ? fmt::format("check-trace: line {} ({:.1f} of {:.1f} MiB), {} steps checked", p.line, mib,
+                                 static_cast<double>(lines_.fileBytes()) / (1024.0 * 1024.0), p.steps)
+                   : fmt::format("check-trace: line {} ({:.1f} MiB read), {} steps checked", p.line, mib, p.steps));
   }
 
   void clear() { line_.clear(); }
 
  private:
   TerminalLine line_;
-  int lines_ = 0;
+  const UserFileLines& lines_;
 };
+
+// A trace line holds at most one observation: far below this.
+constexpr std::size_t kMaxTraceLineBytes = std::size_t{64} << 20;
 
 int runCheckTrace(const CheckTraceOptions& options) {
   InterruptGuard guard;  // Ctrl-C: stop before the next line and report what was checked
-  const std::string text = readUserFile(options.file, "a trace");
-  TraceProgress progress(text);
+  // One line in memory at a time: a trace of any length is checked in bounded memory, and a file
+  // that is no trace (/dev/zero) is refused at its first overlong line.
+  UserFileLines lines(options.file, "a trace", kMaxTraceLineBytes);
+  TraceProgress progress(lines);
   conformance::TraceVerdict verdict;
   try {
     verdict = conformance::checkTrace(
-        text, options.file,
+        [&lines](std::string& line) { return lines.next(line); }, options.file,
         conformance::TraceCheckOptions{
             .cancel = &interruptFlag(),
             .progress = [&progress](const conformance::TraceProgress& p) { progress.show(p); }});

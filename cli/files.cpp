@@ -1,5 +1,6 @@
 #include "cli/files.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <poll.h>
 #include <spawn.h>
 #include <sstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -48,6 +50,55 @@ std::string readUserFile(const std::string& file, std::string_view what) {
                           : std::string("larger than 1 GiB: not a file kcspec reads"));
     }
     contents.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+UserFileLines::UserFileLines(const std::string& file, std::string_view what, std::size_t max_line_bytes)
+    : file_(file), max_line_bytes_(max_line_bytes) {
+  std::error_code error;
+  if (std::filesystem::is_directory(file, error)) throw TextError(file, 0, fmt::format("is a folder, not {}", what));
+  fd_ = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw TextError(file, 0, fmt::format("cannot read the file: {}", std::strerror(errno)));
+  struct stat st {};
+  if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) file_bytes_ = static_cast<std::uint64_t>(st.st_size);
+}
+
+UserFileLines::~UserFileLines() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool UserFileLines::next(std::string& line) {
+  for (;;) {  // bounded: each round reads more, and a line stops at max_line_bytes_
+    const std::size_t end = buffer_.find('\n', std::max(start_, scanned_));
+    if (end != std::string::npos) {
+      line.assign(buffer_, start_, end - start_);
+      start_ = end + 1;
+      scanned_ = start_;
+      ++line_number_;
+      return true;
+    }
+    scanned_ = buffer_.size();  // no line end up to here: the next search starts after it
+    if (buffer_.size() - start_ > max_line_bytes_) {
+      throw TextError(file_, line_number_ + 1,
+                      fmt::format("line longer than {} MiB: not a line of this format", max_line_bytes_ >> 20));
+    }
+    if (eof_) {
+      if (start_ >= buffer_.size()) return false;
+      line.assign(buffer_, start_, std::string::npos);  // a last line without its line end
+      start_ = buffer_.size();
+      ++line_number_;
+      return true;
+    }
+    buffer_.erase(0, start_);
+    scanned_ -= start_;
+    start_ = 0;
+    char chunk[1 << 16];
+    const ssize_t n = ::read(fd_, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw TextError(file_, line_number_ + 1, fmt::format("cannot read the file: {}", std::strerror(errno)));
+    if (n == 0) eof_ = true;
+    buffer_.append(chunk, static_cast<std::size_t>(n));
+    bytes_read_ += static_cast<std::uint64_t>(n);
   }
 }
 

@@ -1,6 +1,7 @@
 // Small file helpers for the CLI: whole-file reads, atomic writes, running a filter program.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -40,6 +41,33 @@ void writeFileAtomically(const std::filesystem::path& path, const std::string& c
 // folder; a file path must not be a folder). Creates nothing, so a run that writes nothing leaves
 // nothing behind; a report is then never lost to an --out that was wrong from the start.
 void checkWritableLater(const std::filesystem::path& path, bool folder, std::string_view option);
+
+// A file the user named, read one line at a time (without the line end) in bounded memory: the
+// same refusals as readUserFile (TextError "file:0: …"), and a line longer than `max_line_bytes`
+// is refused as "file:N: line longer than …" as soon as that many bytes were read without a line
+// end (/dev/zero fails at once, not after a gigabyte).
+class UserFileLines {
+ public:
+  UserFileLines(const std::string& file, std::string_view what, std::size_t max_line_bytes);
+  ~UserFileLines();
+  UserFileLines(const UserFileLines&) = delete;
+  UserFileLines& operator=(const UserFileLines&) = delete;
+
+  bool next(std::string& line);             // false at the end of the file
+  std::uint64_t bytesRead() const { return bytes_read_; }
+  std::uint64_t fileBytes() const { return file_bytes_; }  // 0 when not a regular file
+
+ private:
+  std::string file_;
+  int fd_ = -1;
+  std::size_t max_line_bytes_;
+  std::string buffer_;
+  std::size_t start_ = 0;
+  std::size_t scanned_ = 0;  // buffer_ holds no line end in [start_, scanned_)
+  bool eof_ = false;
+  int line_number_ = 0;
+  std::uint64_t bytes_read_ = 0, file_bytes_ = 0;
+};
 
 // Runs `program args...` with `input` on its standard input and returns its standard output;
 // throws UserError when it cannot be run or exits non-zero.

@@ -115,21 +115,36 @@ std::optional<ObservationMismatch> firstMismatch(const Json& full, const Json& p
 }
 
 TraceVerdict checkTrace(std::string_view text, std::string_view file, const TraceCheckOptions& options) {
-  TraceVerdict verdict;
   Lines lines{text};
+  return checkTrace(
+      [&lines](std::string& line) {
+        std::string_view view;
+        if (!lines.next(view)) return false;
+        line.assign(view);
+        return true;
+      },
+      file, options);
+}
+
+TraceVerdict checkTrace(const TraceLineSource& next_line, std::string_view file, const TraceCheckOptions& options) {
+  TraceVerdict verdict;
+  struct {
+    int number = 0;
+  } lines;
   std::optional<Config> config;
   spec::ClusterState state;
-  std::string_view line;
+  std::string line;
   const auto tell = [&] {
     if (options.progress) options.progress(TraceProgress{lines.number, verdict.steps, verdict.observations_checked});
   };
   while (true) {
-    if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed) && lines.position < text.size()) {
-      verdict.interrupted = true;
+    if (!next_line(line)) break;
+    if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
+      verdict.interrupted = true;  // a line was still to be read: not checked
       verdict.lines_checked = lines.number;
       return verdict;
     }
-    if (!lines.next(line)) break;
+    ++lines.number;
     verdict.lines_checked = lines.number;
     TraceLine parsed = parseTraceLine(line);
     if (std::holds_alternative<TraceBlank>(parsed)) continue;

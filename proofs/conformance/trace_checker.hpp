@@ -63,9 +63,17 @@ struct TraceCheckOptions {
   std::function<void(const TraceProgress&)> progress;
 };
 
-// Replays `text` (the whole trace file). Bad input — a malformed line, a wrong or missing header,
-// an action that does not parse, a configuration that does not parse, an unknown preset — throws
-// TextError "file:line: message".
+// The trace's lines one at a time, without their line end: false at the end. It may throw
+// TextError (a line too long, a read that failed); `line_number` is the line it was reading.
+using TraceLineSource = std::function<bool(std::string& line)>;
+
+// Replays the trace line by line as `next_line` gives them (one line in memory at a time: a trace
+// of any length is checked in bounded memory). Bad input — a malformed line, a wrong or missing
+// header, an action that does not parse, a configuration that does not parse, an unknown preset —
+// throws TextError "file:line: message".
+TraceVerdict checkTrace(const TraceLineSource& next_line, std::string_view file, const TraceCheckOptions& options = {});
+
+// The same over a whole text in memory (tests).
 TraceVerdict checkTrace(std::string_view text, std::string_view file, const TraceCheckOptions& options = {});
 
 // "<file>:<line>: <pointer>: spec has <expected>, trace has <actual> (step N: <action>)" and the
