@@ -30,13 +30,24 @@ std::optional<std::string> readFileIfExists(const std::filesystem::path& path) {
   return contents.str();
 }
 
+namespace {
+
+// A file the user named, opened for reading: a folder or a file that cannot be opened is refused
+// as "file:0: …" (TextError).
+int openUserFile(const std::string& file, std::string_view what) {
+  std::error_code error;
+  if (std::filesystem::is_directory(file, error)) throw TextError(file, 0, fmt::format("is a folder, not {}", what));
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw TextError(file, 0, fmt::format("cannot read the file: {}", std::strerror(errno)));
+  return fd;
+}
+
+}  // namespace
+
 std::string readUserFile(const std::string& file, std::string_view what) {
   const auto refused = [&file](std::string message) { return TextError(file, 0, std::move(message)); };
   constexpr std::size_t kMaxBytes = std::size_t{1} << 30;  // far above any configuration, scenario or trace
-  std::error_code error;
-  if (std::filesystem::is_directory(file, error)) throw refused(fmt::format("is a folder, not {}", what));
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw refused(fmt::format("cannot read the file: {}", std::strerror(errno)));
+  const int fd = openUserFile(file, what);
   std::string contents;
   char buffer[1 << 16];
   for (;;) {  // bounded: each round adds to `contents`, which stops at kMaxBytes
@@ -54,11 +65,7 @@ std::string readUserFile(const std::string& file, std::string_view what) {
 }
 
 UserFileLines::UserFileLines(const std::string& file, std::string_view what, std::size_t max_line_bytes)
-    : file_(file), max_line_bytes_(max_line_bytes) {
-  std::error_code error;
-  if (std::filesystem::is_directory(file, error)) throw TextError(file, 0, fmt::format("is a folder, not {}", what));
-  fd_ = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) throw TextError(file, 0, fmt::format("cannot read the file: {}", std::strerror(errno)));
+    : file_(file), fd_(openUserFile(file, what)), max_line_bytes_(max_line_bytes) {
   struct stat st {};
   if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) file_bytes_ = static_cast<std::uint64_t>(st.st_size);
 }

@@ -94,6 +94,24 @@ struct Inputs {
   std::vector<NamedConfig> explore_configs;
 };
 
+// DIR/G<id>.scenario: the history that killed mutant `id`, replayable, with `why` ("<check> on
+// <configuration>") and the replay commands in its header comment. Returns the path.
+std::string writeKilledHistory(const std::string& dir, int id, const Config& config, const std::vector<Action>& steps,
+                               const std::string& why) {
+  const std::string path = (std::filesystem::path(dir) / fmt::format("G{}.scenario", id)).string();
+  Scenario scenario;
+  scenario.config = config;
+  scenario.steps = steps;
+  std::string text = printScenario(scenario);
+  text.insert(text.find('\n') + 1,
+              fmt::format("# kcspec-schemata mutants --generated: G{} killed by {}\n"
+                          "# replay: kcspec-schemata replay --impl --generated {} {} (the mutant's state-change.log); "
+                          "kcspec replay {} (the spec's)\n",
+                          id, why, id, path, path));
+  writeFileAtomically(path, text);
+  return path;
+}
+
 // In the child: the checks with mutant `id` on; the first failure, or nothing. First the given
 // scenarios (directed histories that reach rare paths), then the random histories, then explore.
 Outcome runChecks(const GeneratedMutantsOptions& o, const Inputs& in, int id) {
@@ -123,17 +141,8 @@ Outcome runChecks(const GeneratedMutantsOptions& o, const Inputs& in, int id) {
         // replays each: minutes over a whole table).
         const agreement::Counterexample small =
             o.shrink ? agreement::shrink(configs[c].config, impl::Mutants{}, std::move(*failure)) : std::move(*failure);
-        const std::string path = (std::filesystem::path(o.out) / fmt::format("G{}.scenario", id)).string();
-        Scenario scenario;
-        scenario.config = configs[c].config;
-        scenario.steps = small.steps;
-        std::string text = printScenario(scenario);
-        text.insert(text.find('\n') + 1,
-                    fmt::format("# kcspec-schemata mutants --generated: G{} killed by {} on {}\n"
-                                "# replay: kcspec-schemata replay --impl --generated {} {} (the mutant's state-change.log); "
-                                "kcspec replay {} (the spec's)\n",
-                                id, small.verdict.by, configs[c].name, id, path, path));
-        writeFileAtomically(path, text);
+        const std::string path = writeKilledHistory(o.out, id, configs[c].config, small.steps,
+                                                    fmt::format("{} on {}", small.verdict.by, configs[c].name));
         out.where = fmt::format("{}, {} steps{}: {}", configs[c].name, small.steps.size(), o.shrink ? " after shrinking" : "", path);
       }
       return out;
@@ -153,18 +162,8 @@ Outcome runChecks(const GeneratedMutantsOptions& o, const Inputs& in, int id) {
       out.by = fmt::format("{} {}", v.property, v.name);
       out.where = fmt::format("explore --system both on {}, {} steps", named.name, v.path.size());
       if (!o.out.empty()) {
-        const std::string path = (std::filesystem::path(o.out) / fmt::format("G{}.scenario", id)).string();
-        Scenario scenario;
-        scenario.config = named.config;
-        scenario.steps = v.path;
-        std::string text = printScenario(scenario);
-        text.insert(text.find('\n') + 1,
-                    fmt::format("# kcspec-schemata mutants --generated: G{} killed by {} (explore --system both on {}, "
-                                "a shortest history)\n"
-                                "# replay: kcspec-schemata replay --impl --generated {} {} (the mutant's state-change.log); "
-                                "kcspec replay {} (the spec's)\n",
-                                id, out.by, named.name, id, path, path));
-        writeFileAtomically(path, text);
+        const std::string path = writeKilledHistory(
+            o.out, id, named.config, v.path, fmt::format("{} (explore --system both on {}, a shortest history)", out.by, named.name));
         out.where += ": " + path;
       }
       return out;

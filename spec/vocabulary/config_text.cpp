@@ -68,14 +68,11 @@ std::vector<SourceLine> splitLines(std::string_view text, std::string_view file)
     // No control character (an ESC would reach a terminal through every name and message that
     // echoes the line): tabs only, and C1 controls (U+0080–U+009F) neither.
     for (std::size_t i = 0; i < line.size(); ++i) {
-      const auto byte = static_cast<unsigned char>(line[i]);
-      const bool c1 = byte == 0xC2 && i + 1 < line.size() && static_cast<unsigned char>(line[i + 1]) >= 0x80 &&
-                      static_cast<unsigned char>(line[i + 1]) <= 0x9F;
-      if ((byte < 0x20 && byte != '\t') || byte == 0x7F || c1) {
+      if (const std::size_t control = controlCharacterAt(line, i); control != 0) {
         throw TextError(file, number,
                         fmt::format("control character {} in line (column {}): only printable text and tabs are allowed",
-                                    c1 ? fmt::format("U+{:04X}", static_cast<unsigned char>(line[i + 1]))
-                                       : fmt::format("\\x{:02x}", byte),
+                                    control == 2 ? fmt::format("U+{:04X}", static_cast<unsigned char>(line[i + 1]))
+                                                 : fmt::format("\\x{:02x}", static_cast<unsigned char>(line[i])),
                                     i + 1));
       }
     }
