@@ -148,6 +148,52 @@ std::string fingerprintLine(const Catalog& catalog) {
   return fmt::format("{}{:016x} -->", kFingerprintPrefix, proofs::catalogFingerprint(catalog));
 }
 
+namespace {
+
+// The argument for `kcspec explore --reduction por`, with its assumptions and what checks each.
+std::string reductionSection() {
+  return "## Partial-order reduction\n\n"
+         "`kcspec explore --reduction por` expands, in a state where the spec's independence relation "
+         "(`spec/vocabulary/independence.hpp`) allows it, one request delivery alone instead of every enabled action "
+         "(`proofs/explorer/persistent_delivery.hpp` chooses it; the explorer adds the cycle proviso). **Theorem**: the "
+         "reduced search reports exactly the properties the full search reports violated — state safety, step safety, "
+         "liveness goals and `GOOD`, known Kafka deviations included. Its counterexamples replay but need not be the "
+         "shortest: for the shortest, run with `--reduction none`. The `POR` theorems below check the claim on every "
+         "exhaustive scope; the assumptions are checked as follows.\n\n"
+         "Assumptions, for a delivery *a* = `deliver-request b` taken alone in state *s*:\n\n"
+         "1. **Independence** (`independentOfDelivery`): an action the relation calls independent of *a* and *a* leave "
+         "each other enabled and reach the same state, with the same step violations, in either order; `crash b` after "
+         "*a* reaches the state `crash b` reaches alone (it absorbs *a*). Checked pair by pair in every reachable state "
+         "of small configurations, on the spec and on the reference controller (`explorer.IndependenceRelation.*`).\n"
+         "2. **Persistence** (`deliveryIsPersistent`): every other action enabled in *s* is independent of *a* or "
+         "absorbs it, and *a* is persistent again after it (checked in the same test), so along every path from *s* "
+         "that does not take *a*, *a* stays enabled and every action is independent of it or absorbs it.\n"
+         "3. **Invisibility**: *a* changes no state-safety property's value and breaks no step-safety property (a "
+         "delivery changes only its broker's queues, replicas, metadata cache and known controller epoch, which no "
+         "safety property reads); with liveness checked, *a* leaves a request on its broker's queue, so the states "
+         "around it are not quiescent and no goal is judged there (`CatalogProperties::goalsReached`). Checked in the "
+         "same test. *a* is a recovery action, and only `crash`, which is not, absorbs it.\n"
+         "4. **Cycle proviso**: a state whose chosen successor is already known at its depth or shallower is "
+         "expanded in full. A chain of states expanded through one delivery then goes one level deeper at each step, "
+         "so it ends within the graph's depth at a state expanded in full: no action is deferred forever.\n\n"
+         "**Safety.** Take a path π of the full graph from a state *s* of the reduced graph. If *s* is expanded in "
+         "full, π's first step is in the reduced graph. Else let *a* be its delivery: if π takes *a*, the steps before "
+         "it are independent of it (2) and *a* moves to the front, leaving π one step shorter; if a `crash b` on π "
+         "comes first, *a* moves to just before it and the crash reaches π's own state (1); if π takes neither, π "
+         "from *a*(*s*) reaches *a* applied to each of π's states, which violate the same properties (1, 3). Each case "
+         "starts again one level deeper with a path no longer than π, and by (4) a state expanded in full comes "
+         "within the graph's depth, so induction on π's length and that distance gives a path of the reduced graph "
+         "that shows every violation π shows. The reduced graph is part of the full one, so it shows no other.\n\n"
+         "**Liveness.** A state *t* of the full graph from which recovery cannot reach a goal is matched (above) by a "
+         "state *t*′ of the reduced graph reached from *t* by deferred deliveries, which are recovery actions: "
+         "recovery reaches from *t*′ only what it reaches from *t*, so *t*′ violates the goal too, and the reduced "
+         "graph, which has fewer edges, finds that. Conversely, a recovery path from a reduced state to a goal has no "
+         "crash (recovery only), so the same construction gives a recovery path of the reduced graph to a state with "
+         "the same goals (3): no violation is added.\n";
+}
+
+}  // namespace
+
 std::string proofsPage(const Catalog& catalog, const ProveReport& report) {
   std::map<Outcome, std::size_t> counts;
   for (const TheoremResult& r : report.results) ++counts[r.outcome];
@@ -158,7 +204,8 @@ std::string proofsPage(const Catalog& catalog, const ProveReport& report) {
   md += "# What kcspec proves\n\n";
   md += "`kcspec prove` runs the theorem catalog (`proofs/theorems/catalog.cpp`) and writes this page. Each theorem is "
         "a **property** (a compile-time theorem about the lifecycles, a property of the "
-        "[invariant catalog](spec/invariants.md), the explorer's `GOOD`, or `AGREE`: the spec and the reference "
+        "[invariant catalog](spec/invariants.md), the explorer's `GOOD`, `POR`: the search with partial-order reduction "
+        "reports what the full search reports (below), or `AGREE`: the spec and the reference "
         "controller agree), a **scope** (a named configuration, listed at the end) and a **method**:\n\n"
         "- **compile-time**: a `static_assert`; kcspec does not build when it fails.\n"
         "- **exhaustive**: the explorer (`proofs/explorer/`) visits every state the spec reaches in the scope, breadth "
@@ -203,6 +250,7 @@ std::string proofsPage(const Catalog& catalog, const ProveReport& report) {
   }
 
   if (counts[Outcome::Proven] > 0) md += compileTimeSection() + "\n";
+  md += reductionSection() + "\n";
 
   if (!report.runs.empty()) {
     md += "## Runs\n\nTheorems that share a scope and a method share one run; each row is one theorem (`<property>@<scope>`).\n\n";

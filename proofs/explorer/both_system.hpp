@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,6 +26,7 @@
 #include "impl/mutants.hpp"
 #include "proofs/explorer/catalog_properties.hpp"
 #include "proofs/explorer/state_codec.hpp"
+#include "proofs/explorer/persistent_delivery.hpp"
 #include "proofs/explorer/system.hpp"
 #include "spec/rules/cluster_state.hpp"
 #include "spec/vocabulary/action.hpp"
@@ -80,6 +82,13 @@ class BothSystem {
   PropertyMask violatedStateProperties(const State& state) const;
   PropertyMask goalsReached(const State& state) const;
   bool isRecovery(const Action& action) const;
+  // Partial-order reduction (system.hpp HasPersistentActions): persistent_delivery.hpp's choice on
+  // the spec's world, while spec and impl agree (a disagreement is expanded in full).
+  std::optional<std::size_t> persistentAction(const State& state, std::span<const Action> enabled,
+                                              bool goals_checked) const {
+    if (!state.agree()) return std::nullopt;
+    return persistentDelivery(state.spec.world, enabled, goals_checked);
+  }
   // Action coverage (system.hpp HasActionKinds): the vocabulary's kinds.
   std::span<const std::string_view> actionKinds() const { return kActionNames; }
   std::size_t actionKind(const Action& action) const { return static_cast<std::size_t>(action.kind); }

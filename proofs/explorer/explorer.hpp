@@ -102,8 +102,24 @@ constexpr std::string_view stopReasonName(StopReason reason) {
   return "?";
 }
 
+// How much of each state's enabled set the search expands (docs/proofs.md, "Partial-order reduction").
+enum class Reduction : std::uint8_t {
+  None,  // every enabled action
+  Por,   // partial-order reduction: one persistent, invisible action alone when the system names one
+         // (HasPersistentActions) and it does not close a cycle; every enabled action otherwise
+};
+
+constexpr std::string_view reductionName(Reduction reduction) {
+  switch (reduction) {
+    case Reduction::None: return "none";
+    case Reduction::Por: return "por";
+  }
+  return "?";
+}
+
 struct ExploreOptions {
   unsigned threads = 0;               // 0: std::thread::hardware_concurrency()
+  Reduction reduction = Reduction::None;  // Por needs a system with persistent actions; else as None
   int max_depth = -1;                 // < 0: none; states at depth max_depth are checked, not expanded
   std::uint64_t max_memory_bytes = 0; // 0: none; counts the visited set, parent links, liveness records, frontier
   std::function<bool(std::string_view property_id)> is_known_deviation;  // empty: none is
@@ -162,6 +178,8 @@ struct ExploreResult {
   std::uint64_t recovery_edges = 0;  // recovery edges recorded for liveness (between distinct states)
   std::uint64_t spilled_bytes = 0;   // the most the spill files held at once (ExploreOptions::spill_directory)
   int liveness_sweeps = 0;           // the liveness pass's sweeps (0 when it did not run)
+  Reduction reduction = Reduction::None;  // what the search used (None when the system has no persistent actions)
+  std::uint64_t reduced_states = 0;  // states expanded through one persistent action instead of all enabled ones
   // Transitions by action kind, every kind the system names (HasActionKinds), zeros included: a
   // kind that never fired is visible. Empty for a system without kinds.
   std::vector<std::pair<std::string_view, std::uint64_t>> action_counts;
@@ -202,6 +220,8 @@ class Explorer {
     // Goal bits 0 … n−1 and the all-goals bit n in 32 bits.
     if (liveness_.size() > 31) throw std::invalid_argument("a system may declare at most 31 liveness properties");
     check_liveness_ = options_.check_liveness && !liveness_.empty();
+    if constexpr (HasPersistentActions<S>) reduce_ = options_.reduction == Reduction::Por;
+    keep_bfs_index_ = check_liveness_ || reduce_;
     goals_ = GoalBits(liveness_.size() + 1);
     threads_ = options_.threads != 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
     if (!options_.spill_directory.empty() && check_liveness_) {
@@ -239,6 +259,8 @@ class Explorer {
       result.liveness_checked = checkLiveness();
       result.liveness_sweeps = progress_sweep_.load(std::memory_order_relaxed);
     }
+    result.reduction = reduce_ ? Reduction::Por : Reduction::None;
+    result.reduced_states = reduced_states_.load(std::memory_order_relaxed);
     if (monitor.joinable()) {
       monitor.request_stop();
       monitor.join();
@@ -324,11 +346,11 @@ class Explorer {
     if (expected == 0 || expected >= kNone - 1) return;
     const std::uint64_t slots = VisitedSet::slotsToHold(static_cast<std::size_t>(expected));
     if (slots <= visited_.capacity() || slots >= VisitedSet::kNoSlot) return;
-    const std::uint64_t bytes = presizedTableBytes(expected, check_liveness_);
+    const std::uint64_t bytes = presizedTableBytes(expected, keep_bfs_index_);
     static_assert(sizeof(Index) == sizeof(std::uint32_t), "presizedTableBytes counts a 4-byte BFS index");
     if (!affords(bytes)) return;
     visited_ = VisitedSet(static_cast<std::size_t>(slots));
-    if (check_liveness_) bfs_of_slot_ = ZeroedTable<Index>(visited_.capacity());
+    if (keep_bfs_index_) bfs_of_slot_ = ZeroedTable<Index>(visited_.capacity());
   }
 
   // Whether the checker may hold `bytes` at once (within --max-memory); the most it held so far
@@ -363,7 +385,7 @@ class Explorer {
         }
       }
     }
-    if (check_liveness_) {
+    if (keep_bfs_index_) {
       ZeroedTable<Index> moved(visited_.capacity());
       for (std::size_t i = 0; i < map.size(); ++i) {
         if (map[i] != VisitedSet::kNoSlot) moved[map[i]] = bfs_of_slot_[i];
@@ -434,7 +456,7 @@ class Explorer {
     }
     const auto inserted = visited_.insert(fingerprint, parent, [this](const std::vector<Slot>& map) { remap(map); });
     slot = inserted.slot;
-    if (check_liveness_) {
+    if (keep_bfs_index_) {
       // Made at the table's capacity on the first insertion unless presize() made it; remap()
       // keeps it there.
       if (bfs_of_slot_.size() == 0) bfs_of_slot_ = ZeroedTable<Index>(visited_.capacity());
@@ -470,6 +492,7 @@ class Explorer {
         return;
       }
       level_begin_.push_back(visited_.size());  // where level depth+1 will begin
+      next_level_begin_ = visited_.size();
       merge_position_ = 0;
       const bool expand = options_.max_depth < 0 || depth < options_.max_depth;
       progress_depth_ = depth;
@@ -662,7 +685,7 @@ class Explorer {
           scratch_next.emplace(state);
         }
       }
-      for (std::size_t k = 0; k < actions.size(); ++k) {
+      const auto addSuccessor = [&](std::size_t k) {
         Successor successor;
         successor.ordinal = static_cast<std::uint32_t>(k);
         successor.recovery = check_liveness_ && system_.isRecovery(actions[k]);
@@ -699,10 +722,38 @@ class Explorer {
           }
         }
         chunk.successors.push_back(successor);
+      };
+      // Partial-order reduction: the system's persistent action alone, unless its successor is
+      // already known at this depth or shallower (it may close a cycle of reduced states, along
+      // which the other actions would be ignored forever: then every action is expanded).
+      bool reduced = false;
+      if constexpr (HasPersistentActions<S>) {
+        if (reduce_) {
+          const std::optional<std::size_t> persistent =
+              system_.persistentAction(state, std::span<const Action>(actions), check_liveness_);
+          if (persistent) {
+            KCSPEC_ASSERT(*persistent < actions.size());
+            const std::size_t arena_before = chunk.arena.size();
+            addSuccessor(*persistent);
+            const Slot existing = chunk.successors.back().existing;
+            const bool closes_cycle = existing != VisitedSet::kNoSlot && bfsIndexAt(existing) < next_level_begin_;
+            if (closes_cycle) {
+              chunk.successors.pop_back();
+              chunk.arena.resize(arena_before);
+            } else {
+              reduced = true;
+              reduced_states_.fetch_add(1, std::memory_order_relaxed);
+            }
+          }
+        }
       }
-      expanded.successor_count = static_cast<std::uint32_t>(actions.size());
+      if (!reduced) {
+        for (std::size_t k = 0; k < actions.size(); ++k) addSuccessor(k);
+      }
+      const std::size_t taken = reduced ? 1 : actions.size();
+      expanded.successor_count = static_cast<std::uint32_t>(taken);
       chunk.states.push_back(expanded);
-      progress_transitions_.fetch_add(actions.size(), std::memory_order_relaxed);
+      progress_transitions_.fetch_add(taken, std::memory_order_relaxed);
       progress_expanded_.fetch_add(1, std::memory_order_relaxed);
     }
     chunk.done = true;
@@ -963,6 +1014,12 @@ class Explorer {
   const ExploreOptions& options_;
   unsigned threads_ = 1;
   bool check_liveness_ = false;
+  bool reduce_ = false;          // partial-order reduction (Reduction::Por with a system that has persistent actions)
+  bool keep_bfs_index_ = false;  // bfs_of_slot_ is kept: for liveness, and for the reduction's cycle proviso
+  // While a level is expanded: the BFS index where the next level begins (a state below it is at
+  // this level's depth or shallower: an edge to it may close a cycle).
+  std::uint64_t next_level_begin_ = 0;
+  std::atomic<std::uint64_t> reduced_states_{0};
   std::array<bool, kMaxProperties> known_{};
   std::vector<std::size_t> liveness_;  // indexes of the liveness properties
 

@@ -28,6 +28,7 @@
 #include "impl/mutants.hpp"
 #include "proofs/agreement/step_record.hpp"
 #include "proofs/explorer/catalog_properties.hpp"
+#include "proofs/explorer/persistent_delivery.hpp"
 #include "proofs/explorer/system.hpp"
 #include "spec/rules/cluster_state.hpp"
 #include "spec/rules/invariants.hpp"
@@ -71,6 +72,11 @@ class ImplSystem {
   PropertyMask violatedStateProperties(const State& state) const { return catalog_.violatedState(config_, state.view); }
   PropertyMask goalsReached(const State& state) const { return catalog_.goalsReached(config_, state.view); }
   bool isRecovery(const Action& action) const;
+  // Partial-order reduction (system.hpp HasPersistentActions): persistent_delivery.hpp's choice.
+  std::optional<std::size_t> persistentAction(const State& state, std::span<const Action> enabled,
+                                              bool goals_checked) const {
+    return persistentDelivery(state.view.world, enabled, goals_checked);
+  }
   // Action coverage (system.hpp HasActionKinds): the vocabulary's kinds.
   std::span<const std::string_view> actionKinds() const { return kActionNames; }
   std::size_t actionKind(const Action& action) const { return static_cast<std::size_t>(action.kind); }

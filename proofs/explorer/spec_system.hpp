@@ -3,6 +3,7 @@
 // (spec/rules/invariants.hpp) in catalog order.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -10,6 +11,7 @@
 
 #include "proofs/explorer/catalog_properties.hpp"
 #include "proofs/explorer/state_codec.hpp"
+#include "proofs/explorer/persistent_delivery.hpp"
 #include "proofs/explorer/system.hpp"
 #include "spec/rules/cluster_state.hpp"
 #include "spec/vocabulary/action.hpp"
@@ -62,6 +64,11 @@ class SpecSystem {
   // The liveness goals that hold, in a quiescent state (spec::isQuiescent); none otherwise.
   PropertyMask goalsReached(const State& state) const;
   bool isRecovery(const Action& action) const { return isRecoveryAction(action); }
+  // Partial-order reduction (system.hpp HasPersistentActions): persistent_delivery.hpp's choice.
+  std::optional<std::size_t> persistentAction(const State& state, std::span<const Action> enabled,
+                                              bool goals_checked) const {
+    return persistentDelivery(state.world, enabled, goals_checked);
+  }
   // Action coverage (system.hpp HasActionKinds): the vocabulary's kinds.
   std::span<const std::string_view> actionKinds() const { return kActionNames; }
   std::size_t actionKind(const Action& action) const { return static_cast<std::size_t>(action.kind); }

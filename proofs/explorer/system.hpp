@@ -38,6 +38,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -98,6 +99,28 @@ template <class S>
 concept HasActionKinds = requires(const S& system, const typename S::Action& action) {
   { system.actionKinds() } -> std::convertible_to<std::span<const std::string_view>>;
   { system.actionKind(action) } -> std::convertible_to<std::size_t>;
+};
+// Optional, for partial-order reduction (ExploreOptions::reduction, docs/proofs.md "Partial-order
+// reduction"):
+//   std::optional<std::size_t> persistentAction(const State&, std::span<const Action> enabled,
+//                                               bool goals_checked) const;
+//       the position in `enabled` (= actions(state)) of an action the checker may take alone, or
+//       none. The system promises, for the action a it names in state s:
+//       - persistent: on every path from s that does not take a, every action is independent of a
+//         (each leaves the other enabled; in either order they reach the same state, with the
+//         same step violations) or absorbs it (taken after a, it reaches the state it reaches
+//         alone);
+//       - invisible: a changes no state-safety property's value and violates no step-safety
+//         property, in s and in every state reached from s without taking a; with
+//         `goals_checked`, it changes no state's goalsReached() there either, and it is a
+//         recovery action;
+//       - a is not absorbed by a recovery action.
+//       The checker adds the cycle proviso itself (a successor already known at the same depth
+//       or shallower makes it expand every action).
+template <class S>
+concept HasPersistentActions = requires(const S& system, const typename S::State& state,
+                                        std::span<const typename S::Action> enabled) {
+  { system.persistentAction(state, enabled, true) } -> std::same_as<std::optional<std::size_t>>;
 };
 template <class S>
 concept EncodesFingerprinted = requires(const S& system, const typename S::State& state, std::string& bytes) {

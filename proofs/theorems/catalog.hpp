@@ -93,7 +93,7 @@ std::string scopeConfigText(const Scope& scope);
 // (MSM-P*) and "replica-lifecycle" (MSM-R*), which this adds.
 void addCompileTimeTheorems(Catalog& catalog);
 // One exhaustive theorem on the spec per property of the invariant catalog that is not a known
-// Kafka deviation, plus GOOD; and one KafkaDeviation theorem per id in `deviations_shown`.
+// Kafka deviation, plus GOOD and POR; and one KafkaDeviation theorem per id in `deviations_shown`.
 void addExhaustiveTheorems(Catalog& catalog, std::string_view scope, std::span<const std::string_view> deviations_shown);
 // One random-history theorem on the spec per safety property that is not a known Kafka deviation;
 // and one KafkaDeviation theorem per id in `deviations_shown`.
@@ -109,6 +109,8 @@ void addExhaustiveAgreementTheorem(Catalog& catalog, std::string_view scope, std
 inline constexpr std::string_view kGoodProperty = "GOOD";
 // The agreement property.
 inline constexpr std::string_view kAgreementProperty = "AGREE";
+// The partial-order reduction's soundness on a scope: the reduced search reports what the full one does.
+inline constexpr std::string_view kReductionProperty = "POR";
 
 // A 64-bit fingerprint of what the catalog asks (theorem ids, statements, scopes' configurations,
 // methods and budgets), not of the results: docs/proofs.md records the one it was written for, and

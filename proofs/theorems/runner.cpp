@@ -115,8 +115,9 @@ struct RunOutput {
 
 template <class S>
 explorer::ExploreResult<S> exploreScope(const S& system, const ProveOptions& options, bool stop_at_violation,
-                                        bool check_liveness) {
+                                        bool check_liveness, explorer::Reduction reduction = explorer::Reduction::None) {
   explorer::ExploreOptions run;
+  run.reduction = reduction;
   run.threads = options.threads;
   run.max_memory_bytes = options.max_memory_bytes;
   run.is_known_deviation = [](std::string_view id) { return spec::isKnownKafkaDeviation(id); };
@@ -178,13 +179,37 @@ TheoremCounterexample describeViolation(const Config& config, const std::string&
 }
 
 // Every property of the invariant catalog (and GOOD) on the spec; every property keeps going
-// after a violation, so each gets its verdict.
+// after a violation, so each gets its verdict. Then POR: the same scope with partial-order
+// reduction must report the same violated properties (a property only one search reports is
+// POR's counterexample: the full search's path when the reduced one missed it, else the reduced one's).
 RunOutput runExhaustiveSpec(const Config& config, const std::string& scope, const ProveOptions& options) {
   RunOutput out;
   const explorer::SpecSystem system(config);
   const auto result = exploreScope(system, options, /*stop_at_violation=*/false, /*check_liveness=*/true);
   summarize(result, out.summary);
   for (const auto& v : result.violations) out.violations.emplace(v.property, describeViolation(config, scope, v, "violation"));
+  if (!result.complete() || cancelled(options)) return out;
+  const auto reduced = exploreScope(system, options, /*stop_at_violation=*/false, /*check_liveness=*/true,
+                                    explorer::Reduction::Por);
+  out.summary.reduced_states = reduced.states;
+  out.summary.reduced_seconds = reduced.seconds;
+  if (!reduced.complete()) {
+    out.summary.complete = false;
+    out.summary.stop = "the reduced search stopped: " + std::string(explorer::stopReasonName(reduced.stop));
+    return out;
+  }
+  const auto differs = [&](const auto& in, const auto& other, std::string_view how) {
+    for (const auto& v : in.violations) {
+      const bool shared = std::any_of(other.violations.begin(), other.violations.end(),
+                                      [&](const auto& w) { return w.property == v.property; });
+      if (shared || out.violations.contains(kReductionProperty)) continue;
+      TheoremCounterexample c = describeViolation(config, scope, v, "violation");
+      c.detail = fmt::format("{} {}: {}", v.property, v.name, how);
+      out.violations.emplace(std::string(kReductionProperty), std::move(c));
+    }
+  };
+  differs(result, reduced, "the full search reports it, the reduced search does not");
+  differs(reduced, result, "the reduced search reports it, the full search does not");
   return out;
 }
 
@@ -339,8 +364,12 @@ std::string runTitle(const RunSummary& run) {
 
 std::string runFigures(const RunSummary& run) {
   if (run.method == Method::Exhaustive) {
-    return fmt::format("{} states, {} transitions, depth {}, {:.1f} s{}", grouped(run.states), grouped(run.transitions),
-                       run.max_depth, run.seconds, run.complete ? "" : ", incomplete: " + run.stop);
+    return fmt::format("{} states, {} transitions, depth {}, {:.1f} s{}{}", grouped(run.states), grouped(run.transitions),
+                       run.max_depth, run.seconds,
+                       run.reduced_states > 0 ? fmt::format("; with partial-order reduction {} states, {:.1f} s",
+                                                            grouped(run.reduced_states), run.reduced_seconds)
+                                              : "",
+                       run.complete ? "" : ", incomplete: " + run.stop);
   }
   return fmt::format("{} histories, {} steps, {:.1f} s", grouped(run.histories), grouped(run.states), run.seconds);
 }
@@ -411,6 +440,8 @@ ProveReport prove(const Catalog& catalog, const std::vector<const Theorem*>& sel
       output.summary.seconds = figures.seconds;
       output.summary.complete = figures.complete;
       output.summary.stop = figures.stop;
+      output.summary.reduced_states = figures.reduced_states;
+      output.summary.reduced_seconds = figures.reduced_seconds;
       say(fmt::format("  {}", runFigures(output.summary)));
       found = run_of.emplace(key, outputs.size()).first;
       outputs.push_back(std::move(output));

@@ -59,6 +59,9 @@ struct RunSummary {
   double seconds = 0;
   bool complete = true;
   std::string stop;  // why an exhaustive run stopped ("complete", "memory limit", …)
+  // Exhaustive runs of the spec: the same scope explored again with partial-order reduction (POR).
+  std::uint64_t reduced_states = 0;
+  double reduced_seconds = 0;
   // Known Kafka deviations the run reached that no theorem of the run expects (id and shortest length).
   std::vector<std::pair<std::string, std::size_t>> other_deviations;
 };

@@ -1,0 +1,165 @@
+// Partial-order reduction side by side (docs/performance.md "Partial-order reduction"): each preset
+// explored with `--reduction none` and then `por` in one run, states, time and their ratios, and
+// whether the two report the same violated properties. With --mutants, every mutant of the
+// reference implementation explored with --system impl both ways, stopping at the first
+// violating level: whether each search finds it, the property and the counterexample's length.
+//
+//   build/bench/kcspec_reduction_bench [--presets NAME,NAME,…] [--threads N] [--max-seconds N] [--no-liveness]
+//   build/bench/kcspec_reduction_bench --mutants [--presets NAME] [--threads N] [--max-seconds N]
+//
+// A run that does not complete within --max-seconds (default 600) is marked "incomplete".
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "impl/mutants.hpp"
+#include "proofs/explorer/explorer.hpp"
+#include "proofs/explorer/impl_system.hpp"
+#include "proofs/explorer/spec_system.hpp"
+#include "spec/rules/invariants.hpp"
+#include "spec/vocabulary/presets.hpp"
+
+namespace {
+
+using namespace kcspec;
+using namespace kcspec::explorer;
+
+struct Options {
+  std::vector<std::string> presets;
+  unsigned threads = 0;
+  int max_seconds = 600;
+  bool liveness = true;
+  bool mutants = false;
+};
+
+std::vector<std::string> splitCommas(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) out.emplace_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+template <class S>
+ExploreResult<S> run(const S& system, Reduction reduction, const Options& options, bool keep_going) {
+  ExploreOptions explore_options;
+  explore_options.threads = options.threads;
+  explore_options.reduction = reduction;
+  explore_options.check_liveness = options.liveness;
+  explore_options.stop_at_violation = !keep_going;
+  explore_options.is_known_deviation = spec::isKnownKafkaDeviation;
+  explore_options.max_time = std::chrono::seconds(options.max_seconds);
+  return explore(system, explore_options);
+}
+
+template <class S>
+std::string violatedIds(const ExploreResult<S>& result) {
+  std::set<std::string> ids;
+  for (const auto& v : result.violations) ids.insert(v.property);
+  std::string text;
+  for (const std::string& id : ids) text += (text.empty() ? "" : " ") + id;
+  return text.empty() ? "none" : text;
+}
+
+std::string grouped(std::uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+template <class S>
+std::string figures(const ExploreResult<S>& result) {
+  return fmt::format("{} | {:.1f}{}", grouped(result.states), result.seconds, result.complete() ? "" : " (incomplete)");
+}
+
+void presetsTable(const Options& options) {
+  fmt::print("| preset | none: states | none: s | por: states | por: s | states ratio | time ratio | violated (none) | same verdicts |\n");
+  fmt::print("|---|---:|---:|---:|---:|---:|---:|---|---|\n");
+  for (const std::string& name : options.presets) {
+    const std::optional<Config> config = preset(name);
+    if (!config) {
+      fmt::print(stderr, "reduction_bench: no preset {}\n", name);
+      std::exit(2);
+    }
+    const SpecSystem system(*config);
+    const auto full = run(system, Reduction::None, options, /*keep_going=*/true);
+    const auto reduced = run(system, Reduction::Por, options, /*keep_going=*/true);
+    const bool both_complete = full.complete() && reduced.complete();
+    fmt::print("| {} | {} | {} | {:.2f}× | {:.2f}× | {} | {} |\n", name, figures(full), figures(reduced),
+               static_cast<double>(full.states) / static_cast<double>(std::max<std::uint64_t>(1, reduced.states)),
+               full.seconds / std::max(1e-9, reduced.seconds), violatedIds(full),
+               !both_complete ? "not compared (incomplete)"
+                              : (violatedIds(full) == violatedIds(reduced) ? "yes" : "NO: por " + violatedIds(reduced)));
+    std::fflush(stdout);
+  }
+}
+
+void mutantsTable(const Options& options) {
+  const std::string name = options.presets.empty() ? "default" : options.presets.front();
+  const std::optional<Config> config = preset(name);
+  if (!config) {
+    fmt::print(stderr, "reduction_bench: no preset {}\n", name);
+    std::exit(2);
+  }
+  fmt::print("Mutants on `{}`, --system impl, stopping after the first violating level:\n\n", name);
+  fmt::print("| mutant | none: first violation (steps) | none: states, s | por: first violation (steps) | por: states, s |\n");
+  fmt::print("|---|---|---:|---|---:|\n");
+  const auto first = [](const auto& result) {
+    for (const auto& v : result.violations) {
+      if (!v.known_deviation) return fmt::format("{} ({})", v.property, v.path.size());
+    }
+    return std::string(result.complete() ? "none" : "none (incomplete)");
+  };
+  for (const impl::MutantInfo& info : impl::kMutants) {
+    const ImplSystem system(*config, impl::Mutants::of({info.id}));
+    const auto full = run(system, Reduction::None, options, /*keep_going=*/false);
+    const auto reduced = run(system, Reduction::Por, options, /*keep_going=*/false);
+    fmt::print("| {} | {} | {} | {} | {} |\n", info.name, first(full), figures(full), first(reduced), figures(reduced));
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  options.presets = {"crash-isr", "crash-deletion", "deletion", "no-delete", "unclean", "reassignment",
+                     "rebalance", "cancel-during-shutdown", "default"};
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (arg == "--presets" && has_value) {
+      options.presets = splitCommas(argv[++i]);
+    } else if (arg == "--threads" && has_value) {
+      options.threads = static_cast<unsigned>(std::stoul(argv[++i]));
+    } else if (arg == "--max-seconds" && has_value) {
+      options.max_seconds = std::stoi(argv[++i]);
+    } else if (arg == "--no-liveness") {
+      options.liveness = false;
+    } else if (arg == "--mutants") {
+      options.mutants = true;
+    } else {
+      fmt::print(stderr,
+                 "usage: kcspec_reduction_bench [--presets NAME,…] [--threads N] [--max-seconds N] [--no-liveness] "
+                 "[--mutants]\n");
+      return 2;
+    }
+  }
+  if (options.mutants) {
+    mutantsTable(options);
+  } else {
+    presetsTable(options);
+  }
+  return 0;
+}

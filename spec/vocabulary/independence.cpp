@@ -1,0 +1,82 @@
+#include "spec/vocabulary/independence.hpp"
+
+#include "spec/vocabulary/assert.hpp"
+
+namespace kcspec {
+namespace {
+
+const BrokerData& brokerOf(const Observation& world, BrokerId b) { return world.brokers[static_cast<std::size_t>(b)]; }
+
+// Whether the head event of the controller module on `host` is an AlterPartition from `leader`
+// on one of `partitions` (processing it answers `leader`, whose replica then changes).
+bool headAnswersAlterPartition(const Observation& world, BrokerId host, BrokerId leader, const PartitionSet& partitions) {
+  const auto& events = brokerOf(world, host).controller.events;
+  if (events.empty()) return false;
+  const ControllerEvent& head = events.front();
+  return head.kind == ControllerEventKind::AlterPartitionReceived && head.broker == leader && partitions.contains(head.tp);
+}
+
+bool queuesAlterPartition(const Observation& world, BrokerId leader, const PartitionSet& partitions) {
+  for (const BrokerData& host : world.brokers) {
+    for (const ControllerEvent& event : host.controller.events) {
+      if (event.kind == ControllerEventKind::AlterPartitionReceived && event.broker == leader &&
+          partitions.contains(event.tp)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<DeliveryFootprint> deliveryFootprint(const Observation& world, BrokerId b) {
+  if (!isBrokerId(b)) return std::nullopt;
+  const BrokerData& broker = brokerOf(world, b);
+  if (!broker.alive || broker.inbox.empty()) return std::nullopt;
+  const ControlRequest& head = broker.inbox.front();
+  DeliveryFootprint footprint;
+  switch (head.kind) {
+    case RequestKind::LeaderAndIsr:
+      for (const auto& entry : head.leader_and_isr) footprint.replicas.insert(entry.tp);
+      break;
+    case RequestKind::UpdateMetadata:
+      footprint.metadata_cache = true;
+      break;
+    case RequestKind::StopReplica:
+      for (const auto& entry : head.stop_replica) footprint.replicas.insert(entry.tp);
+      break;
+  }
+  return footprint;
+}
+
+bool independentOfDelivery(const Observation& world, BrokerId b, const Action& other) {
+  const std::optional<DeliveryFootprint> footprint = deliveryFootprint(world, b);
+  KCSPEC_ASSERT(footprint.has_value());
+  switch (other.kind) {
+    case ActionKind::DeliverRequest:
+    case ActionKind::CrashBroker:
+    case ActionKind::StartBroker:
+      return other.broker != b;
+    case ActionKind::ShrinkIsr:  // reads the leader's replica only
+      return !(other.broker == b && footprint->replicas.contains(other.tp));
+    case ActionKind::ExpandIsr:  // reads the leader's replica and the follower's (caught up: the same leader epoch)
+      return !((other.broker == b || other.replica == b) && footprint->replicas.contains(other.tp));
+    case ActionKind::ProcessEvent:
+      return !headAnswersAlterPartition(world, other.broker, b, footprint->replicas);
+    default:
+      return true;
+  }
+}
+
+bool deliveryIsPersistent(const Observation& world, BrokerId b) {
+  const std::optional<DeliveryFootprint> footprint = deliveryFootprint(world, b);
+  if (!footprint) return false;
+  bool absent = true;
+  footprint->replicas.forEach([&](TopicPartition tp) {
+    absent &= !brokerOf(world, b).replicas[static_cast<std::size_t>(partitionIndex(tp))].present;
+  });
+  return absent && !queuesAlterPartition(world, b, footprint->replicas);
+}
+
+}  // namespace kcspec

@@ -1,0 +1,55 @@
+// The independence relation between actions that the explorer's partial-order reduction relies on
+// (docs/proofs.md, "Partial-order reduction"), stated over the vocabulary's world: one statement
+// for the spec and the reference implementation alike, which tests/explorer/independence_test.cpp
+// checks against both, pair by pair, in every state of small configurations.
+//
+// The relation covers the action that makes up most of every graph (three transitions in four on
+// `crash-isr`): deliver-request <b>. It pops the head of broker b's request queue and changes
+// broker b's own data only — its queue, the controller epoch it knows, its metadata cache and
+// live-broker list (UpdateMetadata), the hosted replicas the request names (LeaderAndIsr,
+// StopReplica) and the tail of its response queue — reading besides only b's broker epoch and
+// whether b is alive. No other action reads or writes those, except:
+//   - crash <b>, which resets all of b's data (it absorbs the delivery: crash after delivery is
+//     the same state as crash alone, see absorbsDelivery);
+//   - shrink-isr with leader b, and expand-isr naming b as leader or follower, on a partition the
+//     request names (they read b's replica of it; a proposal marks the leader's replica pending);
+//   - process-event of an AlterPartition from b on such a partition (its response updates b's replica).
+// Everything else commutes with it: controllers append to b's queue's tail (the delivery takes
+// its head), deliver-stop-replica-response <b> takes the head of the response queue the delivery
+// appends to, and no other step looks at a broker's requests, replicas or cache.
+#pragma once
+
+#include <optional>
+
+#include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/observation.hpp"
+#include "spec/vocabulary/sets.hpp"
+
+namespace kcspec {
+
+// What deliver-request <b> may change besides b's queue, response queue and known epoch.
+struct DeliveryFootprint {
+  PartitionSet replicas;        // b's hosted replicas the head request names (LeaderAndIsr, StopReplica)
+  bool metadata_cache = false;  // UpdateMetadata: b's metadata cache and live-broker list
+};
+
+// Defined when deliver-request <b> is enabled in `world` (b alive with a request queued).
+std::optional<DeliveryFootprint> deliveryFootprint(const Observation& world, BrokerId b);
+
+// Whether `other` and deliver-request <b>, both enabled in `world`, are independent there: each
+// leaves the other enabled, and taken in either order they reach the same state.
+bool independentOfDelivery(const Observation& world, BrokerId b, const Action& other);
+
+// Whether `other`, taken after deliver-request <b>, reaches the state it reaches alone (crash <b>).
+constexpr bool absorbsDelivery(BrokerId b, const Action& other) {
+  return other.kind == ActionKind::CrashBroker && other.broker == b;
+}
+
+// Whether deliver-request <b> is persistent in `world`: on every path from `world` that does not
+// take it, each action is independent of it or absorbs it. Sufficient, and what is checked: every
+// replica the head request names is absent on b (so no shrink-isr or expand-isr can name b on it
+// before the delivery, as both need b's replica there, which only a delivery to b creates) and no
+// controller has an AlterPartition from b on it queued.
+bool deliveryIsPersistent(const Observation& world, BrokerId b);
+
+}  // namespace kcspec

@@ -1,0 +1,162 @@
+// Each mutant of the reference implementation (impl/mutants.hpp) with a small configuration that
+// shows it: explorer_mutants_test.cpp finds each within twelve actions, reduction_test.cpp checks
+// that the reduced search finds what the full one finds.
+#pragma once
+
+#include <ostream>
+#include <string_view>
+
+namespace kcspec::explorer::mutant_cases {
+
+// The configurations (config_text.hpp's format).
+
+// 2 brokers, topic t on both, one crash: a crash, a bounce (restart before BrokerChange), the
+// offline election.
+constexpr std::string_view kCrash = R"(name crash
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound crashes 1
+)";
+
+// One broker, topics t and u with two partitions each, one deletion: deletion of a topic whose
+// partitions interleave with another topic's in the context's maps.
+constexpr std::string_view kDeleteTwoTopics = R"(name delete-two-topics
+brokers 1
+alive-at-start 1
+topic t
+  partition 0 replicas 1
+  partition 1 replicas 1
+  exists-at-start true
+topic u
+  partition 0 replicas 1
+  partition 1 replicas 1
+  exists-at-start true
+bound topic-deletions 1
+)";
+
+// delete.topic.enable=false, a deletion request and a controller failover.
+constexpr std::string_view kNoDeleteFailover = R"(name no-delete-failover
+brokers 1 2
+alive-at-start 1 2
+delete.topic.enable false
+topic t
+  partition 0 replicas 1
+  exists-at-start true
+bound controller-failovers 1
+bound topic-deletions 1
+)";
+
+// A preferred election and a deletion.
+constexpr std::string_view kPreferredDelete = R"(name preferred-delete
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound preferred-elections 1
+bound topic-deletions 1
+)";
+
+// A controlled shutdown and a deletion.
+constexpr std::string_view kShutdownDelete = R"(name shutdown-delete
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound controlled-shutdowns 1
+bound topic-deletions 1
+)";
+
+// A crash and a deletion.
+constexpr std::string_view kDeleteCrash = R"(name delete-crash
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound crashes 1
+bound topic-deletions 1
+)";
+
+// An ISR shrink and a crash: the leader left alone in the ISR dies.
+constexpr std::string_view kShrinkCrash = R"(name shrink-crash
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound crashes 1
+bound isr-shrinks 1
+)";
+
+// A crash and a controller failover (a stale controller keeps writing).
+constexpr std::string_view kFailover = R"(name failover
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound crashes 1
+bound controller-failovers 1
+)";
+
+// No topics; two crashes and a controlled shutdown: a ControlledShutdown request from an earlier
+// incarnation of the broker, processed after the controller learned the new broker epoch.
+constexpr std::string_view kShutdownBounce = R"(name cs-bounce
+brokers 1 2
+alive-at-start 1 2
+bound crashes 2
+bound controlled-shutdowns 1
+)";
+
+// One reassignment from 1,2 to 2,3.
+constexpr std::string_view kReassign = R"(name reassign
+brokers 1 2 3
+alive-at-start 1 2 3
+topic t
+  partition 0 replicas 1,2
+  reassign 0 to 2,3
+  exists-at-start true
+bound reassignments 1
+)";
+
+// One controlled shutdown of one of two brokers hosting t-0.
+constexpr std::string_view kShutdown = R"(name shutdown
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound controlled-shutdowns 1
+)";
+
+// One broker hosting the single-replica t-0 asks for a controlled shutdown.
+constexpr std::string_view kShutdownSingleReplica = R"(name shutdown-single-replica
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1
+  exists-at-start true
+bound controlled-shutdowns 1
+)";
+
+struct MutantCase {
+  std::string_view mutant;
+  std::string_view config;
+};
+
+inline void PrintTo(const MutantCase& c, std::ostream* out) { *out << c.mutant; }
+
+constexpr MutantCase kCases[] = {
+    {"M1", kDeleteTwoTopics},  {"M2", kDeleteTwoTopics}, {"M3", kNoDeleteFailover}, {"M4", kPreferredDelete},
+    {"M5", kDeleteTwoTopics},  {"M6", kShutdownDelete},  {"M7", kDeleteCrash},      {"M8", kCrash},
+    {"M9", kShrinkCrash},      {"M10", kDeleteTwoTopics}, {"M11", kCrash},          {"M12", kFailover},
+    {"M13", kShutdownBounce},  {"M14", kReassign},       {"M15", kShutdown},        {"M16", kDeleteTwoTopics},
+    {"M17", kShutdownSingleReplica},
+};
+
+}  // namespace kcspec::explorer::mutant_cases
