@@ -80,7 +80,8 @@ std::string grouped(std::uint64_t n) {
 
 template <class S>
 std::string figures(const ExploreResult<S>& result) {
-  return fmt::format("{} | {:.1f}{}", grouped(result.states), result.seconds, result.complete() ? "" : " (incomplete)");
+  const bool stopped = !result.complete() && result.stop != StopReason::Violation;  // a limit, not a finding
+  return fmt::format("{} | {:.1f}{}", grouped(result.states), result.seconds, stopped ? " (incomplete)" : "");
 }
 
 void presetsTable(const Options& options) {
@@ -113,8 +114,8 @@ void mutantsTable(const Options& options) {
     std::exit(2);
   }
   fmt::print("Mutants on `{}`, --system impl, stopping after the first violating level:\n\n", name);
-  fmt::print("| mutant | none: first violation (steps) | none: states, s | por: first violation (steps) | por: states, s |\n");
-  fmt::print("|---|---|---:|---|---:|\n");
+  fmt::print("| mutant | none: first violation (steps) | none: states | none: s | por: first violation (steps) | por: states | por: s |\n");
+  fmt::print("|---|---|---:|---:|---|---:|---:|\n");
   const auto first = [](const auto& result) {
     for (const auto& v : result.violations) {
       if (!v.known_deviation) return fmt::format("{} ({})", v.property, v.path.size());
