@@ -280,27 +280,31 @@ void addCompileTimeTheorems(Catalog& catalog) {
   }
 }
 
+namespace {
+
+// An exhaustive theorem on the spec about the explorer itself (GOOD, POR), not a catalog property.
+Theorem explorerTheorem(std::string_view property, std::string_view name, std::string_view statement,
+                        std::string_view scope) {
+  Theorem t;
+  t.id = std::string(property) + "@" + std::string(scope);
+  t.property = std::string(property);
+  t.name = std::string(name);
+  t.statement = std::string(statement);
+  t.scope = std::string(scope);
+  t.method = Method::Exhaustive;
+  return t;
+}
+
+}  // namespace
+
 void addExhaustiveTheorems(Catalog& catalog, std::string_view scope, std::span<const std::string_view> deviations_shown) {
   for (const spec::Property& p : spec::invariantCatalog()) {
     if (spec::isKnownKafkaDeviation(p.id)) continue;
     catalog.theorems.push_back(fromProperty(p, scope, Method::Exhaustive, Subject::Spec));
   }
-  Theorem good;
-  good.id = std::string(kGoodProperty) + "@" + std::string(scope);
-  good.property = std::string(kGoodProperty);
-  good.name = "RecoveryReachesGoodState";
-  good.statement = std::string(kGoodStatement);
-  good.scope = std::string(scope);
-  good.method = Method::Exhaustive;
-  catalog.theorems.push_back(std::move(good));
-  Theorem reduction;
-  reduction.id = std::string(kReductionProperty) + "@" + std::string(scope);
-  reduction.property = std::string(kReductionProperty);
-  reduction.name = "ReducedSearchFindsTheSameViolations";
-  reduction.statement = std::string(kReductionStatement);
-  reduction.scope = std::string(scope);
-  reduction.method = Method::Exhaustive;
-  catalog.theorems.push_back(std::move(reduction));
+  catalog.theorems.push_back(explorerTheorem(kGoodProperty, "RecoveryReachesGoodState", kGoodStatement, scope));
+  catalog.theorems.push_back(
+      explorerTheorem(kReductionProperty, "ReducedSearchFindsTheSameViolations", kReductionStatement, scope));
   for (std::string_view id : deviations_shown) {
     const spec::Property* p = spec::catalogProperty(id);
     if (p == nullptr) throw std::invalid_argument("no catalog property " + std::string(id));
