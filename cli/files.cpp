@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "spec/vocabulary/assert.hpp"
 #include "spec/vocabulary/text_error.hpp"
 
 extern char** environ;
@@ -112,7 +113,7 @@ bool UserFileLines::next(std::string& line) {
 namespace {
 
 // Writes all of `contents` to `fd`; the errno of the first failure, or 0.
-int writeAll(int fd, const std::string& contents) {
+int writeAll(int fd, std::string_view contents) {
   std::size_t written = 0;
   while (written < contents.size()) {
     const ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
@@ -150,30 +151,66 @@ void checkWritableLater(const std::filesystem::path& path, bool folder, std::str
   }
 }
 
-void writeFileAtomically(const std::filesystem::path& path, const std::string& contents) {
+AtomicFileWriter::AtomicFileWriter(std::filesystem::path path) : path_(std::move(path)) {
   std::error_code error;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), error);
-  if (error) throw UserError(path.parent_path().string(), "cannot create folder: " + error.message());
+  if (path_.has_parent_path()) std::filesystem::create_directories(path_.parent_path(), error);
+  if (error) throw UserError(path_.parent_path().string(), "cannot create folder: " + error.message());
   // A name no other writer uses at the same time: this process, and a count within it.
   static std::atomic<std::uint64_t> count{0};
-  const std::filesystem::path temporary =
-      path.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(count.fetch_add(1));
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw UserError(path.string(), std::string("cannot write file: ") + std::strerror(errno));
+  temporary_ = path_.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(count.fetch_add(1));
+  fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw UserError(path_.string(), std::string("cannot write file: ") + std::strerror(errno));
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (fd_ < 0) return;  // committed, or failed and cleaned up
+  ::close(fd_);
+  ::unlink(temporary_.c_str());
+}
+
+void AtomicFileWriter::fail(int error_number, std::string_view what) {
+  ::close(fd_);
+  fd_ = -1;
+  ::unlink(temporary_.c_str());
+  throw UserError(path_.string(), fmt::format("{}: {}", what, std::strerror(error_number)));
+}
+
+void AtomicFileWriter::write(std::string_view text) {
+  KCSPEC_ASSERT(fd_ >= 0);
+  buffer_.append(text);
+  if (buffer_.size() >= kFlushBytes) flush();
+}
+
+void AtomicFileWriter::flush() {
+  if (const int failure = writeAll(fd_, buffer_); failure != 0) fail(failure, "cannot write file");
+  buffer_.clear();
+}
+
+void AtomicFileWriter::commit() {
+  KCSPEC_ASSERT(fd_ >= 0);
+  flush();
   // The contents reach the disk before the rename makes them visible under `path`; on any failure
   // the temporary file goes and `path` keeps what it held.
-  int failure = writeAll(fd, contents);
-  if (failure == 0 && ::fsync(fd) != 0) failure = errno;
-  if (::close(fd) != 0 && failure == 0) failure = errno;
-  if (failure != 0) {
-    ::unlink(temporary.c_str());
-    throw UserError(path.string(), std::string("cannot write file: ") + std::strerror(failure));
+  if (::fsync(fd_) != 0) fail(errno, "cannot write file");
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) {
+    const int failure = errno;
+    ::unlink(temporary_.c_str());
+    throw UserError(path_.string(), std::string("cannot write file: ") + std::strerror(failure));
   }
-  std::filesystem::rename(temporary, path, error);
+  std::error_code error;
+  std::filesystem::rename(temporary_, path_, error);
   if (error) {
-    ::unlink(temporary.c_str());
-    throw UserError(path.string(), "cannot replace file: " + error.message());
+    ::unlink(temporary_.c_str());
+    throw UserError(path_.string(), "cannot replace file: " + error.message());
   }
+}
+
+void writeFileAtomically(const std::filesystem::path& path, const std::string& contents) {
+  AtomicFileWriter writer(path);
+  writer.write(contents);
+  writer.commit();
 }
 
 std::string runFilter(const std::string& program, const std::vector<std::string>& args,

@@ -36,6 +36,30 @@ std::string readUserFile(const std::string& file, std::string_view what);
 // (parent folders are created). Every file kcspec writes goes through here. Throws UserError.
 void writeFileAtomically(const std::filesystem::path& path, const std::string& contents);
 
+// The same, for a file written piece by piece (a long trace): what is written is buffered (at
+// most kFlushBytes held) into the temporary file, and `commit` makes it the file at `path`. Not
+// committed — an exception, a refused step — the temporary file is removed and `path` is as it was.
+class AtomicFileWriter {
+ public:
+  explicit AtomicFileWriter(std::filesystem::path path);  // throws UserError
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+  void write(std::string_view text);  // throws UserError
+  void commit();                      // throws UserError; once
+
+ private:
+  static constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
+  void flush();
+  [[noreturn]] void fail(int error_number, std::string_view what);
+
+  std::filesystem::path path_;
+  std::filesystem::path temporary_;
+  int fd_ = -1;
+  std::string buffer_;
+};
+
 // Before a run's work: throws UserError(option, …) unless `path` — a folder when `folder`, else a
 // file — can be written later (it, or the nearest folder above it that exists, is a writable
 // folder; a file path must not be a folder). Creates nothing, so a run that writes nothing leaves

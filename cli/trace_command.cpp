@@ -2,34 +2,124 @@
 // history (a scenario file; explorer counterexamples are scenario files) as a trace
 // (docs/trace-format.md) that `kcspec check-trace` accepts; `kcspec itf SCENARIO [--out FILE]`
 // writes it as ITF JSON for Apalache and Quint users. Exit 0 written; 1 a step of the scenario is
-// not enabled; 2 bad input.
+// not enabled; 2 bad input; 130 interrupted (SIGINT, SIGTERM, SIGHUP).
+//
+// Both stream: the scenario is read a line at a time and each state's text is written as soon as
+// the spec has reached it, so a history of any length takes bounded memory. With --out the text
+// goes to a temporary file renamed over FILE only when the whole history was written (a refused
+// step or an interruption leaves FILE as it was); on standard output what was reached is written.
+// On a terminal a progress line on stderr gives the line read and the steps written.
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cli/command.hpp"
+#include "cli/exit_status.hpp"
 #include "cli/files.hpp"
+#include "cli/interrupt_guard.hpp"
+#include "cli/terminal_line.hpp"
 #include "proofs/conformance/trace_writer.hpp"
+#include "spec/vocabulary/config_text.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
 
 namespace kcspec::cli {
 namespace {
 
-Scenario readScenarioFile(const std::string& file) {
-  return parseScenario(readUserFile(file, "a scenario file"), file);
-}
+constexpr std::size_t kMaxReadLineBytes = std::size_t{1} << 20;
 
-void emit(const std::string& out_file, const std::string& text) {
-  if (out_file.empty() || out_file == "-") {
-    fmt::print("{}", text);
-  } else {
-    writeFileAtomically(out_file, text);
+// Where the text goes: standard output, or FILE through a temporary file (AtomicFileWriter).
+class Output {
+ public:
+  explicit Output(const std::string& out_file) {
+    if (!out_file.empty() && out_file != "-") file_.emplace(out_file);
   }
+  void write(std::string_view text) {
+    if (file_) {
+      file_->write(text);
+    } else {
+      std::fwrite(text.data(), 1, text.size(), stdout);
+    }
+  }
+  void commit() {
+    if (file_) {
+      file_->commit();
+    } else {
+      std::fflush(stdout);
+    }
+  }
+
+ private:
+  std::optional<AtomicFileWriter> file_;
+};
+
+// The progress line on a terminal: "trace: line 1234 (12.0 of 80.0 MiB), 1200 steps written".
+class WriteProgress {
+ public:
+  WriteProgress(std::string_view command, const UserFileLines& lines) : command_(command), lines_(lines) {}
+
+  void show(int line, std::size_t steps) {
+    if (!line_.due()) return;
+    const double mib = static_cast<double>(lines_.bytesRead()) / (1024.0 * 1024.0);
+    line_.show(lines_.fileBytes() > 0
+                   ? fmt::format("{}: line {} ({:.1f} of {:.1f} MiB), {} steps written", command_, line, mib,
+                                 static_cast<double>(lines_.fileBytes()) / (1024.0 * 1024.0), steps)
+                   : fmt::format("{}: line {} ({:.1f} MiB read), {} steps written", command_, line, mib, steps));
+  }
+  void clear() { line_.clear(); }
+
+ private:
+  std::string command_;
+  TerminalLine line_;
+  const UserFileLines& lines_;
+};
+
+// Runs the scenario through a writer made by `make(config, sink)` (TraceStreamWriter or
+// ItfStreamWriter), one step at a time. A step that is not enabled is exit 1 naming its line; a
+// --fields mistake is bad input.
+template <class Make>
+int writeHistory(std::string_view command, const std::string& scenario_file, const std::string& out_file, Make&& make) {
+  InterruptGuard guard;  // Ctrl-C: stop before the next step; --out keeps what it held
+  // A scenario's lines are at most text::kMaxLineBytes, which the reader checks and reports; this
+  // bound only stops a file that is no scenario (/dev/zero) before it fills memory.
+  UserFileLines lines(scenario_file, "a scenario file", kMaxReadLineBytes);
+  ScenarioReader reader([&lines](std::string& line) { return lines.next(line); }, scenario_file);
+  Output output(out_file);
+  WriteProgress progress(command, lines);
+  auto writer = make(reader.config(), [&output](std::string_view text) { output.write(text); });
+  try {
+    while (std::optional<Action> step = reader.nextStep()) {  // bounded by the file's lines
+      if (interruptFlag().load()) {
+        progress.clear();
+        std::fflush(stdout);
+        fmt::print(stderr, "kcspec {}: interrupted after step {} of {}; {}\n", command, writer.steps(), scenario_file,
+                   out_file.empty() || out_file == "-" ? "the steps before it were written"
+                                                        : "nothing written to " + out_file);
+        return kExitInterrupted;
+      }
+      writer.step(*step);
+      progress.show(reader.stepLine(), writer.steps());
+    }
+    writer.finish();
+  } catch (const std::invalid_argument& e) {
+    progress.clear();
+    const std::string message = e.what();
+    if (message.rfind("field", 0) == 0) throw UserError("--fields", message);
+    std::fflush(stdout);
+    fmt::print(stderr, "{}:{}: {}\n", scenario_file, reader.stepLine(), message);  // "action N (…) is not enabled"
+    return kExitViolation;
+  } catch (...) {
+    progress.clear();  // the error goes on a clean line
+    throw;
+  }
+  progress.clear();
+  output.commit();
+  return kExitHolds;
 }
 
 struct TraceOptions {
@@ -39,28 +129,6 @@ struct TraceOptions {
   bool compact = false;
   bool actions_only = false;
 };
-
-// Runs `write` (which throws std::invalid_argument for a step that is not enabled or a bad
-// field) and reports such a failure as exit 1 (not enabled) or 2 (a bad field).
-template <class Write>
-int guarded(const std::string& file, const Scenario& scenario, Write&& write) {
-  try {
-    write();
-  } catch (const std::invalid_argument& e) {
-    const std::string message = e.what();
-    if (message.rfind("field", 0) == 0) throw UserError("--fields", message);
-    // "action N (…) is not enabled": name the scenario line of step N.
-    std::size_t step = 0;
-    if (std::sscanf(message.c_str(), "action %zu", &step) == 1 && step >= 1 && step <= scenario.step_lines.size()) {
-      std::fflush(stdout);
-      fmt::print(stderr, "{}:{}: {}\n", file, scenario.step_lines[step - 1], message);
-    } else {
-      fmt::print(stderr, "{}: {}\n", file, message);
-    }
-    return 1;
-  }
-  return 0;
-}
 
 }  // namespace
 
@@ -76,11 +144,16 @@ CommandRun addTraceCommand(CLI::App& app) {
   command->add_flag("--compact", options->compact, "Leave default members out (they are then not checked)");
   command->add_flag("--actions-only", options->actions_only, "Write no observations, only the actions");
   return [options] {
-    const Scenario scenario = readScenarioFile(options->scenario);
-    conformance::TraceWriteOptions write_options{options->fields, options->compact, !options->actions_only};
-    return guarded(options->scenario, scenario, [&] {
-      emit(options->out, conformance::writeTrace(scenario.config, scenario.steps, write_options));
-    });
+    if (!options->out.empty() && options->out != "-") checkWritableLater(options->out, false, "--out");
+    const conformance::TraceWriteOptions write_options{options->fields, options->compact, !options->actions_only};
+    return writeHistory("trace", options->scenario, options->out,
+                        [&](const Config& config, conformance::TextSink sink) {
+                          try {
+                            return conformance::TraceStreamWriter(config, write_options, std::move(sink));
+                          } catch (const std::invalid_argument& e) {  // a pointer that is not one
+                            throw UserError("--fields", e.what());
+                          }
+                        });
   };
 }
 
@@ -94,11 +167,10 @@ CommandRun addItfCommand(CLI::App& app) {
   command->add_option("SCENARIO", options->scenario, "A scenario file (or an explorer counterexample)")->required();
   command->add_option("--out", options->out, "Write the ITF here (default: standard output)");
   return [options] {
-    const Scenario scenario = readScenarioFile(options->scenario);
-    return guarded(options->scenario, scenario, [&] {
-      const auto itf = conformance::writeItf(scenario.config, scenario.steps,
-                                             std::filesystem::path(options->scenario).filename().string());
-      emit(options->out, itf.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+    if (!options->out.empty() && options->out != "-") checkWritableLater(options->out, false, "--out");
+    const std::string source = std::filesystem::path(options->scenario).filename().string();
+    return writeHistory("itf", options->scenario, options->out, [&](const Config& config, conformance::TextSink sink) {
+      return conformance::ItfStreamWriter(config, source, std::move(sink));
     });
   };
 }

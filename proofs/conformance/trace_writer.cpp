@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <stdexcept>
+#include <utility>
 
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
@@ -18,19 +19,12 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// Runs the history through the spec, calling visit(index, action text, state) for the initial
-// state (index 0, "init") and after every action.
-template <class Visit>
-void walk(const Config& config, const std::vector<Action>& actions, Visit&& visit) {
-  spec::ClusterState state = spec::initialState(config);
-  visit(std::size_t{0}, std::string("init"), state);
-  for (std::size_t i = 0; i < actions.size(); ++i) {
-    if (!spec::isEnabled(config, state, actions[i])) {
-      throw std::invalid_argument(fmt::format("action {} ({}) is not enabled", i + 1, printAction(config, actions[i])));
-    }
-    state = spec::next(config, state, actions[i]);
-    visit(i + 1, printAction(config, actions[i]), state);
+// The spec's next state after `action` (the `number`th, 1-based), which must be enabled.
+void runStep(const Config& config, spec::ClusterState& state, const Action& action, std::size_t number) {
+  if (!spec::isEnabled(config, state, action)) {
+    throw std::invalid_argument(fmt::format("action {} ({}) is not enabled", number, printAction(config, action)));
   }
+  state = spec::next(config, state, action);
 }
 
 std::vector<std::string> pointerTokens(const std::string& pointer) {
@@ -82,12 +76,16 @@ bool select(const Json& observation, const std::vector<std::string>& tokens, Jso
 
 // The fields of one state's observation. `named[i]` becomes true when field i names a member
 // of this state's full observation: a pointer must do so in some state of the history.
-Json observationFor(const spec::ClusterState& state, const TraceWriteOptions& options,
+// A whole observation is written for the configuration's ids (ObservationJsonOptions::scope); the
+// fields are looked up in the vocabulary's whole form, where any id's member exists.
+Json observationFor(const Config& config, const spec::ClusterState& state, const TraceWriteOptions& options,
                     const std::vector<std::vector<std::string>>& fields, std::vector<bool>& named) {
+  if (fields.empty()) {
+    return observationJson(state.world, ObservationJsonOptions{.include_defaults = !options.compact, .scope = &config});
+  }
   Json full = observationJson(state.world, ObservationJsonOptions{.include_defaults = true});
   Json compact;
   if (options.compact) compact = observationJson(state.world, ObservationJsonOptions{.include_defaults = false});
-  if (fields.empty()) return options.compact ? compact : full;
   Json out = Json::object();
   for (std::size_t i = 0; i < fields.size(); ++i) {
     Json unused;
@@ -123,116 +121,219 @@ bool isSetMember(std::string_view name, bool in_topic_znode) {
   return std::find(kSetMembers.begin(), kSetMembers.end(), name) != kSetMembers.end();
 }
 
-Json bigint(const Json& number) { return Json{{"#bigint", number.dump()}}; }
+// The ITF encoding is printed straight from the observation's JSON into text (one pass, no tree
+// built): a history's ITF is written at the speed of its observations.
 
-// "3" → 3, "0-1" → (0, 1); nullopt for any other key (the object is then a record).
-std::optional<Json> mapKey(const std::string& key) {
+// "3" → 3, "0-1" → (0, 1) as ITF text; false for any other key (the object is then a record).
+bool appendMapKey(std::string& out, const std::string& key) {
   const auto digits = [](std::string_view s) {
     return !s.empty() && s.size() <= 9 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
   };
-  if (digits(key)) return Json{{"#bigint", std::to_string(std::stol(key))}};
+  const auto number = [](std::string_view s) { return std::to_string(std::stol(std::string(s))); };
+  if (digits(key)) {
+    out += fmt::format(R"({{"#bigint":"{}"}})", number(key));
+    return true;
+  }
   const std::size_t dash = key.find('-');
   if (dash != std::string::npos && digits(std::string_view(key).substr(0, dash)) &&
       digits(std::string_view(key).substr(dash + 1))) {
-    Json tuple = Json::array({Json{{"#bigint", std::to_string(std::stol(key.substr(0, dash)))}},
-                              Json{{"#bigint", std::to_string(std::stol(key.substr(dash + 1)))}}});
-    return Json{{"#tup", std::move(tuple)}};
+    out += fmt::format(R"({{"#tup":[{{"#bigint":"{}"}},{{"#bigint":"{}"}}]}})", number(key.substr(0, dash)),
+                       number(key.substr(dash + 1)));
+    return true;
   }
-  return std::nullopt;
+  return false;
 }
 
-Json none() { return Json{{"tag", "None"}, {"value", Json{{"#tup", Json::array()}}}}; }
+bool isMapKey(const std::string& key) {
+  std::string unused;
+  return appendMapKey(unused, key);
+}
 
-Json itfValue(const Json& value, std::string_view name, bool in_topic_znode = false);
+constexpr std::string_view kNone = R"({"tag":"None","value":{"#tup":[]}})";
 
-Json itfObject(const Json& object) {
+void appendString(std::string& out, const std::string& text) {
+  out += Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+void appendItf(std::string& out, const Json& value, std::string_view name, bool in_topic_znode = false);
+
+void appendItfObject(std::string& out, const Json& object) {
   bool is_map = !object.empty();
-  for (const auto& [key, member] : object.items()) is_map = is_map && mapKey(key).has_value();
+  for (const auto& [key, member] : object.items()) is_map = is_map && isMapKey(key);
   if (is_map) {
-    Json entries = Json::array();
+    out += R"({"#map":[)";
+    bool first = true;
     for (const auto& [key, member] : object.items()) {
       if (member.is_null()) continue;  // an absent entry
-      entries.push_back(Json::array({*mapKey(key), itfValue(member, key)}));
+      out += first ? "[" : ",[";
+      first = false;
+      appendMapKey(out, key);
+      out += ',';
+      appendItf(out, member, key);
+      out += ']';
     }
-    return Json{{"#map", std::move(entries)}};
+    out += "]}";
+    return;
   }
   // A record. The controller context's per-partition entries (the objects holding
   // "replica_states") have optional members: those become Quint options.
   const bool optionals = object.contains("replica_states");
   const bool topic_znode = object.contains("exists");
-  Json out = Json::object();
+  out += '{';
+  bool first = true;
   for (const auto& [key, member] : object.items()) {
+    if (!first) out += ',';
+    first = false;
+    appendString(out, key);
+    out += ':';
     if (member.is_null()) {
-      out[key] = none();
+      out += kNone;
     } else if (optionals && key != "replica_states") {
-      out[key] = Json{{"tag", "Some"}, {"value", itfValue(member, key)}};
+      out += R"({"tag":"Some","value":)";
+      appendItf(out, member, key);
+      out += '}';
     } else {
-      out[key] = itfValue(member, key, topic_znode);
+      appendItf(out, member, key, topic_znode);
     }
   }
-  return out;
+  out += '}';
 }
 
-Json itfValue(const Json& value, std::string_view name, bool in_topic_znode) {
-  if (value.is_number_integer()) return bigint(value);
-  if (value.is_object()) return itfObject(value);
-  if (value.is_array()) {
-    Json items = Json::array();
-    for (const Json& item : value) items.push_back(itfValue(item, ""));
-    if (isSetMember(name, in_topic_znode)) return Json{{"#set", std::move(items)}};
-    return items;
+void appendItf(std::string& out, const Json& value, std::string_view name, bool in_topic_znode) {
+  if (value.is_number_integer()) {
+    out += fmt::format(R"({{"#bigint":"{}"}})", value.dump());
+  } else if (value.is_object()) {
+    appendItfObject(out, value);
+  } else if (value.is_array()) {
+    const bool set = isSetMember(name, in_topic_znode);
+    out += set ? R"({"#set":[)" : "[";
+    bool first = true;
+    for (const Json& item : value) {
+      if (!first) out += ',';
+      first = false;
+      appendItf(out, item, "");
+    }
+    out += set ? "]}" : "]";
+  } else if (value.is_null()) {
+    out += kNone;
+  } else {
+    out += value.dump(-1, ' ', false, Json::error_handler_t::replace);  // booleans and strings
   }
-  if (value.is_null()) return none();
-  return value;  // booleans and strings
 }
 
 }  // namespace
 
+TraceStreamWriter::TraceStreamWriter(const Config& config, TraceWriteOptions options, TextSink sink)
+    : config_(config), options_(std::move(options)), sink_(std::move(sink)), state_(spec::initialState(config)) {
+  for (const std::string& field : options_.fields) fields_.push_back(pointerTokens(field));
+  named_.assign(fields_.size(), false);
+  emitState("init");
+}
+
+void TraceStreamWriter::emitState(const std::string& action) {
+  std::optional<Json> observation;
+  if (options_.observations) observation = observationFor(config_, state_, options_, fields_, named_);
+  std::string line = steps_ == 0  // the initial state: the header
+                         ? printTraceHeader(TraceHeader{kTraceFormatVersion, printConfig(config_), std::nullopt,
+                                                        std::move(observation)})
+                         : printTraceStep(TraceStep{action, std::move(observation)});
+  line += '\n';
+  sink_(line);
+}
+
+void TraceStreamWriter::step(const Action& action) {
+  runStep(config_, state_, action, steps_ + 1);
+  ++steps_;
+  emitState(printAction(config_, action));
+}
+
+void TraceStreamWriter::finish() {
+  if (options_.observations) requireNamed(options_, named_);
+}
+
 std::string writeTrace(const Config& config, const std::vector<Action>& actions, const TraceWriteOptions& options) {
-  std::vector<std::vector<std::string>> fields;
-  for (const std::string& field : options.fields) fields.push_back(pointerTokens(field));
-  std::vector<bool> named(fields.size(), false);
   std::string out;
-  walk(config, actions, [&](std::size_t index, const std::string& action, const spec::ClusterState& state) {
-    std::optional<Json> observation;
-    if (options.observations) observation = observationFor(state, options, fields, named);
-    if (index == 0) {
-      out += printTraceHeader(TraceHeader{kTraceFormatVersion, printConfig(config), std::nullopt, observation});
-    } else {
-      out += printTraceStep(TraceStep{action, observation});
-    }
-    out += '\n';
-  });
-  if (options.observations) requireNamed(options, named);
+  TraceStreamWriter writer(config, options, [&out](std::string_view text) { out += text; });
+  for (const Action& action : actions) writer.step(action);
+  writer.finish();
   return out;
 }
 
 Json itfObservationValue(const Json& observation_member, std::string_view name) {
-  return itfValue(observation_member, name);
+  std::string text;
+  appendItf(text, observation_member, name);
+  return Json::parse(text);
 }
 
-Json writeItf(const Config& config, const std::vector<Action>& actions, std::string_view source) {
-  Json states = Json::array();
-  walk(config, actions, [&](std::size_t index, const std::string& action, const spec::ClusterState& state) {
-    const Json observation = observationJson(state.world, ObservationJsonOptions{.include_defaults = true});
-    Json s = Json::object();
-    s["#meta"] = Json{{"index", index}};
-    s["action"] = action;
-    s["zookeeper"] = itfValue(observation.at("zookeeper"), "zookeeper");
-    s["brokers"] = itfValue(observation.at("brokers"), "brokers");
-    states.push_back(std::move(s));
-  });
+namespace {
+
+// State `index` of the ITF: {"#meta":{"index":i},"action":…,"zookeeper":…,"brokers":…}.
+std::string itfState(const Config& config, std::size_t index, const std::string& action,
+                     const spec::ClusterState& state) {
+  const Json observation =
+      observationJson(state.world, ObservationJsonOptions{.include_defaults = true, .scope = &config});
+  std::string out = fmt::format(R"({{"#meta":{{"index":{}}},"action":)", index);
+  appendString(out, action);
+  out += R"(,"zookeeper":)";
+  appendItf(out, observation.at("zookeeper"), "zookeeper");
+  out += R"(,"brokers":)";
+  appendItf(out, observation.at("brokers"), "brokers");
+  out += '}';
+  return out;
+}
+
+Json itfMeta(std::string_view source, std::string description) {
   Json meta = Json::object();
   meta["format"] = "ITF";
   meta["format-description"] = "https://apalache-mc.org/docs/adr/015adr-trace.html";
   meta["source"] = std::string(source);
-  meta["description"] = fmt::format("kcspec history of configuration {}: {} actions through the spec", config.name,
-                                    actions.size());
+  meta["description"] = std::move(description);
+  return meta;
+}
+
+Json itfVars() { return Json::array({"action", "zookeeper", "brokers"}); }
+
+std::string dumped(const Json& value) { return value.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+}  // namespace
+
+Json writeItf(const Config& config, const std::vector<Action>& actions, std::string_view source) {
+  spec::ClusterState state = spec::initialState(config);
+  std::string states = itfState(config, 0, "init", state);
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    runStep(config, state, actions[i], i + 1);
+    states += ',' + itfState(config, i + 1, printAction(config, actions[i]), state);
+  }
   Json out = Json::object();
-  out["#meta"] = std::move(meta);
-  out["vars"] = Json::array({"action", "zookeeper", "brokers"});
-  out["states"] = std::move(states);
+  out["#meta"] = itfMeta(source,
+                         fmt::format("kcspec history of configuration {}: {} actions through the spec", config.name,
+                                     actions.size()));
+  out["vars"] = itfVars();
+  out["states"] = Json::parse("[" + states + "]");
   return out;
 }
+
+ItfStreamWriter::ItfStreamWriter(const Config& config, std::string_view source, TextSink sink)
+    : config_(config), sink_(std::move(sink)), state_(spec::initialState(config)) {
+  const Json meta = itfMeta(source,
+                            fmt::format("kcspec history of configuration {} through the spec (state i: after action i)",
+                                        config.name));
+  sink_(fmt::format("{{\"#meta\":{},\"vars\":{},\"states\":[", dumped(meta), dumped(itfVars())));
+  emitState("init");
+}
+
+void ItfStreamWriter::emitState(const std::string& action) {
+  std::string text = steps_ == 0 ? std::string() : std::string(",");
+  text += itfState(config_, steps_, action, state_);
+  sink_(text);
+}
+
+void ItfStreamWriter::step(const Action& action) {
+  runStep(config_, state_, action, steps_ + 1);
+  ++steps_;
+  emitState(printAction(config_, action));
+}
+
+void ItfStreamWriter::finish() { sink_("]}\n"); }
 
 }  // namespace kcspec::conformance

@@ -5,12 +5,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "spec/vocabulary/action.hpp"
 #include "spec/vocabulary/config.hpp"
+#include "spec/rules/cluster_state.hpp"
 
 namespace kcspec::conformance {
 
@@ -35,6 +38,51 @@ std::string writeTrace(const Config& config, const std::vector<Action>& actions,
 // optional record members as Quint options ({"tag":"Some","value":…} / {"tag":"None",…}).
 // Throws std::invalid_argument like writeTrace.
 nlohmann::ordered_json writeItf(const Config& config, const std::vector<Action>& actions, std::string_view source);
+
+// Where a streaming writer sends its text, piece by piece, as each state is known.
+using TextSink = std::function<void(std::string_view)>;
+
+// A trace written as the history runs, in bounded memory whatever its length: the constructor
+// writes the header, each step one line (the whole of writeTrace's text, in the same pieces).
+// step throws std::invalid_argument "action N (…) is not enabled" (what was written before stays
+// written); finish throws for a field that named no member in any state.
+class TraceStreamWriter {
+ public:
+  TraceStreamWriter(const Config& config, TraceWriteOptions options, TextSink sink);
+  void step(const Action& action);
+  void finish();
+  std::size_t steps() const { return steps_; }
+
+ private:
+  void emitState(const std::string& action);
+
+  const Config& config_;
+  TraceWriteOptions options_;
+  TextSink sink_;
+  std::vector<std::vector<std::string>> fields_;
+  std::vector<bool> named_;
+  spec::ClusterState state_;
+  std::size_t steps_ = 0;
+};
+
+// ITF written as the history runs: `{"#meta":…,"vars":…,"states":[` then each state as it is
+// reached, then `]}` and a line end from finish. The same document as writeItf's, but for the
+// meta description, which cannot give the number of actions before they are read.
+class ItfStreamWriter {
+ public:
+  ItfStreamWriter(const Config& config, std::string_view source, TextSink sink);
+  void step(const Action& action);  // throws like TraceStreamWriter::step
+  void finish();
+  std::size_t steps() const { return steps_; }
+
+ private:
+  void emitState(const std::string& action);
+
+  const Config& config_;
+  TextSink sink_;
+  spec::ClusterState state_;
+  std::size_t steps_ = 0;
+};
 
 // An ITF value for an observation's JSON (include_defaults form); exposed for tests.
 nlohmann::ordered_json itfObservationValue(const nlohmann::ordered_json& observation_member, std::string_view name);

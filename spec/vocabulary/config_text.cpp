@@ -50,6 +50,27 @@ bool isUtf8(std::string_view s) {
 
 }  // namespace
 
+SourceLine checkedLine(std::string_view line, int number, std::string_view file) {
+  if (line.size() > kMaxLineBytes) {
+    throw TextError(file, number, fmt::format("line is {} bytes long; the limit is {}", line.size(), kMaxLineBytes));
+  }
+  if (line.find('\0') != std::string_view::npos) throw TextError(file, number, "NUL byte in line");
+  if (!isUtf8(line)) throw TextError(file, number, "line is not valid UTF-8");
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  // No control character (an ESC would reach a terminal through every name and message that
+  // echoes the line): tabs only, and C1 controls (U+0080–U+009F) neither.
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (const std::size_t control = controlCharacterAt(line, i); control != 0) {
+      throw TextError(file, number,
+                      fmt::format("control character {} in line (column {}): only printable text and tabs are allowed",
+                                  control == 2 ? fmt::format("U+{:04X}", static_cast<unsigned char>(line[i + 1]))
+                                               : fmt::format("\\x{:02x}", static_cast<unsigned char>(line[i])),
+                                  i + 1));
+    }
+  }
+  return SourceLine{number, line};
+}
+
 std::vector<SourceLine> splitLines(std::string_view text, std::string_view file) {
   std::vector<SourceLine> lines;
   int number = 0;
@@ -57,26 +78,7 @@ std::vector<SourceLine> splitLines(std::string_view text, std::string_view file)
   while (start < text.size()) {  // a final line end does not start another line
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    ++number;
-    if (line.size() > kMaxLineBytes) {
-      throw TextError(file, number, fmt::format("line is {} bytes long; the limit is {}", line.size(), kMaxLineBytes));
-    }
-    if (line.find('\0') != std::string_view::npos) throw TextError(file, number, "NUL byte in line");
-    if (!isUtf8(line)) throw TextError(file, number, "line is not valid UTF-8");
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    // No control character (an ESC would reach a terminal through every name and message that
-    // echoes the line): tabs only, and C1 controls (U+0080–U+009F) neither.
-    for (std::size_t i = 0; i < line.size(); ++i) {
-      if (const std::size_t control = controlCharacterAt(line, i); control != 0) {
-        throw TextError(file, number,
-                        fmt::format("control character {} in line (column {}): only printable text and tabs are allowed",
-                                    control == 2 ? fmt::format("U+{:04X}", static_cast<unsigned char>(line[i + 1]))
-                                                 : fmt::format("\\x{:02x}", static_cast<unsigned char>(line[i])),
-                                    i + 1));
-      }
-    }
-    lines.push_back(SourceLine{number, line});
+    lines.push_back(checkedLine(text.substr(start, end - start), ++number, file));
     start = end + 1;
   }
   return lines;

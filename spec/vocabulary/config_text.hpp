@@ -61,6 +61,9 @@ struct SourceLine {
 // but tabs (no NUL, no terminal escape codes; a CR before the line end is dropped).
 std::vector<SourceLine> splitLines(std::string_view text, std::string_view file);
 
+// One line (without its line end) with the checks of splitLines; `line` must outlive the result.
+SourceLine checkedLine(std::string_view line, int number, std::string_view file);
+
 // The line up to its first `#`, split at spaces and tabs.
 std::vector<std::string_view> tokenize(std::string_view line);
 

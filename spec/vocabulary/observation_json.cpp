@@ -50,7 +50,7 @@ std::string partitionKey(TopicPartition tp) { return std::to_string(tp.topic) + 
 
 class Writer {
  public:
-  explicit Writer(ObservationJsonOptions options) : full_(options.include_defaults) {}
+  explicit Writer(ObservationJsonOptions options) : full_(options.include_defaults), scope_(options.scope) {}
 
   OJson observation(const Observation& o) const {
     OJson out = OJson::object();
@@ -58,13 +58,18 @@ class Writer {
     OJson brokers = OJson::object();
     for (int b = 0; b < kMaxBrokers; ++b) {
       const BrokerData& broker = o.brokers[static_cast<std::size_t>(b)];
-      if (full_ || !(broker == BrokerData{})) brokers[std::to_string(b)] = brokerJson(broker);
+      if (fullBroker(b) || !(broker == BrokerData{})) brokers[std::to_string(b)] = brokerJson(broker);
     }
     out["brokers"] = std::move(brokers);
     return out;
   }
 
  private:
+  // Whether the full form writes this id's entry even when it holds its default (scope_).
+  bool fullBroker(int b) const { return full_ && (scope_ == nullptr || scope_->brokers.contains(static_cast<BrokerId>(b))); }
+  bool fullTopic(int t) const { return full_ && (scope_ == nullptr || t < scope_->topicCount()); }
+  bool fullPartition(int i) const { return fullTopic(partitionAt(i).topic); }
+
   // Sets `obj[key]` unless the compact form leaves the default out.
   void member(OJson& obj, const char* key, OJson value, bool is_default) const {
     if (full_ || !is_default) obj[key] = std::move(value);
@@ -133,7 +138,7 @@ class Writer {
     OJson brokers = OJson::object();
     for (int b = 0; b < kMaxBrokers; ++b) {
       const BrokerRegistration& r = zk.brokers[static_cast<std::size_t>(b)];
-      if (!full_ && r == BrokerRegistration{}) continue;
+      if (!fullBroker(b) && r == BrokerRegistration{}) continue;
       OJson entry = OJson::object();
       member(entry, "registered", r.registered, !r.registered);
       member(entry, "broker_epoch", r.broker_epoch, r.broker_epoch == -1);
@@ -143,7 +148,7 @@ class Writer {
     OJson topics_json = OJson::object();
     for (int t = 0; t < kMaxTopics; ++t) {
       const TopicZnodes& topic = zk.topics[static_cast<std::size_t>(t)];
-      if (!full_ && topic == TopicZnodes{}) continue;
+      if (!fullTopic(t) && topic == TopicZnodes{}) continue;
       OJson entry = OJson::object();
       member(entry, "exists", topic.exists, !topic.exists);
       OJson parts = OJson::array();
@@ -258,7 +263,7 @@ class Writer {
     OJson live = OJson::object();
     for (int b = 0; b < kMaxBrokers; ++b) {
       const std::int64_t epoch = c.live_broker_epochs[static_cast<std::size_t>(b)];
-      if (full_ || epoch != -1) live[std::to_string(b)] = epoch;
+      if (fullBroker(b) || epoch != -1) live[std::to_string(b)] = epoch;
     }
     container(out, "live_broker_epochs", std::move(live));
     member(out, "shutting_down_broker_ids", ids(c.shutting_down_broker_ids), c.shutting_down_broker_ids.empty());
@@ -266,7 +271,7 @@ class Writer {
     OJson parts = OJson::object();
     for (int i = 0; i < kMaxPartitions; ++i) {
       const PartitionContext& pc = c.partitions[static_cast<std::size_t>(i)];
-      if (!full_ && pc == PartitionContext{}) continue;
+      if (!fullPartition(i) && pc == PartitionContext{}) continue;
       OJson entry = OJson::object();
       if (pc.assignment) {
         entry["assignment"] = assignment(*pc.assignment);
@@ -288,7 +293,7 @@ class Writer {
         const auto& state = pc.replica_states[static_cast<std::size_t>(r)];
         if (state) {
           replicas[std::to_string(r)] = stateName(*state);
-        } else if (full_) {
+        } else if (fullBroker(r)) {
           replicas[std::to_string(r)] = nullptr;
         }
       }
@@ -334,7 +339,7 @@ class Writer {
       const auto& entry = b.metadata_cache[static_cast<std::size_t>(i)];
       if (entry) {
         cache[partitionKey(partitionAt(i))] = updateMetadata(*entry, false);
-      } else if (full_) {
+      } else if (fullPartition(i)) {
         cache[partitionKey(partitionAt(i))] = nullptr;
       }
     }
@@ -343,7 +348,7 @@ class Writer {
     OJson replicas = OJson::object();
     for (int i = 0; i < kMaxPartitions; ++i) {
       const HostedReplica& r = b.replicas[static_cast<std::size_t>(i)];
-      if (full_ || !(r == HostedReplica{})) replicas[partitionKey(partitionAt(i))] = hosted(r);
+      if (fullPartition(i) || !(r == HostedReplica{})) replicas[partitionKey(partitionAt(i))] = hosted(r);
     }
     container(out, "replicas", std::move(replicas));
     OJson outbox = OJson::array();
@@ -361,6 +366,7 @@ class Writer {
   }
 
   bool full_;
+  const Config* scope_;
 };
 
 // ------------------------------------------------------------------------------------- reader

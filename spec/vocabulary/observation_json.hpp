@@ -35,12 +35,19 @@
 #include <string>
 #include <utility>
 
+#include "spec/vocabulary/config.hpp"
 #include "spec/vocabulary/observation.hpp"
 
 namespace kcspec {
 
 struct ObservationJsonOptions {
   bool include_defaults = false;
+  // With include_defaults: every member and map entry of the configuration's brokers, its topics
+  // and their partitions, and of other ids only what is not default (they hold their defaults in
+  // every state of this configuration's histories). A history's full observation then grows with
+  // its configuration, not with the vocabulary's capacity (8 brokers, 4 topics of 4 partitions).
+  // Null: every id the vocabulary allows.
+  const Config* scope = nullptr;
 };
 
 nlohmann::ordered_json observationJson(const Observation& observation, ObservationJsonOptions options = {});

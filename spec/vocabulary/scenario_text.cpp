@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <span>
+#include <utility>
 
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/config_text.hpp"
@@ -18,31 +19,75 @@ std::string_view trimRight(std::string_view s) {
 
 }  // namespace
 
-Scenario parseScenario(std::string_view text, std::string_view file) {
-  const std::vector<text::SourceLine> lines = text::splitLines(text, file);
-  if (lines.empty() || trimRight(lines[0].content) != kScenarioHeader) {
-    const std::string found = lines.empty() ? "an empty file" : fmt::format("`{}`", trimRight(lines[0].content));
-    throw TextError(file, 1, fmt::format("expected the header `{}` on the first line, found {}", kScenarioHeader, found));
+ScenarioReader::ScenarioReader(NextLine next_line, std::string file)
+    : next_line_(std::move(next_line)), file_(std::move(file)) {
+  if (!nextLine() || trimRight(text::checkedLine(line_, line_number_, file_).content) != kScenarioHeader) {
+    const std::string found = line_number_ == 0 ? "an empty file" : fmt::format("`{}`", trimRight(line_));
+    throw TextError(file_, 1, fmt::format("expected the header `{}` on the first line, found {}", kScenarioHeader, found));
   }
-  std::size_t steps_at = lines.size();
-  for (std::size_t i = 1; i < lines.size(); ++i) {
-    const std::vector<std::string_view> tokens = text::tokenize(lines[i].content);
+  // The configuration's lines are kept (a configuration is short) until `steps` ends them.
+  std::vector<std::string> config_text;
+  std::vector<int> config_numbers;
+  for (;;) {  // bounded by kMaxConfigLines
+    if (!nextLine()) {
+      throw TextError(file_, line_number_,
+                      "no `steps` line: a scenario is the configuration, a line `steps`, then one action per line");
+    }
+    const std::vector<std::string_view> tokens = text::tokenize(text::checkedLine(line_, line_number_, file_).content);
     if (!tokens.empty() && tokens[0] == "steps") {
-      if (tokens.size() != 1) throw TextError(file, lines[i].number, "`steps` takes no arguments");
-      steps_at = i;
+      if (tokens.size() != 1) throw TextError(file_, line_number_, "`steps` takes no arguments");
       break;
     }
+    if (config_text.size() == kMaxConfigLines) {
+      throw TextError(file_, line_number_,
+                      fmt::format("no `steps` line in the first {} lines: the configuration ends at `steps`",
+                                  kMaxConfigLines));
+    }
+    config_text.push_back(line_);
+    config_numbers.push_back(line_number_);
   }
-  if (steps_at == lines.size()) {
-    throw TextError(file, lines.back().number,
-                    "no `steps` line: a scenario is the configuration, a line `steps`, then one action per line");
+  std::vector<text::SourceLine> lines;
+  lines.reserve(config_text.size() + 1);
+  lines.push_back(text::SourceLine{1, kScenarioHeader});
+  for (std::size_t i = 0; i < config_text.size(); ++i) {
+    lines.push_back(text::checkedLine(config_text[i], config_numbers[i], file_));
   }
+  config_ = text::parseConfigLines(lines, file_, line_number_);
+}
+
+bool ScenarioReader::nextLine() {
+  if (!next_line_(line_)) return false;
+  ++line_number_;
+  return true;
+}
+
+std::optional<Action> ScenarioReader::nextStep() {
+  while (nextLine()) {  // bounded by the text's lines
+    const std::string_view content = text::checkedLine(line_, line_number_, file_).content;
+    if (text::tokenize(content).empty()) continue;
+    step_line_ = line_number_;
+    return parseAction(config_, content, file_, line_number_);
+  }
+  return std::nullopt;
+}
+
+Scenario parseScenario(std::string_view text, std::string_view file) {
+  std::size_t at = 0;
+  ScenarioReader reader(
+      [text, &at](std::string& line) {
+        if (at >= text.size()) return false;  // a final line end does not start another line
+        std::size_t end = text.find('\n', at);
+        if (end == std::string_view::npos) end = text.size();
+        line.assign(text.substr(at, end - at));
+        at = end + 1;
+        return true;
+      },
+      std::string(file));
   Scenario scenario;
-  scenario.config = text::parseConfigLines(std::span(lines).first(steps_at), file, lines[steps_at].number);
-  for (std::size_t i = steps_at + 1; i < lines.size(); ++i) {
-    if (text::tokenize(lines[i].content).empty()) continue;
-    scenario.steps.push_back(parseAction(scenario.config, lines[i].content, file, lines[i].number));
-    scenario.step_lines.push_back(lines[i].number);
+  scenario.config = reader.config();
+  while (std::optional<Action> step = reader.nextStep()) {  // bounded by the text's lines
+    scenario.steps.push_back(*step);
+    scenario.step_lines.push_back(reader.stepLine());
   }
   return scenario;
 }

@@ -10,6 +10,9 @@
 // Every error is a TextError with the file and the line (1-based, counting the header).
 #pragma once
 
+#include <cstddef>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +32,34 @@ struct Scenario {
 };
 
 Scenario parseScenario(std::string_view text, std::string_view file);
+
+// A scenario read a line at a time, so that a history of any length is run in bounded memory
+// (`kcspec trace`, `kcspec itf`): the constructor reads the header and the configuration through
+// the `steps` line, nextStep one action at a time. The same errors as parseScenario.
+class ScenarioReader {
+ public:
+  // The next line without its line end; false at the end of the text.
+  using NextLine = std::function<bool(std::string& line)>;
+
+  // The configuration part is at most this many lines (it is kept until `steps`).
+  static constexpr std::size_t kMaxConfigLines = 100'000;
+
+  ScenarioReader(NextLine next_line, std::string file);
+
+  const Config& config() const { return config_; }
+  std::optional<Action> nextStep();               // nullopt after the last step
+  int stepLine() const { return step_line_; }     // the line of the step nextStep returned last
+
+ private:
+  bool nextLine();  // into line_, numbered
+
+  NextLine next_line_;
+  std::string file_;
+  Config config_;
+  std::string line_;
+  int line_number_ = 0;
+  int step_line_ = 0;
+};
 
 // The canonical text (step_lines are not printed: they are where the steps land when parsed).
 std::string printScenario(const Scenario& scenario);
