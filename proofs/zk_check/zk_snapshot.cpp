@@ -62,10 +62,10 @@ std::optional<std::vector<int>> intList(const json& value, std::string_view key,
 
 class Reader {
  public:
-  Reader(const impl::zk::RealZkStore& zk, ZkSnapshot& out) : zk_(zk), out_(out) {}
+  Reader(const ZnodeReader& zk, ZkSnapshot& out) : zk_(zk), out_(out) {}
 
   const impl::zk::Znode* get(const std::string& path) { return zk_.find(path); }
-  std::vector<std::string> children(const std::string& path) { return zk_.getChildren(path).second; }
+  std::vector<std::string> children(const std::string& path) { return zk_.children(path); }
   std::optional<json> parse(const std::string& path, const std::string& data) {
     json parsed = json::parse(data, nullptr, false);
     if (parsed.is_discarded() || !parsed.is_object()) {
@@ -77,7 +77,7 @@ class Reader {
   void malformed(const std::string& path, std::string message) { out_.malformed.push_back({path, std::move(message)}); }
 
  private:
-  const impl::zk::RealZkStore& zk_;
+  const ZnodeReader& zk_;
   ZkSnapshot& out_;
 };
 
@@ -228,9 +228,8 @@ std::optional<std::vector<AdminPartition>> readAdminList(Reader& reader, const s
 
 }  // namespace
 
-ZkSnapshot readSnapshot(const impl::zk::RealZkStore& zk, const SnapshotLimits& limits) {
+ZkSnapshot readSnapshot(const ZnodeReader& zk, const SnapshotLimits& limits) {
   ZkSnapshot out;
-  const std::uint64_t requests_before = zk.requestCount();
   Reader reader(zk, out);
   if (reader.get("/brokers") == nullptr) {
     throw std::invalid_argument("no /brokers znode: not the root of a ZooKeeper-mode Kafka cluster (wrong chroot?)");
@@ -291,7 +290,6 @@ ZkSnapshot readSnapshot(const impl::zk::RealZkStore& zk, const SnapshotLimits& l
   for (const std::string& name : names) readTopic(reader, name, out.topics[name], limits);
   out.reassign_partitions = readAdminList(reader, "/admin/reassign_partitions", true);
   out.preferred_replica_election = readAdminList(reader, "/admin/preferred_replica_election", false);
-  out.requests = zk.requestCount() - requests_before;
   return out;
 }
 

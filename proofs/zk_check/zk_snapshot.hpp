@@ -5,12 +5,18 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "impl/zookeeper/real_zk_store.hpp"
+#include "impl/zookeeper/zk_store.hpp"
+
+namespace kcspec::impl::zk {
+class RealZkStore;  // impl/zookeeper/real_zk_store.hpp
+}  // namespace kcspec::impl::zk
 
 namespace kcspec::zkcheck {
 
@@ -72,8 +78,20 @@ struct SnapshotLimits {
   std::size_t max_brokers = 100000;
 };
 
-// Throws impl::zk::ZkUnavailable when the server fails, std::invalid_argument when the path is
-// not a Kafka cluster's root (no /brokers) or the limits are exceeded.
+// What a snapshot is read through: a znode (nullptr when it does not exist; valid until the next
+// find) and a znode's children (none when it does not exist).
+struct ZnodeReader {
+  std::function<const impl::zk::Znode*(std::string_view path)> find;
+  std::function<std::vector<std::string>(std::string_view path)> children;
+};
+
+// Throws std::invalid_argument when the path is not a Kafka cluster's root (no /brokers) or the
+// limits are exceeded (and what `zk`'s functions throw). Every payload it cannot read as Kafka
+// writes it is a MalformedZnode naming the znode, never an exception. `requests` stays 0.
+ZkSnapshot readSnapshot(const ZnodeReader& zk, const SnapshotLimits& limits = {});
+
+// The same from a live ZooKeeper server (zk_snapshot_real.cpp), with the requests it took.
+// Throws impl::zk::ZkUnavailable when the server fails.
 ZkSnapshot readSnapshot(const impl::zk::RealZkStore& zk, const SnapshotLimits& limits = {});
 
 }  // namespace kcspec::zkcheck
