@@ -22,6 +22,7 @@
 #include "cli/exit_status.hpp"
 #include "proofs/agreement/random_histories.hpp"
 #include "cli/files.hpp"
+#include "cli/run_folder.hpp"
 #include "cli/number_options.hpp"
 #include "cli/shell_word.hpp"
 #include "proofs/conformance/driver_child.hpp"
@@ -46,6 +47,7 @@ struct DriveCommandOptions {
   std::string preset;
   std::string config_file;
   std::string out = "drive-counterexample.scenario";
+  std::string run_folder;  // --run-folder (run_folder.hpp)
   bool uniform = false;
   bool json = false;
   bool quiet = false;
@@ -100,13 +102,14 @@ std::string scenarioText(const Config& config, const conformance::Finding& findi
 // Raised by the first Ctrl-C (conformance::setInterruptFlag): the run stops at its next step.
 std::atomic<bool> g_interrupted{false};
 
-int runDrive(const DriveCommandOptions& o) {
+int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
   if (o.mode != "random" && o.mode != "exhaustive") {
     throw UserError("--mode", fmt::format("expected random or exhaustive, got '{}'", o.mode));
   }
   if (o.command.empty()) throw UserError("drive", "no command: put the SUT's command line after --");
   if (!o.out.empty()) checkWritableLater(o.out, /*folder=*/false, "--out");  // before the work, not after it
   const Config config = loadConfig(o);
+  if (run_folder != nullptr) run_folder->writeConfig(config);
   const bool exhaustive = o.mode == "exhaustive";
   const int steps = o.steps.value_or(exhaustive ? kDefaultExhaustiveDepth : kDefaultRandomSteps);
 
@@ -114,6 +117,7 @@ int runDrive(const DriveCommandOptions& o) {
   sut_options.command = o.command;
   sut_options.timeout = std::chrono::milliseconds(o.timeout_ms);
   sut_options.max_line_bytes = o.max_line_bytes;
+  if (run_folder != nullptr) sut_options.stderr_log = run_folder->sutStderr().string();
   std::unique_ptr<conformance::SutSession> sut;
   g_interrupted.store(false);
   conformance::setInterruptFlag(&g_interrupted);
@@ -164,6 +168,7 @@ int runDrive(const DriveCommandOptions& o) {
     if (!o.out.empty()) {
       writeFileAtomically(o.out, scenarioText(config, *report.finding, reproduce));
       scenario_path = o.out;
+      if (run_folder != nullptr) run_folder->drawCounterexamples();
     }
   }
 
@@ -288,12 +293,20 @@ CommandRun addDriveCommand(CLI::App& app) {
   auto* config_option = cmd->add_option("--config", o->config_file, "a configuration file (config_text.hpp's format)");
   preset_option->excludes(config_option);
   config_option->excludes(preset_option);
-  cmd->add_option("--out", o->out, "where to write the failing history as a scenario (default drive-counterexample.scenario; '' for none)");
+  CLI::Option* out = cmd->add_option(
+      "--out", o->out, "where to write the failing history as a scenario (default drive-counterexample.scenario; '' for none)");
+  addRunFolderOption(cmd, o->run_folder, out);
   cmd->add_flag("--uniform", o->uniform, "random mode: choose actions uniformly (default: weighted toward controller corners)");
   cmd->add_flag("--json", o->json, "print the report as JSON");
   cmd->add_flag("--quiet", o->quiet, "no progress lines on stderr");
   cmd->add_option("command", o->command, "the SUT's command line, after --")->required();
-  return [o] { return runDrive(*o); };
+  return [o] {
+    return withRunFolder(o->run_folder, o->json, [&](RunFolder* folder) {
+      DriveCommandOptions run_options = *o;
+      if (folder != nullptr) run_options.out = (folder->counterexamples() / "drive-counterexample.scenario").string();
+      return runDrive(run_options, folder);
+    });
+  };
 }
 
 }  // namespace kcspec::cli

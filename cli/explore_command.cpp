@@ -28,6 +28,7 @@
 #include "cli/resident_memory.hpp"
 #include "docs/generator/sequence_diagram.hpp"
 #include "cli/files.hpp"
+#include "cli/run_folder.hpp"
 #include "cli/interrupt_guard.hpp"
 #include "cli/shell_word.hpp"
 #include "cli/number_options.hpp"
@@ -58,6 +59,7 @@ using explorer::Violation;
 
 struct ExploreOptions {
   std::string system = "spec";
+  std::string run_folder;  // --run-folder (run_folder.hpp)
   std::vector<std::string> mutants;
   std::string preset;
   std::string config_file;
@@ -468,7 +470,7 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
   return result.complete() ? kExitHolds : kExitIncomplete;
 }
 
-int runExplore(const ExploreOptions& options) {
+int runExplore(const ExploreOptions& options, RunFolder* run_folder) {
   checkWritableLater(options.out, /*folder=*/true, "--out");  // before the work, not after it
   Subject subject{options.system, impl::Mutants{},
                   options.config_file.empty()
@@ -492,6 +494,7 @@ int runExplore(const ExploreOptions& options) {
     }
   }
   const Config config = loadConfig(options);
+  if (run_folder != nullptr) run_folder->writeConfig(config);
   const auto gibibytes = [](std::uint64_t bytes) { return static_cast<double>(bytes) / double(1 << 30); };
   // A table the machine cannot hold would end the run in an allocation failure (or the kernel's
   // out-of-memory killer) before its first state: say so now.
@@ -554,7 +557,9 @@ CommandRun addExploreCommand(CLI::App& app) {
                       "see `kcspec mutants`); repeatable, or several separated by commas")
       ->delimiter(',');
   command->add_flag("--json", options->json, "Print one JSON object instead of the text report");
-  command->add_option("--out", options->out, "Where counterexample scenarios and sequence diagrams (SVG) are written (default: kcspec-out)");
+  CLI::Option* out = command->add_option(
+      "--out", options->out, "Where counterexample scenarios and sequence diagrams (SVG) are written (default: kcspec-out)");
+  addRunFolderOption(command, options->run_folder, out);
   command->add_flag("--keep-going", options->keep_going,
                     "Explore everything even after a violation (default: stop after the level of the first)");
   command->add_flag("--no-liveness", options->no_liveness, "Skip the liveness check");
@@ -563,7 +568,13 @@ CommandRun addExploreCommand(CLI::App& app) {
                       "request delivery is independent of everything that can happen before it and invisible to the "
                       "checked properties, expand it alone; same verdicts, fewer states; docs/proofs.md)")
       ->check(CLI::IsMember({"none", "por"}));
-  return [options] { return runExplore(*options); };
+  return [options] {
+    return withRunFolder(options->run_folder, options->json, [&](RunFolder* folder) {
+      ExploreOptions run_options = *options;
+      if (folder != nullptr) run_options.out = folder->counterexamples().string();
+      return runExplore(run_options, folder);
+    });
+  };
 }
 
 }  // namespace kcspec::cli

@@ -11,10 +11,12 @@
 #include "cli/command.hpp"
 #include "cli/files.hpp"
 #include "cli/replay_command.hpp"
+#include "cli/run_folder.hpp"
 #include "spec/vocabulary/text_error.hpp"
 
 int main(int argc, char** argv) {
   using namespace kcspec::cli;
+  setCommandLine(argc, argv);
   CLI::App app{"kcspec: a checked model and reference implementation of Kafka's ZooKeeper-mode controller"};
   app.set_version_flag("--version", "kcspec 0.1.0");
   app.require_subcommand(1);

@@ -20,6 +20,7 @@
 #include "cli/command.hpp"
 #include "proofs/agreement/random_histories.hpp"
 #include "cli/files.hpp"
+#include "cli/run_folder.hpp"
 #include "cli/generated_mutants.hpp"
 #include "cli/interrupt_guard.hpp"
 #include "cli/number_options.hpp"
@@ -44,6 +45,7 @@ struct MutantsOptions {
   int max_steps = 100;
   std::vector<std::string> only;  // mutant names; empty = all
   std::string out;                // folder for the counterexample scenarios
+  std::string run_folder;         // --run-folder (run_folder.hpp)
 };
 
 struct MutantResult {
@@ -224,8 +226,10 @@ CommandRun addMutantsCommand(CLI::App& app) {
       ->check(wholeNumber(0, std::numeric_limits<std::uint64_t>::max()));
   cmd->add_option("--max-steps", options->max_steps, "actions per history at most (default 100)")->check(wholeNumber(1, kMaxInt));
   cmd->add_option("--mutant", options->only, "only these mutants (M3, m3 or its ticket KAFKA-3175), repeatable");
-  cmd->add_option("--out", options->out, "write each shortest counterexample as mutant-<name>.scenario into this folder "
-                                         "(with --generated: the report generated-mutants.json)");
+  CLI::Option* out = cmd->add_option("--out", options->out,
+                                     "write each shortest counterexample as mutant-<name>.scenario into this folder "
+                                     "(with --generated: the report generated-mutants.json)");
+  addRunFolderOption(cmd, options->run_folder, out);
   // The generated mutants (cli/generated_mutants.hpp): only kcspec-schemata has them.
   auto generated = std::make_shared<GeneratedMutantsOptions>();
   auto use_generated = std::make_shared<bool>(false);
@@ -259,20 +263,29 @@ CommandRun addMutantsCommand(CLI::App& app) {
                 "with --generated --out: shrink each killed mutant's history before writing it (slower)");
   cmd->add_flag("--list", generated->list, "with --generated: print the mutants (with --json: as JSON) instead of running them");
   CLI::Option* budget = cmd->get_option("--budget");
-  return [options, generated, use_generated, budget] {
+  const auto run = [generated, use_generated, budget](const MutantsOptions& o) {
     if (*use_generated) {
-      if (!options->only.empty()) throw UserError("--mutant", "--mutant names hand-written mutants; with --generated use --id");
-      generated->json = options->json;
-      generated->seed = options->seed;
-      generated->max_steps = options->max_steps;
-      generated->out = options->out;
-      if (budget->count() > 0) generated->budget = options->budget;
+      if (!o.only.empty()) throw UserError("--mutant", "--mutant names hand-written mutants; with --generated use --id");
+      generated->json = o.json;
+      generated->seed = o.seed;
+      generated->max_steps = o.max_steps;
+      generated->out = o.out;
+      if (budget->count() > 0) generated->budget = o.budget;
       return runGeneratedMutants(*generated);
     }
-    for (const std::string& name : options->only) {
+    for (const std::string& name : o.only) {
       if (!impl::mutantNamed(name)) throw UserError("--mutant", fmt::format("no mutant called {}", name));
     }
-    return runMutants(*options);
+    return runMutants(o);
+  };
+  return [options, run] {
+    return withRunFolder(options->run_folder, options->json, [&](RunFolder* folder) {
+      MutantsOptions run_options = *options;
+      if (folder != nullptr) run_options.out = folder->counterexamples().string();
+      const int status = run(run_options);
+      if (folder != nullptr) folder->drawCounterexamples();
+      return status;
+    });
   };
 }
 

@@ -87,14 +87,21 @@ void setInterruptFlag(std::atomic<bool>* flag) {
 }
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv, std::size_t max_line_bytes,
-                           std::size_t stderr_tail_bytes)
+                           std::size_t stderr_tail_bytes, const std::string& stderr_log)
     : max_line_bytes_(max_line_bytes), stderr_tail_bytes_(stderr_tail_bytes) {
   if (argv.empty()) throw std::runtime_error("no command to run");
+  if (!stderr_log.empty()) {
+    stderr_log_fd_ = ::open(stderr_log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (stderr_log_fd_ < 0) {
+      throw std::runtime_error(fmt::format("cannot write {}: {}", stderr_log, std::strerror(errno)));
+    }
+  }
   ::signal(SIGPIPE, SIG_IGN);
 
   int in[2], out[2], err[2], exec_status[2];
   if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
       pipe2(exec_status, O_CLOEXEC) != 0) {
+    closeFd(stderr_log_fd_);
     throw std::runtime_error(fmt::format("cannot create pipes: {}", std::strerror(errno)));
   }
   std::vector<char*> args;
@@ -102,7 +109,10 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, std::size_t max
   args.push_back(nullptr);
 
   pid_ = fork();
-  if (pid_ < 0) throw std::runtime_error(fmt::format("cannot fork: {}", std::strerror(errno)));
+  if (pid_ < 0) {
+    closeFd(stderr_log_fd_);
+    throw std::runtime_error(fmt::format("cannot fork: {}", std::strerror(errno)));
+  }
   if (pid_ == 0) {
     // The child: only async-signal-safe calls until exec.
     setpgid(0, 0);
@@ -138,7 +148,14 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, std::size_t max
     closeFd(stdin_fd_);
     closeFd(stdout_fd_);
     closeFd(stderr_fd_);
+    closeFd(stderr_log_fd_);
     throw std::runtime_error(fmt::format("cannot run {}: {}", argv[0], std::strerror(error)));
+  }
+  if (stderr_log_fd_ >= 0) {
+    const std::string header = fmt::format("--- SUT process {} ({}) ---\n", pid_, argv[0]);
+    if (::write(stderr_log_fd_, header.data(), header.size()) != static_cast<ssize_t>(header.size())) {
+      closeFd(stderr_log_fd_);
+    }
   }
   setNonBlocking(stdin_fd_);
   setNonBlocking(stdout_fd_);
@@ -147,6 +164,8 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, std::size_t max
 
 ChildProcess::~ChildProcess() {
   kill();
+  if (stderr_log_fd_ >= 0) drainStderr();  // what the child wrote before it ended, for the log
+  closeFd(stderr_log_fd_);
   closeFd(stdin_fd_);
   closeFd(stdout_fd_);
   closeFd(stderr_fd_);
@@ -163,6 +182,9 @@ void ChildProcess::drainStderr() {
   for (int i = 0; i < 64; ++i) {  // at most 256 KiB per call; the rest waits for the next poll
     const ssize_t n = read(stderr_fd_, chunk, sizeof chunk);
     if (n > 0) {
+      if (stderr_log_fd_ >= 0 && ::write(stderr_log_fd_, chunk, static_cast<std::size_t>(n)) != n) {
+        closeFd(stderr_log_fd_);  // a full disk ends the log, not the drive
+      }
       stderr_tail_.append(chunk, static_cast<std::size_t>(n));
       if (stderr_tail_.size() > stderr_tail_bytes_) stderr_tail_.erase(0, stderr_tail_.size() - stderr_tail_bytes_);
       continue;

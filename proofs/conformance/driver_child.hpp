@@ -42,8 +42,10 @@ class ChildProcess {
   // piped to this process and its stderr kept (the last stderr_tail_bytes). Throws
   // std::runtime_error when the program cannot be started (the message says why). Ignores
   // SIGPIPE in this process, so a write to a child that died is an error, not a signal.
+  // With `stderr_log`, every byte of the child's stderr is also appended to that file (after a
+  // line naming the process), complete — `drive --run-folder`'s sut-stderr.log.
   explicit ChildProcess(const std::vector<std::string>& argv, std::size_t max_line_bytes,
-                        std::size_t stderr_tail_bytes = 4096);
+                        std::size_t stderr_tail_bytes = 4096, const std::string& stderr_log = {});
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
@@ -74,6 +76,7 @@ class ChildProcess {
   int stdin_fd_ = -1;
   int stdout_fd_ = -1;
   int stderr_fd_ = -1;
+  int stderr_log_fd_ = -1;
   std::size_t max_line_bytes_;
   std::size_t stderr_tail_bytes_;
   std::string stdout_buffer_;  // bytes read past the last returned line

@@ -36,7 +36,7 @@ std::string printableShortened(std::string_view line) {
 SutSession::SutSession(SutOptions options, const Config& config)
     : options_(std::move(options)), config_(config), config_text_(printConfig(config)) {
   // Start once here so that a command that cannot run is a usage error, not a finding.
-  child_ = std::make_unique<ChildProcess>(options_.command, options_.max_line_bytes);
+  child_ = std::make_unique<ChildProcess>(options_.command, options_.max_line_bytes, 4096, options_.stderr_log);
   ++starts_;
 }
 
@@ -110,7 +110,7 @@ SutResult SutSession::exchange(const Request& request, ReplyType expected, const
 SutResult SutSession::start() {
   if (!child_) {
     try {
-      child_ = std::make_unique<ChildProcess>(options_.command, options_.max_line_bytes);
+      child_ = std::make_unique<ChildProcess>(options_.command, options_.max_line_bytes, 4096, options_.stderr_log);
     } catch (const std::exception& e) {
       return SutFailure{FindingKind::Exited, fmt::format("the SUT could not be restarted: {}", e.what()), ""};
     }

@@ -43,6 +43,7 @@ struct SutOptions {
   std::vector<std::string> command;
   std::chrono::milliseconds timeout{10'000};     // per reply (and per request written)
   std::size_t max_line_bytes = kDefaultMaxLineBytes;
+  std::string stderr_log;  // not empty: every SUT process's whole stderr is appended to this file
 };
 
 using SutResult = std::variant<Observation, SutFailure>;
