@@ -149,6 +149,20 @@ void checkWritableLater(const std::filesystem::path& path, bool folder, std::str
     throw UserError(std::string(option),
                     fmt::format("{}: cannot be written ({}: {})", path.string(), holder.string(), std::strerror(errno)));
   }
+  // access() answers yes to root for almost any folder (/proc, a read-only mount): make a file
+  // there and take it away at once. O_TMPFILE leaves no name at all; where the file system has
+  // none, a name of this process's own, unlinked at once.
+  int fd = ::open(holder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+    const fs::path probe = holder / (".kcspec-write-probe." + std::to_string(::getpid()));
+    fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) ::unlink(probe.c_str());
+  }
+  if (fd < 0) {
+    throw UserError(std::string(option),
+                    fmt::format("{}: cannot be written ({}: {})", path.string(), holder.string(), std::strerror(errno)));
+  }
+  ::close(fd);
 }
 
 AtomicFileWriter::AtomicFileWriter(std::filesystem::path path) : path_(std::move(path)) {

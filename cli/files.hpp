@@ -62,8 +62,9 @@ class AtomicFileWriter {
 
 // Before a run's work: throws UserError(option, …) unless `path` — a folder when `folder`, else a
 // file — can be written later (it, or the nearest folder above it that exists, is a writable
-// folder; a file path must not be a folder). Creates nothing, so a run that writes nothing leaves
-// nothing behind; a report is then never lost to an --out that was wrong from the start.
+// folder, where a file can be made — tried with a file that has no name, or is unlinked at once;
+// a file path must not be a folder). Leaves nothing behind, so a run that writes nothing leaves
+// nothing; a report is then never lost to an --out that was wrong from the start.
 void checkWritableLater(const std::filesystem::path& path, bool folder, std::string_view option);
 
 // A file the user named, read one line at a time (without the line end) in bounded memory: the
