@@ -33,6 +33,10 @@ namespace {
 
 constexpr std::size_t kMaxReadLineBytes = std::size_t{1} << 20;
 
+constexpr std::string_view kWriteExitStatusFooter =
+    "Exit status: 0 written; 1 a step of the scenario is not enabled (file:line); 2 bad input; 130 interrupted "
+    "(SIGINT, SIGTERM, SIGHUP: --out is left as it was).";
+
 // Where the text goes: standard output, or FILE through a temporary file (AtomicFileWriter).
 class Output {
  public:
@@ -135,6 +139,7 @@ struct TraceOptions {
 CommandRun addTraceCommand(CLI::App& app) {
   auto options = std::make_shared<TraceOptions>();
   auto* command = app.add_subcommand("trace", "Write a scenario's history as a trace for `kcspec check-trace`");
+  command->footer(std::string(kWriteExitStatusFooter));
   command->add_option("SCENARIO", options->scenario, "A scenario file (or an explorer counterexample)")->required();
   command->add_option("--out", options->out, "Write the trace here (default: standard output)");
   command->add_option("--fields", options->fields,
@@ -164,6 +169,7 @@ CommandRun addItfCommand(CLI::App& app) {
   };
   auto options = std::make_shared<ItfOptions>();
   auto* command = app.add_subcommand("itf", "Write a scenario's history as ITF JSON (Apalache / Quint traces)");
+  command->footer(std::string(kWriteExitStatusFooter));
   command->add_option("SCENARIO", options->scenario, "A scenario file (or an explorer counterexample)")->required();
   command->add_option("--out", options->out, "Write the ITF here (default: standard output)");
   return [options] {
