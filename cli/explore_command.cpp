@@ -43,6 +43,7 @@
 #include "spec/vocabulary/config_text.hpp"
 #include "spec/vocabulary/observation_text.hpp"
 #include "spec/vocabulary/presets.hpp"
+#include "spec/vocabulary/symmetry.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
 
 namespace kcspec::cli {
@@ -283,6 +284,10 @@ void printText(const Config& config, const Subject& subject, const ExploreResult
   } else {
     fmt::print("  reduction    none\n");
   }
+  const ConfigSymmetry symmetry = configSymmetry(config);
+  fmt::print("  symmetry     {}\n", symmetry.permutations.size() <= 1
+                                        ? std::string("none")
+                                        : symmetryText(symmetry) + "; not used by the search yet");
   fmt::print("  complete     {}\n", result.complete() ? "yes" : fmt::format("no ({})", explorer::stopReasonName(result.stop)));
   fmt::print("  liveness     {}\n", result.liveness_checked
                                         ? fmt::format("checked ({} sweep{})", result.liveness_sweeps, result.liveness_sweeps == 1 ? "" : "s")
@@ -361,6 +366,9 @@ std::string jsonReport(const Config& config, const Subject& subject, const Explo
   report["liveness_sweeps"] = result.liveness_sweeps;
   report["reduction"] = std::string(explorer::reductionName(result.reduction));
   report["reduced_states"] = result.reduced_states;
+  const ConfigSymmetry symmetry = configSymmetry(config);
+  report["symmetry"] = symmetryText(symmetry);  // the configuration's group; the search does not use it yet
+  report["symmetry_permutations"] = symmetry.permutations.size();
   report["memory_bytes"] = result.memory_bytes;
   if (result.resident_bytes > 0) report["resident_bytes"] = result.resident_bytes;  // with --max-memory only
   report["visited_bytes"] = result.visited_bytes;

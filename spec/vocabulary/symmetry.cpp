@@ -1,0 +1,96 @@
+// configSymmetry (symmetry.hpp): every permutation of the configuration's brokers is tried, and
+// kept when the configuration's topics, relabelled by it, are the configuration's topics again.
+#include "spec/vocabulary/symmetry.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace kcspec {
+namespace {
+
+std::string listText(const BrokerList& list, const BrokerPermutation& sigma) {
+  std::string out;
+  for (BrokerId b : list) out += fmt::format("{},", sigma(b));
+  return out;
+}
+
+// A topic as the rules see it, relabelled by `sigma`, without its name or partition numbers:
+// its flags, its partitions (each its replicas and reassignment targets) as a sorted multiset,
+// and the partitions add-partitions appends, in order.
+std::string topicShape(const TopicConfig& topic, const BrokerPermutation& sigma) {
+  std::vector<std::string> partitions;
+  for (std::size_t p = 0; p < topic.assignment.size(); ++p) {
+    std::vector<std::string> targets;
+    for (const auto& [partition, target] : topic.reassignment_targets) {
+      if (partition == static_cast<int>(p)) targets.push_back(listText(target, sigma));
+    }
+    std::sort(targets.begin(), targets.end());
+    std::string shape = "[" + listText(topic.assignment[p], sigma) + "]->";
+    for (const std::string& t : targets) shape += "(" + t + ")";
+    partitions.push_back(std::move(shape));
+  }
+  std::sort(partitions.begin(), partitions.end());
+  std::string out = fmt::format("unclean={} exists={} |", topic.unclean_leader_election_enable, topic.exists_at_start);
+  for (const std::string& p : partitions) out += p + " ";
+  out += "| added ";
+  for (const BrokerList& added : topic.added_partitions) out += "[" + listText(added, sigma) + "]";
+  // Targets for partitions past the initial ones (added partitions) keep their index.
+  for (const auto& [partition, target] : topic.reassignment_targets) {
+    if (partition >= static_cast<int>(topic.assignment.size())) out += fmt::format(" {}:({})", partition, listText(target, sigma));
+  }
+  return out;
+}
+
+std::vector<std::string> configShape(const Config& config, const BrokerPermutation& sigma) {
+  std::vector<std::string> topics;
+  for (const TopicConfig& topic : config.topics) topics.push_back(topicShape(topic, sigma));
+  std::sort(topics.begin(), topics.end());
+  return topics;
+}
+
+}  // namespace
+
+bool BrokerPermutation::isIdentity() const {
+  for (BrokerId b = 0; b < kMaxBrokers; ++b) {
+    if (to[static_cast<std::size_t>(b)] != b) return false;
+  }
+  return true;
+}
+
+ConfigSymmetry configSymmetry(const Config& config) {
+  std::vector<BrokerId> brokers;
+  config.brokers.forEach([&](BrokerId b) { brokers.push_back(b); });
+  BrokerPermutation identity;
+  for (BrokerId b = 0; b < kMaxBrokers; ++b) identity.to[static_cast<std::size_t>(b)] = b;
+  const std::vector<std::string> shape = configShape(config, identity);
+  ConfigSymmetry out;
+  std::vector<BrokerId> image = brokers;  // ascending: the first permutation is the identity
+  do {  // at most 8! = 40,320 permutations
+    BrokerPermutation sigma = identity;
+    for (std::size_t i = 0; i < brokers.size(); ++i) sigma.to[static_cast<std::size_t>(brokers[i])] = image[i];
+    bool keeps_alive = true;
+    config.brokers_alive_at_start.forEach([&](BrokerId b) { keeps_alive = keeps_alive && config.brokers_alive_at_start.contains(sigma(b)); });
+    if (keeps_alive && configShape(config, sigma) == shape) out.permutations.push_back(sigma);
+  } while (std::next_permutation(image.begin(), image.end()));
+  // Orbits: the brokers each broker is sent to by some permutation of the group.
+  std::map<BrokerId, std::vector<BrokerId>> orbit_of;
+  for (BrokerId b : brokers) {
+    std::vector<BrokerId> orbit;
+    for (const BrokerPermutation& sigma : out.permutations) orbit.push_back(sigma(b));
+    std::sort(orbit.begin(), orbit.end());
+    orbit.erase(std::unique(orbit.begin(), orbit.end()), orbit.end());
+    if (orbit.size() > 1 && orbit.front() == b) out.orbits.push_back(orbit);
+  }
+  return out;
+}
+
+std::string symmetryText(const ConfigSymmetry& symmetry) {
+  if (symmetry.permutations.size() <= 1) return "none";
+  std::string out = "brokers";
+  for (const std::vector<BrokerId>& orbit : symmetry.orbits) out += fmt::format(" {{{}}}", fmt::join(orbit, ","));
+  return out + fmt::format(" ({} permutations)", symmetry.permutations.size());
+}
+
+}  // namespace kcspec

@@ -1,0 +1,62 @@
+// The symmetry group of a configuration (spec/vocabulary/symmetry.hpp): which broker permutations
+// map the configuration onto itself up to topic names and partition numbers — and that none of the
+// presets has one (what explore's header says for each of them).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "spec/vocabulary/config_text.hpp"
+#include "spec/vocabulary/presets.hpp"
+#include "spec/vocabulary/symmetry.hpp"
+
+namespace kcspec {
+namespace {
+
+std::string symmetryOf(const std::string& text) {
+  return symmetryText(configSymmetry(parseConfig("name s\n" + text, "test.config")));
+}
+
+TEST(Symmetry, NoPresetHasOne) {
+  for (std::string_view name : kPresetNames) {
+    SCOPED_TRACE(std::string(name));
+    const ConfigSymmetry symmetry = configSymmetry(*preset(name));
+    ASSERT_EQ(symmetry.permutations.size(), 1u);
+    EXPECT_TRUE(symmetry.permutations[0].isIdentity());
+    EXPECT_EQ(symmetryText(symmetry), "none");
+  }
+}
+
+TEST(Symmetry, BrokersWithNothingToTellThemApartAreInterchangeable) {
+  EXPECT_EQ(symmetryOf("brokers 1 2 3\nalive-at-start 1 2 3\n"), "brokers {1,2,3} (6 permutations)");
+  // Brokers 3 and 4 host nothing; broker 4 not alive at start tells it from 3.
+  EXPECT_EQ(symmetryOf("brokers 1 2 3 4\nalive-at-start 1 2 3 4\ntopic t\n  partition 0 replicas 1,2\n"),
+            "brokers {3,4} (2 permutations)");
+  EXPECT_EQ(symmetryOf("brokers 1 2 3 4\nalive-at-start 1 2 3\ntopic t\n  partition 0 replicas 1,2\n"), "none");
+}
+
+TEST(Symmetry, PartitionsAndTopicsMayBeRelabelled) {
+  // Rotations map t-0 → t-1 → t-2 → t-0; a transposition reverses a preference order: no.
+  EXPECT_EQ(symmetryOf("brokers 1 2 3\nalive-at-start 1 2 3\ntopic t\n  partition 0 replicas 1,2\n"
+                       "  partition 1 replicas 2,3\n  partition 2 replicas 3,1\n"),
+            "brokers {1,2,3} (3 permutations)");
+  // Exchanging brokers 1 and 2 exchanges topics t and u.
+  EXPECT_EQ(symmetryOf("brokers 1 2\nalive-at-start 1 2\ntopic t\n  partition 0 replicas 1,2\n"
+                       "topic u\n  partition 0 replicas 2,1\n"),
+            "brokers {1,2} (2 permutations)");
+  // ... unless the topics differ in a flag.
+  EXPECT_EQ(symmetryOf("brokers 1 2\nalive-at-start 1 2\ntopic t\n  partition 0 replicas 1,2\n"
+                       "topic u\n  partition 0 replicas 2,1\n  unclean.leader.election.enable true\n"),
+            "none");
+}
+
+TEST(Symmetry, ReassignmentTargetsAndAddedPartitionsCount) {
+  const std::string two_ways = "brokers 1 2 3\nalive-at-start 1 2 3\ntopic t\n  partition 0 replicas 1,2\n"
+                               "  partition 1 replicas 2,1\n";
+  EXPECT_EQ(symmetryOf(two_ways), "brokers {1,2} (2 permutations)");
+  EXPECT_EQ(symmetryOf(two_ways + "  reassign 0 to 1,3\n"), "none");
+  EXPECT_EQ(symmetryOf(two_ways + "  reassign 0 to 1,3\n  reassign 1 to 2,3\n"), "brokers {1,2} (2 permutations)");
+  EXPECT_EQ(symmetryOf(two_ways + "  add-partition replicas 3,1\n"), "none");
+}
+
+}  // namespace
+}  // namespace kcspec
