@@ -137,7 +137,11 @@ std::vector<Command> commands() {
                         {"no_such_preset", {"explore", "--preset", "no-such"}, "--preset"},
                         {"config_negative_bound", {"explore", "--config", "{DIR}/negative_bound.conf"}, "negative_bound.conf:5:"},
                         {"config_huge_bound", {"explore", "--config", "{DIR}/huge_bound.conf"}, "huge_bound.conf:5:"},
-                        {"config_folder", {"explore", "--config", "{DIR}"}, "is a folder, not a configuration file"}}},
+                        {"config_folder", {"explore", "--config", "{DIR}"}, "is a folder, not a configuration file"},
+                        {"run_folder_is_a_file", {"explore", "--run-folder", "{DIR}/negative_bound.conf"},
+                         "--run-folder: "},
+                        {"run_folder_with_out", {"explore", "--run-folder", "{DIR}/run", "--out", "{DIR}/out"},
+                         "--out excludes --run-folder"}}},
       {.name = "replay",
        .args = {"replay", "{FILE}"},
        .plain = {"replay", "{DIR}/negative_bound.scenario"},
@@ -217,7 +221,9 @@ std::vector<Command> commands() {
                         {"seed_negative", {"mutants", "--seed", "-1"}, "--seed"},
                         {"seed_overflow", {"mutants", "--seed", "18446744073709551616"},
                          "--seed: 18446744073709551616 is not a whole number from 0 to 18446744073709551615"},
-                        {"no_such_mutant", {"mutants", "--mutant", "M999"}, "--mutant"}}},
+                        {"no_such_mutant", {"mutants", "--mutant", "M999"}, "--mutant"},
+                        {"run_folder_is_a_file", {"mutants", "--run-folder", "{DIR}/negative_bound.conf"},
+                         "--run-folder: "}}},
   };
 }
 
