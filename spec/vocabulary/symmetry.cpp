@@ -86,6 +86,124 @@ ConfigSymmetry configSymmetry(const Config& config) {
   return out;
 }
 
+namespace {
+
+void relabel(BrokerId& id, const BrokerPermutation& sigma) { id = sigma(id); }
+
+void relabel(BrokerList& list, const BrokerPermutation& sigma) {
+  for (BrokerId& id : list) id = sigma(id);
+}
+
+void relabel(BrokerSet& set, const BrokerPermutation& sigma) {
+  BrokerSet out;
+  set.forEach([&](BrokerId b) { out.insert(sigma(b)); });
+  set = out;
+}
+
+void relabel(ReplicaAssignment& a, const BrokerPermutation& sigma) {
+  relabel(a.replicas, sigma);
+  relabel(a.adding_replicas, sigma);
+  relabel(a.removing_replicas, sigma);
+}
+
+void relabel(LeaderAndIsr& lai, const BrokerPermutation& sigma) {
+  relabel(lai.leader, sigma);
+  relabel(lai.isr, sigma);
+}
+
+// An array with one slot per broker: the slot of b moves to sigma(b).
+template <class T>
+void relabelSlots(std::array<T, kMaxBrokers>& slots, const BrokerPermutation& sigma) {
+  std::array<T, kMaxBrokers> out = slots;
+  for (BrokerId b = 0; b < kMaxBrokers; ++b) out[static_cast<std::size_t>(sigma(b))] = slots[static_cast<std::size_t>(b)];
+  slots = out;
+}
+
+void relabel(ControlRequest& r, const BrokerPermutation& sigma) {
+  relabel(r.controller_id, sigma);
+  for (LeaderAndIsrPartitionState& s : r.leader_and_isr) {
+    relabel(s.leadership.leader_and_isr, sigma);
+    relabel(s.assignment, sigma);
+  }
+  for (UpdateMetadataPartitionState& s : r.update_metadata) {
+    relabel(s.leader, sigma);
+    relabel(s.isr, sigma);
+    relabel(s.replicas, sigma);
+    relabel(s.offline_replicas, sigma);
+  }
+  relabel(r.live_brokers, sigma);
+}
+
+void relabel(ControllerData& c, const BrokerPermutation& sigma) {
+  ControllerContextData& ctx = c.context;
+  relabelSlots(ctx.live_broker_epochs, sigma);
+  relabel(ctx.shutting_down_broker_ids, sigma);
+  for (PartitionContext& pc : ctx.partitions) {
+    if (pc.assignment) relabel(*pc.assignment, sigma);
+    if (pc.leadership) relabel(pc.leadership->leader_and_isr, sigma);
+    relabelSlots(pc.replica_states, sigma);
+  }
+  for (ControllerEvent& e : c.events) {
+    relabel(e.broker, sigma);
+    relabel(e.target_replicas, sigma);
+    relabel(e.proposed, sigma);
+  }
+}
+
+}  // namespace
+
+Observation relabelled(const Observation& world, const BrokerPermutation& sigma) {
+  Observation out = world;
+  relabelSlots(out.zk.brokers, sigma);
+  for (TopicZnodes& topic : out.zk.topics) {
+    for (ReplicaAssignment& a : topic.partitions) relabel(a, sigma);
+    for (std::optional<PartitionStateZnode>& state : topic.states) {
+      if (state) relabel(state->leader_and_isr, sigma);
+    }
+  }
+  relabel(out.zk.controller, sigma);
+  relabelSlots(out.brokers, sigma);
+  for (BrokerData& broker : out.brokers) {
+    for (ControlRequest& r : broker.inbox) relabel(r, sigma);
+    for (std::optional<UpdateMetadataPartitionState>& entry : broker.metadata_cache) {
+      if (!entry) continue;
+      relabel(entry->leader, sigma);
+      relabel(entry->isr, sigma);
+      relabel(entry->replicas, sigma);
+      relabel(entry->offline_replicas, sigma);
+    }
+    relabel(broker.metadata_live_brokers, sigma);
+    for (HostedReplica& r : broker.replicas) relabel(r.isr, sigma);
+    for (StopReplicaResponse& r : broker.outbox) relabel(r.controller_id, sigma);
+    relabel(broker.controller, sigma);
+  }
+  return out;
+}
+
+Action relabelled(const Action& action, const BrokerPermutation& sigma) {
+  Action out = action;
+  relabel(out.broker, sigma);
+  relabel(out.replica, sigma);
+  relabel(out.replicas, sigma);
+  return out;
+}
+
+bool keepsTopicsAndPartitions(const Config& config, const BrokerPermutation& sigma) {
+  for (const TopicConfig& topic : config.topics) {
+    for (const BrokerList& list : topic.assignment) {
+      BrokerList mapped = list;
+      relabel(mapped, sigma);
+      if (!(mapped == list)) return false;
+    }
+    for (const BrokerList& list : topic.added_partitions) {
+      BrokerList mapped = list;
+      relabel(mapped, sigma);
+      if (!(mapped == list)) return false;
+    }
+  }
+  return true;
+}
+
 std::string symmetryText(const ConfigSymmetry& symmetry) {
   if (symmetry.permutations.size() <= 1) return "none";
   std::string out = "brokers";

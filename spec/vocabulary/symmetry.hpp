@@ -6,10 +6,12 @@
 // targets; the partitions `add-partitions` appends map in their order.
 //
 // This is the group the explorer's symmetry reduction is to use; today it is computed and printed
-// in explore's header only: the search does not reduce by it yet. Before it does, that the rules
-// treat such brokers alike — that two states which differ by the relabelling have the same
-// futures, relabelled — must be checked over reachable states, as the independence relation of
-// partial-order reduction is (tests/explorer/reduction_test.cpp). The presets have no symmetry:
+// in explore's header only: the search does not reduce by it yet. What a reduction would rest on —
+// that the rules treat such brokers alike, two states that differ by the relabelling having the
+// same futures, relabelled — is checked over every reachable state of small symmetric
+// configurations for the permutations that keep topics and partitions
+// (tests/explorer/symmetry_relabelling_test.cpp; the spec passes), as the independence relation of
+// partial-order reduction is. The presets have no symmetry:
 // each assignment list is ordered, and no broker permutation maps their lists onto lists of the
 // configuration (their test says so).
 #pragma once
@@ -18,8 +20,10 @@
 #include <string>
 #include <vector>
 
+#include "spec/vocabulary/action.hpp"
 #include "spec/vocabulary/config.hpp"
 #include "spec/vocabulary/ids.hpp"
+#include "spec/vocabulary/observation.hpp"
 
 namespace kcspec {
 
@@ -37,6 +41,20 @@ struct ConfigSymmetry {
 
 // The group of `config` (at most 8! permutations are tried).
 ConfigSymmetry configSymmetry(const Config& config);
+
+// The world and an action with every broker id relabelled by `sigma` (topics and partitions kept):
+// arrays indexed by broker move to the image's slot, ids in lists are replaced in place (their order
+// kept), sets are relabelled. A permutation of the group that relabels no topic or partition maps
+// a reachable state's successors onto the relabelled state's successors; that is what
+// tests/explorer/symmetry_relabelling_test.cpp checks over every reachable state of small symmetric
+// configurations. (Permutations that also renumber partitions or exchange topics need the world's
+// topic and partition slots relabelled too: not written yet.)
+Observation relabelled(const Observation& world, const BrokerPermutation& sigma);
+Action relabelled(const Action& action, const BrokerPermutation& sigma);
+
+// Whether `sigma` belongs to the group with every topic and partition mapped to itself (the
+// permutations `relabelled` applies to as it is).
+bool keepsTopicsAndPartitions(const Config& config, const BrokerPermutation& sigma);
 
 // "none", or "brokers {1,2,3} (6 permutations)" / "brokers {1,2} {3,4} (4 permutations)".
 std::string symmetryText(const ConfigSymmetry& symmetry);
