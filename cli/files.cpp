@@ -110,9 +110,6 @@ bool UserFileLines::next(std::string& line) {
   }
 }
 
-namespace {
-
-// Writes all of `contents` to `fd`; the errno of the first failure, or 0.
 int writeAll(int fd, std::string_view contents) {
   std::size_t written = 0;
   while (written < contents.size()) {
@@ -123,8 +120,6 @@ int writeAll(int fd, std::string_view contents) {
   }
   return 0;
 }
-
-}  // namespace
 
 void checkWritableLater(const std::filesystem::path& path, bool folder, std::string_view option) {
   namespace fs = std::filesystem;

@@ -31,6 +31,10 @@ std::optional<std::string> readFileIfExists(const std::filesystem::path& path);
 // these reaches a parser as an empty text.
 std::string readUserFile(const std::string& file, std::string_view what);
 
+// Writes all of `contents` to `fd` (retrying short writes and EINTR); the errno of the first
+// failure, or 0.
+int writeAll(int fd, std::string_view contents);
+
 // Writes through a temporary file in the same folder (flushed to disk) and a rename, so a reader
 // never sees a half-written file and a failed or interrupted write leaves the old file as it was
 // (parent folders are created). Every file kcspec writes goes through here. Throws UserError.

@@ -28,16 +28,6 @@ std::vector<std::string>& storedCommandLine() {
   return words;
 }
 
-void writeAllTo(int fd, const char* data, std::size_t size) {
-  while (size > 0) {  // bounded by size: each write takes at least a byte or ends the loop
-    const ssize_t n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;  // a closed terminal: the copy into the folder goes on
-    data += n;
-    size -= static_cast<std::size_t>(n);
-  }
-}
-
 std::string statusMeaning(int status) {
   switch (status) {
     case kExitHolds: return "checked to the end: nothing violated, no finding";
@@ -96,8 +86,10 @@ RunFolder::RunFolder(std::filesystem::path dir, bool json_report) : dir_(std::mo
       const ssize_t n = ::read(pipe_read_, chunk, sizeof chunk);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return;
-      writeAllTo(saved_stdout_, chunk, static_cast<std::size_t>(n));
-      writeAllTo(report_fd_, chunk, static_cast<std::size_t>(n));
+      // A failure on either side (a closed terminal, a full disk) does not stop the other.
+      const std::string_view piece(chunk, static_cast<std::size_t>(n));
+      (void)writeAll(saved_stdout_, piece);
+      (void)writeAll(report_fd_, piece);
     }
   });
 }

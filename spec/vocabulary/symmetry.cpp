@@ -119,18 +119,20 @@ void relabelSlots(std::array<T, kMaxBrokers>& slots, const BrokerPermutation& si
   slots = out;
 }
 
+void relabel(UpdateMetadataPartitionState& s, const BrokerPermutation& sigma) {
+  relabel(s.leader, sigma);
+  relabel(s.isr, sigma);
+  relabel(s.replicas, sigma);
+  relabel(s.offline_replicas, sigma);
+}
+
 void relabel(ControlRequest& r, const BrokerPermutation& sigma) {
   relabel(r.controller_id, sigma);
   for (LeaderAndIsrPartitionState& s : r.leader_and_isr) {
     relabel(s.leadership.leader_and_isr, sigma);
     relabel(s.assignment, sigma);
   }
-  for (UpdateMetadataPartitionState& s : r.update_metadata) {
-    relabel(s.leader, sigma);
-    relabel(s.isr, sigma);
-    relabel(s.replicas, sigma);
-    relabel(s.offline_replicas, sigma);
-  }
+  for (UpdateMetadataPartitionState& s : r.update_metadata) relabel(s, sigma);
   relabel(r.live_brokers, sigma);
 }
 
@@ -166,11 +168,7 @@ Observation relabelled(const Observation& world, const BrokerPermutation& sigma)
   for (BrokerData& broker : out.brokers) {
     for (ControlRequest& r : broker.inbox) relabel(r, sigma);
     for (std::optional<UpdateMetadataPartitionState>& entry : broker.metadata_cache) {
-      if (!entry) continue;
-      relabel(entry->leader, sigma);
-      relabel(entry->isr, sigma);
-      relabel(entry->replicas, sigma);
-      relabel(entry->offline_replicas, sigma);
+      if (entry) relabel(*entry, sigma);
     }
     relabel(broker.metadata_live_brokers, sigma);
     for (HostedReplica& r : broker.replicas) relabel(r.isr, sigma);

@@ -58,14 +58,20 @@ inline std::size_t count(const std::string& text, const std::string& what) {
 // Starts `KCSPEC_EXE args...` with `work_dir` (created if missing) as its working directory,
 // `stdin_file` as its standard input and its output in the files run.stdout and run.stderr there.
 // The child's pid, or -1 when it cannot be started.
+// With `stdout_fd` (≥ 0), the child's standard output is that descriptor (e.g. a pipe the test
+// reads as it comes) instead of run.stdout.
 inline pid_t spawnKcspec(const std::vector<std::string>& args, const std::filesystem::path& work_dir,
-                         const std::filesystem::path& stdin_file = "/dev/null") {
+                         const std::filesystem::path& stdin_file = "/dev/null", int stdout_fd = -1) {
   std::filesystem::create_directories(work_dir);
   const std::filesystem::path out_file = work_dir / "run.stdout", err_file = work_dir / "run.stderr";
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, stdin_file.c_str(), O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (stdout_fd >= 0) {
+    posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  }
   posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addchdir_np(&actions, work_dir.c_str());
   std::vector<std::string> argv_strings{KCSPEC_EXE};

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -76,23 +75,9 @@ Streamed runStreamed(const std::vector<std::string>& args, const fs::path& dir, 
     ADD_FAILURE() << "pipe";
     return out;
   }
-  const fs::path err_file = dir / "run.stderr";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
-  posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
-  std::vector<std::string> strings{KCSPEC_EXE};
-  strings.insert(strings.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& s : strings) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int spawned = ::posix_spawn(&pid, KCSPEC_EXE, &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
+  const pid_t pid = spawnKcspec(args, dir, "/dev/null", pipe_fds[1]);
   ::close(pipe_fds[1]);
-  if (spawned != 0) {
+  if (pid <= 0) {
     ::close(pipe_fds[0]);
     ADD_FAILURE() << "cannot run " << KCSPEC_EXE;
     return out;
@@ -120,7 +105,7 @@ Streamed runStreamed(const std::vector<std::string>& args, const fs::path& dir, 
   ::wait4(pid, &wait_status, 0, &usage);
   out.status = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
   out.peak_resident_kib = usage.ru_maxrss;  // KiB on Linux
-  out.err = slurp(err_file);
+  out.err = slurp(dir / "run.stderr");
   return out;
 }
 
