@@ -3,7 +3,9 @@
 // configuration of large states (eight brokers) on several threads used to reach 2–3 times the
 // cap (its batches and working states were not counted). The child's peak resident set (wait4's
 // ru_maxrss) must stay within the cap plus a quarter — what one batch, the last reading's gap and
-// the report may add — and the run ends incomplete (exit 3).
+// the report may add — and the run ends incomplete (exit 3). Under AddressSanitizer the kernel's figure
+// also holds the shadow memory and the allocator's quarantine, which the cap does not describe: the
+// sanitized suite checks that the run still stops on the limit (exit 3), not the bound.
 #include <gtest/gtest.h>
 
 #include <sys/resource.h>
@@ -18,6 +20,12 @@
 
 namespace kcspec::cli_test {
 namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kResidentFigureIsTheRunsOwn = false;
+#else
+constexpr bool kResidentFigureIsTheRunsOwn = true;
+#endif
 
 struct Finished {
   int status = -1;
@@ -58,7 +66,9 @@ TEST(MemoryCap, ResidentMemoryStaysNearTheCapOnSeveralThreads) {
                                       "--out", (dir / "out").string()},
                                      dir);
     EXPECT_EQ(run.status, 3);  // incomplete: stopped by the memory limit
-    EXPECT_LE(run.peak_resident_kib, kCapMib * 1024 * 5 / 4) << "peak resident " << run.peak_resident_kib / 1024 << " MiB";
+    if (kResidentFigureIsTheRunsOwn) {
+      EXPECT_LE(run.peak_resident_kib, kCapMib * 1024 * 5 / 4) << "peak resident " << run.peak_resident_kib / 1024 << " MiB";
+    }
     std::filesystem::remove_all(dir);
   }
 }
