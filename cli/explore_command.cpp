@@ -75,7 +75,7 @@ struct ExploreOptions {
   std::string out = "kcspec-out";
   bool keep_going = false;
   bool no_liveness = false;
-  std::string reduction = "none";  // none | por (explorer::Reduction)
+  std::string reduction = "none";  // none | por | full (explorer::Reduction, and SpecSystem::Symmetry for full)
 };
 
 
@@ -134,6 +134,8 @@ struct Subject {
   std::string system;
   impl::Mutants mutants;
   std::string configuration;  // how the run named it: "--preset default", "--config FILE"
+  std::string reduction = "none";          // --reduction: none, por or full
+  std::size_t symmetry_reduced_by = 0;     // with full: the permutations the spec's fingerprint reduces by
 
   std::string mutantNames() const {
     std::string names;
@@ -251,6 +253,24 @@ const Reported* reportOf(const std::vector<Reported>& reported, const std::strin
   return nullptr;
 }
 
+// The header's symmetry line: the configuration's group, and whether the search reduced by it.
+std::string symmetryLine(const Config& config, const Subject& subject) {
+  const ConfigSymmetry symmetry = configSymmetry(config);
+  if (symmetry.permutations.size() <= 1) return "none";
+  std::string line = symmetryText(symmetry);
+  if (subject.symmetry_reduced_by > 0) {
+    const std::size_t group = subject.symmetry_reduced_by + 1;  // with the identity
+    return line + (group == symmetry.permutations.size()
+                       ? "; the search keeps one state of each class"
+                       : fmt::format("; the search keeps one state of each class under the {} that keep every "
+                                     "topic and partition", group));
+  }
+  if (subject.reduction != "full") return line + "; not reduced by (--reduction full)";
+  if (subject.system != "spec") return line + fmt::format("; not reduced by: --system {} fingerprints more than the "
+                                                          "world it shows", subject.system);
+  return line + "; not reduced by: every permutation renames a topic or a partition (not supported yet)";
+}
+
 template <class S>
 void printText(const Config& config, const Subject& subject, const ExploreResult<S>& result,
                const std::vector<Reported>& reported) {
@@ -279,15 +299,12 @@ void printText(const Config& config, const Subject& subject, const ExploreResult
     if (!never.empty()) fmt::print("  never fired  {}\n", never);
   }
   if (result.reduction == explorer::Reduction::Por) {
-    fmt::print("  reduction    por: {} of the states expanded through one persistent delivery (docs/proofs.md)\n",
-               grouped(result.reduced_states));
+    fmt::print("  reduction    {}: {} of the states expanded through one persistent delivery (docs/proofs.md)\n",
+               subject.reduction, grouped(result.reduced_states));
   } else {
     fmt::print("  reduction    none\n");
   }
-  const ConfigSymmetry symmetry = configSymmetry(config);
-  fmt::print("  symmetry     {}\n", symmetry.permutations.size() <= 1
-                                        ? std::string("none")
-                                        : symmetryText(symmetry) + "; not used by the search yet");
+  fmt::print("  symmetry     {}\n", symmetryLine(config, subject));
   fmt::print("  complete     {}\n", result.complete() ? "yes" : fmt::format("no ({})", explorer::stopReasonName(result.stop)));
   fmt::print("  liveness     {}\n", result.liveness_checked
                                         ? fmt::format("checked ({} sweep{})", result.liveness_sweeps, result.liveness_sweeps == 1 ? "" : "s")
@@ -366,9 +383,12 @@ std::string jsonReport(const Config& config, const Subject& subject, const Explo
   report["liveness_sweeps"] = result.liveness_sweeps;
   report["reduction"] = std::string(explorer::reductionName(result.reduction));
   report["reduced_states"] = result.reduced_states;
+  if (result.reduction == explorer::Reduction::Por) report["reduction"] = subject.reduction;  // por or full
   const ConfigSymmetry symmetry = configSymmetry(config);
-  report["symmetry"] = symmetryText(symmetry);  // the configuration's group; the search does not use it yet
+  report["symmetry"] = symmetryText(symmetry);  // the configuration's group
   report["symmetry_permutations"] = symmetry.permutations.size();
+  // How many of them (besides the identity) the search reduced by: 0 unless --reduction full on the spec.
+  report["symmetry_reduced_by"] = subject.symmetry_reduced_by;
   report["memory_bytes"] = result.memory_bytes;
   if (result.resident_bytes > 0) report["resident_bytes"] = result.resident_bytes;  // with --max-memory only
   report["visited_bytes"] = result.visited_bytes;
@@ -427,7 +447,7 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
   run.is_known_deviation = [](std::string_view id) { return spec::isKnownKafkaDeviation(id); };
   run.stop_at_violation = !options.keep_going;
   run.check_liveness = !options.no_liveness;
-  run.reduction = options.reduction == "por" ? explorer::Reduction::Por : explorer::Reduction::None;
+  run.reduction = options.reduction != "none" ? explorer::Reduction::Por : explorer::Reduction::None;
   run.cancel = &interruptFlag();
   // On a terminal one line, rewritten twice a second; with --progress-every N, a line of its own
   // every N seconds (a log of a long run: stderr redirected, or a terminal that keeps them all).
@@ -483,7 +503,8 @@ int runExplore(const ExploreOptions& options, RunFolder* run_folder) {
   Subject subject{options.system, impl::Mutants{},
                   options.config_file.empty()
                       ? "--preset " + shellWord(options.preset.empty() ? "default" : options.preset)
-                      : "--config " + shellWord(options.config_file)};
+                      : "--config " + shellWord(options.config_file),
+                  options.reduction};
   for (const std::string& name : options.mutants) {
     const std::optional<impl::Mutant> mutant = impl::mutantNamed(name);
     if (!mutant) {
@@ -520,7 +541,9 @@ int runExplore(const ExploreOptions& options, RunFolder* run_folder) {
   }
   if (options.system == "impl") return runSystem(ImplSystem(config, subject.mutants), config, subject, options);
   if (options.system == "both") return runSystem(BothSystem(config, subject.mutants), config, subject, options);
-  return runSystem(SpecSystem(config), config, subject, options);
+  const SpecSystem spec(config, options.reduction == "full" ? SpecSystem::Symmetry::Reduced : SpecSystem::Symmetry::Ignored);
+  subject.symmetry_reduced_by = spec.symmetryPermutations();
+  return runSystem(spec, config, subject, options);
 }
 
 }  // namespace
@@ -572,10 +595,12 @@ CommandRun addExploreCommand(CLI::App& app) {
                     "Explore everything even after a violation (default: stop after the level of the first)");
   command->add_flag("--no-liveness", options->no_liveness, "Skip the liveness check");
   command->add_option("--reduction", options->reduction,
-                      "none (expand every enabled action; the default) or por (partial-order reduction: where a "
+                      "none (expand every enabled action; the default), por (partial-order reduction: where a "
                       "request delivery is independent of everything that can happen before it and invisible to the "
-                      "checked properties, expand it alone; same verdicts, fewer states; docs/proofs.md)")
-      ->check(CLI::IsMember({"none", "por"}));
+                      "checked properties, expand it alone) or full (por, and on the spec one state of each class of "
+                      "states that differ only by the configuration's broker symmetries and the numbering of broker "
+                      "epochs); same verdicts, fewer states; docs/proofs.md")
+      ->check(CLI::IsMember({"none", "por", "full"}));
   return [options] {
     return withRunFolder(options->run_folder, options->json, [&](RunFolder* folder) {
       ExploreOptions run_options = *options;

@@ -971,9 +971,22 @@ class Explorer {
       if (first.ordinal != kNone) {
         std::vector<Action> actions;
         system_.actions(state, actions);
-        PropertyMask ignored = 0;
-        state = system_.next(state, actions.at(first.ordinal), ignored);
-        v.path.push_back(actions[first.ordinal]);
+        // The action the search found the violation by. A system whose fingerprint merges states
+        // that differ only in names (symmetry reduction) may have replayed into another state of
+        // the class, where that action is renamed: then the first action that violates the
+        // property from there (the class's states have the same violations, renamed).
+        const PropertyMask bit = PropertyMask{1} << i;
+        std::size_t taken = first.ordinal;
+        PropertyMask violated = 0;
+        State next = system_.next(state, actions.at(taken), violated);
+        for (std::size_t k = 0; (violated & bit) == 0 && k < actions.size(); ++k) {
+          violated = 0;
+          next = system_.next(state, actions[k], violated);
+          taken = k;
+        }
+        if ((violated & bit) == 0) throw std::logic_error("replay diverged: no action violates the step property");
+        state = std::move(next);
+        v.path.push_back(actions[taken]);
       }
       v.last = system_.observe(state);
       result.violations.push_back(std::move(v));

@@ -11,7 +11,14 @@ namespace kcspec::explorer {
 // Recovery is exactly what is not a perturbation (spec/rules/step.hpp).
 bool isRecoveryAction(const Action& action) { return !isPerturbation(action); }
 
-SpecSystem::SpecSystem(Config config) : config_(std::move(config)), shape_(config_) {}
+SpecSystem::SpecSystem(Config config, Symmetry symmetry)
+    : config_(std::move(config)), shape_(config_), canonical_(config_) {
+  symmetry_ = symmetry == Symmetry::Reduced && !canonical_.permutations().empty();
+}
+
+Fingerprint SpecSystem::fingerprintOf(const Observation& world, const Bounds& budget, std::string_view encoding) const {
+  return symmetry_ ? canonical_(world, budget) : hashEncoding(encoding);
+}
 
 PropertyMask SpecSystem::bitOf(std::string_view id) const { return catalog_.bitOf(id); }
 
@@ -50,7 +57,7 @@ void SpecSystem::encode(const State& state, std::string& out) const { encodeWorl
 Fingerprint SpecSystem::encodeFingerprinted(const State& state, std::string& out) const {
   const std::size_t begin = out.size();
   encodeWorld(state.world, state.budget, shape_, out);
-  return hashEncoding(std::string_view(out).substr(begin));
+  return fingerprintOf(state.world, state.budget, std::string_view(out).substr(begin));
 }
 
 SpecSystem::State SpecSystem::decode(std::string_view bytes) const {
@@ -74,9 +81,10 @@ Fingerprint SpecSystem::stepEncoded(const State& state, std::string_view encodin
   const std::size_t begin = out.size();
   SegmentMask changed = 0;
   encodeWorldAfter(state.world, encoding, scratch.world, scratch.budget, shape_, out, changed);
+  const Fingerprint fingerprint = fingerprintOf(scratch.world, scratch.budget, std::string_view(out).substr(begin));
   copyWorldSegments(state.world, scratch.world, shape_, changed);  // scratch is `state` again
   scratch.budget = state.budget;
-  return hashEncoding(std::string_view(out).substr(begin));
+  return fingerprint;
 }
 
 void SpecSystem::decodeOver(std::string_view bytes, std::string_view previous, State& state) const {

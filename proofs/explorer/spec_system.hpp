@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "proofs/explorer/canonical_fingerprint.hpp"
 #include "proofs/explorer/catalog_properties.hpp"
 #include "proofs/explorer/state_codec.hpp"
 #include "proofs/explorer/persistent_delivery.hpp"
@@ -31,7 +32,14 @@ class SpecSystem {
   using Action = kcspec::Action;
   using Observation = kcspec::Observation;
 
-  explicit SpecSystem(Config config);
+  // With `symmetry`, states are fingerprinted up to the configuration's broker symmetries
+  // (canonical_fingerprint.hpp; `--reduction full`): the search keeps one state of each class.
+  enum class Symmetry : std::uint8_t { Ignored, Reduced };
+  explicit SpecSystem(Config config, Symmetry symmetry = Symmetry::Ignored);
+
+  // The permutations the fingerprint reduces by (empty unless Symmetry::Reduced and the
+  // configuration has a symmetry that keeps topics and partitions).
+  std::size_t symmetryPermutations() const { return symmetry_ ? canonical_.permutations().size() : 0; }
 
   const Config& config() const { return config_; }
 
@@ -40,7 +48,7 @@ class SpecSystem {
   void actions(const State& state, std::vector<Action>& out) const;
   State next(const State& state, const Action& action, PropertyMask& violated) const;
   // The fingerprint is the hash of the encoding, which covers the configuration's slots only
-  // (state_codec.hpp's StateShape).
+  // (state_codec.hpp's StateShape); with symmetry reduced, the hash of the class's least encoding.
   Fingerprint fingerprint(const State& state) const;
   void encode(const State& state, std::string& out) const;
   State decode(std::string_view bytes) const;
@@ -80,9 +88,14 @@ class SpecSystem {
   // `after` holds a copy of `before`; it becomes the successor.
   void step(const State& before, const Action& action, PropertyMask& violated, State& after) const;
 
+  // The fingerprint of a state whose world and budget are these.
+  Fingerprint fingerprintOf(const Observation& world, const Bounds& budget, std::string_view encoding) const;
+
   Config config_;
   StateShape shape_;
   CatalogProperties catalog_;
+  CanonicalFingerprint canonical_;
+  bool symmetry_ = false;           // Symmetry::Reduced with a permutation to reduce by
 };
 
 static_assert(System<SpecSystem> && StepsEncoded<SpecSystem> && DecodesOver<SpecSystem>);

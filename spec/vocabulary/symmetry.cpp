@@ -5,7 +5,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
+#include <utility>
 #include <map>
+
+#include "spec/vocabulary/assert.hpp"
 
 namespace kcspec {
 namespace {
@@ -111,12 +115,21 @@ void relabel(LeaderAndIsr& lai, const BrokerPermutation& sigma) {
   relabel(lai.isr, sigma);
 }
 
-// An array with one slot per broker: the slot of b moves to sigma(b).
+// An array with one slot per broker: the slot of b moves to sigma(b). In place, cycle by cycle
+// (a cycle b₀ → b₁ → … → b₍ₖ₋₁₎ is k − 1 swaps with b₀'s slot), so that a broker's 6 kB of data
+// is not copied once per slot of the array.
 template <class T>
 void relabelSlots(std::array<T, kMaxBrokers>& slots, const BrokerPermutation& sigma) {
-  std::array<T, kMaxBrokers> out = slots;
-  for (BrokerId b = 0; b < kMaxBrokers; ++b) out[static_cast<std::size_t>(sigma(b))] = slots[static_cast<std::size_t>(b)];
-  slots = out;
+  std::array<bool, kMaxBrokers> moved{};
+  for (BrokerId first = 0; first < kMaxBrokers; ++first) {
+    if (moved[static_cast<std::size_t>(first)]) continue;
+    moved[static_cast<std::size_t>(first)] = true;
+    for (BrokerId b = sigma(first); b != first; b = sigma(b)) {  // at most kMaxBrokers steps: sigma is a permutation
+      KCSPEC_ASSERT(!moved[static_cast<std::size_t>(b)]);
+      moved[static_cast<std::size_t>(b)] = true;
+      std::swap(slots[static_cast<std::size_t>(first)], slots[static_cast<std::size_t>(b)]);
+    }
+  }
 }
 
 void relabel(UpdateMetadataPartitionState& s, const BrokerPermutation& sigma) {
@@ -156,6 +169,11 @@ void relabel(ControllerData& c, const BrokerPermutation& sigma) {
 
 Observation relabelled(const Observation& world, const BrokerPermutation& sigma) {
   Observation out = world;
+  relabel(out, sigma);
+  return out;
+}
+
+void relabel(Observation& out, const BrokerPermutation& sigma) {
   relabelSlots(out.zk.brokers, sigma);
   for (TopicZnodes& topic : out.zk.topics) {
     for (ReplicaAssignment& a : topic.partitions) relabel(a, sigma);
@@ -175,7 +193,6 @@ Observation relabelled(const Observation& world, const BrokerPermutation& sigma)
     for (StopReplicaResponse& r : broker.outbox) relabel(r.controller_id, sigma);
     relabel(broker.controller, sigma);
   }
-  return out;
 }
 
 Action relabelled(const Action& action, const BrokerPermutation& sigma) {
@@ -184,6 +201,55 @@ Action relabelled(const Action& action, const BrokerPermutation& sigma) {
   relabel(out.replica, sigma);
   relabel(out.replicas, sigma);
   return out;
+}
+
+namespace {
+
+// Calls f(owner, epoch) for every broker epoch the world holds, with the broker it belongs to:
+// its registration znode's czxid, the epoch the broker knows itself by, each controller's
+// cached epoch of it, the epoch the requests queued to it carry (the recipient's), and the epoch
+// of the events it sent a controller (ControlledShutdown, AlterPartition; −1 on other events).
+template <class F>
+void forEachBrokerEpoch(Observation& world, F&& f) {
+  for (BrokerId b = 0; b < kMaxBrokers; ++b) {
+    const auto slot = static_cast<std::size_t>(b);
+    f(b, world.zk.brokers[slot].broker_epoch);
+    BrokerData& broker = world.brokers[slot];
+    f(b, broker.broker_epoch);
+    for (ControlRequest& request : broker.inbox) f(b, request.broker_epoch);
+    for (BrokerId owner = 0; owner < kMaxBrokers; ++owner) {
+      f(owner, broker.controller.context.live_broker_epochs[static_cast<std::size_t>(owner)]);
+    }
+    for (ControllerEvent& event : broker.controller.events) {
+      if (isBrokerId(event.broker)) f(event.broker, event.broker_epoch);
+    }
+  }
+}
+
+}  // namespace
+
+bool renumberBrokerEpochs(Observation& world) {
+  constexpr std::int64_t kMostEpochs = 64;  // one bit each in a broker's mask
+  std::array<std::uint64_t, kMaxBrokers> held{};  // bit e − 1: epoch e is held for the broker
+  bool in_range = world.zk.last_zxid <= kMostEpochs;
+  forEachBrokerEpoch(world, [&](BrokerId owner, std::int64_t& epoch) {
+    if (epoch < 0) return;  // −1: none
+    if (epoch == 0 || epoch > kMostEpochs || epoch > world.zk.last_zxid) {
+      in_range = false;
+      return;
+    }
+    held[static_cast<std::size_t>(owner)] |= std::uint64_t{1} << (epoch - 1);
+  });
+  if (!in_range) return false;
+  forEachBrokerEpoch(world, [&](BrokerId owner, std::int64_t& epoch) {
+    if (epoch <= 0) return;
+    const std::uint64_t below = (std::uint64_t{1} << (epoch - 1)) - 1;
+    epoch = std::popcount(held[static_cast<std::size_t>(owner)] & below) + 1;
+  });
+  int most = 0;
+  for (std::uint64_t mask : held) most = std::max(most, std::popcount(mask));
+  world.zk.last_zxid = most;
+  return true;
 }
 
 bool keepsTopicsAndPartitions(const Config& config, const BrokerPermutation& sigma) {

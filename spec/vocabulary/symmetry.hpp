@@ -5,23 +5,24 @@
 // whose replicas are σ of its replicas, in the same preference order, with σ of its reassignment
 // targets; the partitions `add-partitions` appends map in their order.
 //
-// This is the group the explorer's symmetry reduction is to use; today it is computed and printed
-// in explore's header only: the search does not reduce by it yet. What a reduction would rest on —
-// that the rules treat such brokers alike, two states that differ by the relabelling having the
-// same futures, relabelled — is checked over every reachable state of small symmetric
-// configurations for the permutations that keep topics and partitions
-// (tests/explorer/symmetry_relabelling_test.cpp; the spec passes), as the independence relation of
-// partial-order reduction is.
+// `kcspec explore --reduction full` reduces the spec's search by this group (the permutations
+// that keep topics and partitions, the ones `relabelled` applies to): a state is fingerprinted as
+// the least encoding of its images, after its broker epochs are renumbered (below), and the search
+// keeps the first state of each class it meets (proofs/explorer/canonical_fingerprint.hpp). What
+// that rests on is checked over every reachable state of small symmetric configurations, as the
+// independence relation of partial-order reduction is (tests/explorer/symmetry_relabelling_test.cpp):
+// the rules treat such brokers alike — two states that differ by the relabelling have the same
+// futures, relabelled — and look at broker epochs only through comparisons between epochs of the
+// same broker and through "a new registration's epoch exceeds every epoch so far".
 //
-// What that check does not give: classes that merge in reachable states. A broker's epoch is the
-// czxid of its registration znode (ZooKeeper's creation order), and the brokers alive at start
-// register in id order, so the relabelled initial state — broker 3 with broker 1's epoch — is not
-// the initial state, and a search that fingerprints states up to this group alone merges almost
-// nothing (tried in session 21: electing broker 1 and electing broker 3 in a three-broker
-// configuration without topics stay two classes). A symmetry reduction must also take epochs and
-// zxids up to an order-preserving renumbering, or start from every registration order. The presets have no symmetry:
-// each assignment list is ordered, and no broker permutation maps their lists onto lists of the
-// configuration (their test says so).
+// Why the renumbering: a broker's epoch is the czxid of its registration znode (ZooKeeper's
+// creation order), and the brokers alive at start register in id order, so the relabelled initial
+// state — broker 3 with broker 1's epoch — is not the initial state, and a search that
+// fingerprints states up to the group alone merges almost nothing (tried in session 21: electing
+// broker 1 and electing broker 3 in a three-broker configuration without topics stayed two
+// classes). Renumbering each broker's epochs to 1, 2, … in their order makes those classes one.
+// The presets other than `spare-brokers` have no symmetry: each assignment list is ordered, and no
+// broker permutation maps their lists onto lists of the configuration (their test says so).
 #pragma once
 
 #include <array>
@@ -58,11 +59,20 @@ ConfigSymmetry configSymmetry(const Config& config);
 // configurations. (Permutations that also renumber partitions or exchange topics need the world's
 // topic and partition slots relabelled too: not written yet.)
 Observation relabelled(const Observation& world, const BrokerPermutation& sigma);
+void relabel(Observation& world, const BrokerPermutation& sigma);  // the same, in place
 Action relabelled(const Action& action, const BrokerPermutation& sigma);
 
 // Whether `sigma` belongs to the group with every topic and partition mapped to itself (the
 // permutations `relabelled` applies to as it is).
 bool keepsTopicsAndPartitions(const Config& config, const BrokerPermutation& sigma);
+
+// Each broker's epochs renumbered 1, 2, … in their order, broker by broker (−1 stays −1), and the
+// last zxid set to the most epochs any broker holds, so that a new registration still exceeds
+// every epoch: a state the rules cannot tell from `world` (only comparisons between one broker's
+// epochs and "newer than every epoch" read them), the same for every registration history that
+// leaves the same order per broker. False, with `world` unchanged, when an epoch lies outside
+// 1 … 64 or past the last zxid (not renumbered: the state keeps its own class).
+bool renumberBrokerEpochs(Observation& world);
 
 // "none", or "brokers {1,2,3} (6 permutations)" / "brokers {1,2} {3,4} (4 permutations)".
 std::string symmetryText(const ConfigSymmetry& symmetry);
