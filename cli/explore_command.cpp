@@ -75,7 +75,7 @@ struct ExploreOptions {
   std::string out = "kcspec-out";
   bool keep_going = false;
   bool no_liveness = false;
-  std::string reduction = "none";  // none | por | full (explorer::Reduction, and SpecSystem::Symmetry for full)
+  std::string reduction = "full";  // none | por | full (explorer::Reduction, and SpecSystem::Symmetry for full)
 };
 
 
@@ -554,7 +554,7 @@ CommandRun addExploreCommand(CLI::App& app) {
       "explore", "Explore every state of a configuration (breadth first) and check the invariant catalog");
   command->footer(std::string(kExitStatusFooter));
   auto* preset_option =
-      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most two per history; about 20 seconds on 2 cores), medium (five perturbation kinds, at most three per history; about 8 minutes), large (medium with a partition at replication factor 3; about 50 minutes, 8 GB with --spill-dir), or one of " + presetNameList(3) + " (default: default)");
+      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most two per history; about 5 seconds on 2 cores with the default reduction, 20 without), medium (five perturbation kinds, at most three per history; under 3 minutes reduced, about 8 without), large (medium with a partition at replication factor 3; about 50 minutes unreduced, 8 GB with --spill-dir), or one of " + presetNameList(3) + " (default: default)");
   auto* config_option = command->add_option("--config", options->config_file, "A configuration file (config_text.hpp's format)");
   preset_option->excludes(config_option);
   config_option->excludes(preset_option);
@@ -595,11 +595,11 @@ CommandRun addExploreCommand(CLI::App& app) {
                     "Explore everything even after a violation (default: stop after the level of the first)");
   command->add_flag("--no-liveness", options->no_liveness, "Skip the liveness check");
   command->add_option("--reduction", options->reduction,
-                      "none (expand every enabled action; the default), por (partial-order reduction: where a "
+                      "none (expand every enabled action: the shortest counterexamples), por (partial-order reduction: where a "
                       "request delivery is independent of everything that can happen before it and invisible to the "
                       "checked properties, expand it alone) or full (por, and on the spec one state of each class of "
                       "states that differ only by the configuration's broker symmetries and the numbering of broker "
-                      "epochs); same verdicts, fewer states; docs/proofs.md")
+                      "epochs; the default); same verdicts, fewer states; docs/proofs.md")
       ->check(CLI::IsMember({"none", "por", "full"}));
   return [options] {
     return withRunFolder(options->run_folder, options->json, [&](RunFolder* folder) {

@@ -179,8 +179,8 @@ TheoremCounterexample describeViolation(const Config& config, const std::string&
 }
 
 // Every property of the invariant catalog (and GOOD) on the spec; every property keeps going
-// after a violation, so each gets its verdict. Then POR: the same scope with partial-order
-// reduction must report the same violated properties (a property only one search reports is
+// after a violation, so each gets its verdict. Then POR: the same scope with `--reduction full`
+// (partial-order reduction, and symmetry reduction where the scope has one) must report the same violated properties (a property only one search reports is
 // POR's counterexample: the full search's path when the reduced one missed it, else the reduced one's).
 RunOutput runExhaustiveSpec(const Config& config, const std::string& scope, const ProveOptions& options) {
   RunOutput out;
@@ -189,8 +189,11 @@ RunOutput runExhaustiveSpec(const Config& config, const std::string& scope, cons
   summarize(result, out.summary);
   for (const auto& v : result.violations) out.violations.emplace(v.property, describeViolation(config, scope, v, "violation"));
   if (!result.complete() || cancelled(options)) return out;
-  const auto reduced = exploreScope(system, options, /*stop_at_violation=*/false, /*check_liveness=*/true,
+  // `--reduction full`: partial-order reduction, and symmetry reduction where the scope has a symmetry.
+  const explorer::SpecSystem symmetric(config, explorer::SpecSystem::Symmetry::Reduced);
+  const auto reduced = exploreScope(symmetric, options, /*stop_at_violation=*/false, /*check_liveness=*/true,
                                     explorer::Reduction::Por);
+  out.summary.symmetry_reduced_by = symmetric.symmetryPermutations();
   out.summary.reduced_states = reduced.states;
   out.summary.reduced_seconds = reduced.seconds;
   if (!reduced.complete()) {
@@ -366,9 +369,15 @@ std::string runFigures(const RunSummary& run) {
   if (run.method == Method::Exhaustive) {
     return fmt::format("{} states, {} transitions, depth {}, {:.1f} s{}{}", grouped(run.states), grouped(run.transitions),
                        run.max_depth, run.seconds,
-                       run.reduced_states > 0 ? fmt::format("; with partial-order reduction {} states, {:.1f} s",
-                                                            grouped(run.reduced_states), run.reduced_seconds)
-                                              : "",
+                       run.reduced_states > 0
+                           ? fmt::format("; with `--reduction full` {} states, {:.1f} s{}", grouped(run.reduced_states),
+                                         run.reduced_seconds,
+                                         run.symmetry_reduced_by > 0
+                                             ? fmt::format(" (partial-order reduction and {} broker permutation{} "
+                                                           "besides the identity)",
+                                                           run.symmetry_reduced_by, run.symmetry_reduced_by == 1 ? "" : "s")
+                                             : " (partial-order reduction; no symmetry)")
+                           : "",
                        run.complete ? "" : ", incomplete: " + run.stop);
   }
   return fmt::format("{} histories, {} steps, {:.1f} s", grouped(run.histories), grouped(run.states), run.seconds);
