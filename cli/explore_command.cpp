@@ -69,7 +69,7 @@ struct ExploreOptions {
   std::uint64_t max_memory_mib = 0;
   int max_seconds = 0;  // 0: no time limit
   int progress_every_seconds = 0;  // 0: a progress line only on a terminal (rewritten twice a second)
-  std::uint64_t expect_states = 0;  // 0: a preset's published count (without --max-depth or --max-memory), else none
+  std::uint64_t expect_states = 0;  // 0: a preset's published count (with --reduction none, without --max-depth or --max-memory), else none
   std::string spill_dir;            // empty: the frontier and the recovery edges stay in memory
   bool json = false;
   std::string out = "kcspec-out";
@@ -440,8 +440,10 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
   run.expected_states = options.expect_states;
   run.spill_directory = options.spill_dir;
   // A preset's count sizes the table when the run is meant to complete: not under --max-depth,
-  // nor under --max-memory (a capped run may reach more states growing its table as it goes).
-  if (run.expected_states == 0 && options.config_file.empty() && options.max_depth < 0 && options.max_memory_mib == 0) {
+  // nor under --max-memory (a capped run may reach more states growing its table as it goes), nor
+  // with a reduction (the published count is the unreduced one: a fifth of it may be used).
+  if (run.expected_states == 0 && options.config_file.empty() && options.max_depth < 0 && options.max_memory_mib == 0 &&
+      options.reduction == "none") {
     run.expected_states = presetStateCount(options.preset.empty() ? "default" : options.preset).value_or(0);
   }
   run.is_known_deviation = [](std::string_view id) { return spec::isKnownKafkaDeviation(id); };
@@ -567,7 +569,8 @@ CommandRun addExploreCommand(CLI::App& app) {
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30));
   command->add_option("--expect-states", options->expect_states,
                       "Size the visited set up front for N states, so that it never grows below N (memory only: "
-                      "no effect on results; default: a preset's published count, without --max-depth or --max-memory)")
+                      "no effect on results; default: a preset's published count, with --reduction none and without --max-depth or "
+                      "--max-memory)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
   command->add_option("--spill-dir", options->spill_dir,
                       "Write the frontier's full blocks and liveness' recovery edges to unnamed files in DIR instead "

@@ -451,6 +451,7 @@ ProveReport prove(const Catalog& catalog, const std::vector<const Theorem*>& sel
       output.summary.stop = figures.stop;
       output.summary.reduced_states = figures.reduced_states;
       output.summary.reduced_seconds = figures.reduced_seconds;
+      output.summary.symmetry_reduced_by = figures.symmetry_reduced_by;
       say(fmt::format("  {}", runFigures(output.summary)));
       found = run_of.emplace(key, outputs.size()).first;
       outputs.push_back(std::move(output));
