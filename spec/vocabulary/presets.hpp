@@ -8,7 +8,8 @@
 // histories, `cancel-during-shutdown` (the smallest scope of Kafka's S2 deviation), the five
 // configurations of the differential checks (kCheckPresetNames), `spare-brokers` (the one
 // preset with a symmetry: two brokers that host nothing, for `--reduction full`) and
-// `four-brokers` (`default`'s kinds and bound on four brokers). Each is written in the configuration's text form and parsed, so it is valid by
+// `four-brokers` (`default`'s kinds and bound on four brokers), `three-perturbations` (`default`
+// with three perturbations per history; its unclassified findings are in docs/findings/). Each is written in the configuration's text form and parsed, so it is valid by
 // construction.
 #pragma once
 
@@ -22,10 +23,10 @@
 
 namespace kcspec {
 
-inline constexpr std::array<std::string_view, 16> kPresetNames = {
+inline constexpr std::array<std::string_view, 17> kPresetNames = {
     "default",   "medium",  "large",     "every-perturbation", "crash-isr",    "crash-deletion", "stress-4",
     "stress-5",  "cancel-during-shutdown", "deletion", "unclean", "no-delete", "reassignment", "rebalance",
-    "spare-brokers", "four-brokers"};
+    "spare-brokers", "four-brokers", "three-perturbations"};
 
 // The presets too large to explore that random histories (`kcspec mutants`, `kcspec prove`, the
 // property tests) draw their variety from; the order is part of the histories' seeds.
