@@ -1,6 +1,7 @@
 // The symmetry group of a configuration (spec/vocabulary/symmetry.hpp): which broker permutations
-// map the configuration onto itself up to topic names and partition numbers — and that none of the
-// presets has one (what explore's header says for each of them).
+// map the configuration onto itself up to topic names and partition numbers — and that only the
+// spare-brokers preset has one (what explore's header says for each of them); and how broker epochs
+// are renumbered for the symmetry reduction's classes.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -59,6 +60,47 @@ TEST(Symmetry, ReassignmentTargetsAndAddedPartitionsCount) {
   EXPECT_EQ(symmetryOf(two_ways + "  reassign 0 to 1,3\n"), "none");
   EXPECT_EQ(symmetryOf(two_ways + "  reassign 0 to 1,3\n  reassign 1 to 2,3\n"), "brokers {1,2} (2 permutations)");
   EXPECT_EQ(symmetryOf(two_ways + "  add-partition replicas 3,1\n"), "none");
+}
+
+// Each broker's epochs become 1, 2, … in their order, wherever they are held, and the last zxid the
+// most any broker holds; −1 stays.
+TEST(Symmetry, BrokerEpochsAreRenumberedBrokerByBrokerInTheirOrder) {
+  Observation world;
+  world.zk.last_zxid = 9;
+  world.zk.brokers[1] = BrokerRegistration{true, 7};
+  world.brokers[1].broker_epoch = 7;
+  world.brokers[1].inbox.push_back(ControlRequest{.broker_epoch = 4});  // a request for an earlier incarnation
+  world.brokers[2].broker_epoch = 9;
+  world.brokers[2].controller.context.live_broker_epochs[1] = 4;  // stale cache of broker 1
+  world.brokers[2].controller.context.live_broker_epochs[2] = 9;
+  world.brokers[2].controller.events.push_back(ControllerEvent{.kind = ControllerEventKind::AlterPartitionReceived,
+                                                               .broker = 2, .broker_epoch = 2});
+  ASSERT_TRUE(renumberBrokerEpochs(world));
+  EXPECT_EQ(world.zk.brokers[1].broker_epoch, 2);  // broker 1 holds 4 and 7
+  EXPECT_EQ(world.brokers[1].broker_epoch, 2);
+  EXPECT_EQ(world.brokers[1].inbox.front().broker_epoch, 1);
+  EXPECT_EQ(world.brokers[2].controller.context.live_broker_epochs[1], 1);
+  EXPECT_EQ(world.brokers[2].broker_epoch, 2);  // broker 2 holds 2 and 9
+  EXPECT_EQ(world.brokers[2].controller.context.live_broker_epochs[2], 2);
+  EXPECT_EQ(world.brokers[2].controller.events.front().broker_epoch, 1);
+  EXPECT_EQ(world.brokers[3].broker_epoch, -1);
+  EXPECT_EQ(world.brokers[2].controller.context.live_broker_epochs[3], -1);
+  EXPECT_EQ(world.zk.last_zxid, 2);
+}
+
+// An epoch the bitmask cannot hold (past 64, or past the last zxid) leaves the world as it was.
+TEST(Symmetry, AnEpochOutOfRangeLeavesTheWorldUnrenumbered) {
+  Observation world;
+  world.zk.last_zxid = 70;
+  world.brokers[1].broker_epoch = 70;
+  const Observation before = world;
+  EXPECT_FALSE(renumberBrokerEpochs(world));
+  EXPECT_TRUE(world == before);
+  world.zk.last_zxid = 5;
+  world.brokers[1].broker_epoch = 6;  // newer than the last zxid: not a state the rules make
+  const Observation inconsistent = world;
+  EXPECT_FALSE(renumberBrokerEpochs(world));
+  EXPECT_TRUE(world == inconsistent);
 }
 
 }  // namespace
