@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "spec/vocabulary/assert.hpp"
 #include "spec/vocabulary/config_text.hpp"
 
 namespace kcspec {
@@ -441,38 +442,26 @@ bound auto-rebalances 1
 bound perturbations 2
 )";
 
-// Issue 27's next scope: `default` with three perturbations per history instead of two. It
-// completes with the default reduction (117,915,187 states, about 21 minutes on one thread, 4 GB)
-// and reaches two liveness violations no two-perturbation scope shows, L3 and L5, not classified
-// yet (docs/findings/): until they are, a run of it exits 1, and it is not the main job.
-constexpr std::string_view kThreePerturbations = R"(# kcspec preset: three-perturbations
-name three-perturbations
-brokers 1 2 3
-alive-at-start 1 2 3
-delete.topic.enable true
-auto.leader.rebalance.enable true
-topic t
-  partition 0 replicas 1,2
-  add-partition replicas 3,1
-  reassign 0 to 2,3
-  exists-at-start true
-topic u
-  partition 0 replicas 2,3
-  partition 1 replicas 3,1
-bound crashes 1
-bound controlled-shutdowns 1
-bound controller-failovers 1
-bound topic-creations 1
-bound topic-deletions 1
-bound partition-additions 1
-bound reassignments 1
-bound preferred-elections 1
-bound unclean-elections 1
-bound isr-shrinks 1
-bound stop-replica-errors 1
-bound auto-rebalances 1
-bound perturbations 3
-)";
+// Issue 27's next scope: `default` with three perturbations per history instead of two, built from
+// kDefault's text (so that the two cannot drift apart). It completes with the default reduction
+// (117,915,187 states, about 21 minutes on one thread, 4 GB) and reaches two liveness violations no
+// two-perturbation scope shows, L3 and L5 (docs/findings/: one is Kafka's own behaviour, the other
+// a spec defect still to fix); until both are settled, a run of it exits 1, and it is not the main job.
+std::string_view threePerturbationsText() {
+  static const std::string text = [] {
+    std::string out(kDefault);
+    const auto replaceOnce = [&out](std::string_view from, std::string_view to) {
+      const std::size_t at = out.find(from);
+      KCSPEC_ASSERT(at != std::string::npos);
+      out.replace(at, from.size(), to);
+    };
+    replaceOnce("# kcspec preset: default\nname default\n",
+                "# kcspec preset: three-perturbations\nname three-perturbations\n");
+    replaceOnce("bound perturbations 2\n", "bound perturbations 3\n");
+    return out;
+  }();
+  return text;
+}
 
 }  // namespace
 
@@ -493,7 +482,7 @@ std::optional<std::string_view> presetText(std::string_view name) {
   if (name == "rebalance") return kCheckRebalance;
   if (name == "spare-brokers") return kSpareBrokers;
   if (name == "four-brokers") return kFourBrokers;
-  if (name == "three-perturbations") return kThreePerturbations;
+  if (name == "three-perturbations") return threePerturbationsText();
   return std::nullopt;
 }
 

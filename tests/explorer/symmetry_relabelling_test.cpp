@@ -35,23 +35,39 @@ struct Counts {
   std::size_t checked = 0;  // (state, permutation) pairs
 };
 
-// Fatal failures return at once (ASSERT_*): the first broken state is the one reported.
-void checkRelabelling(const Config& config, std::size_t max_states, Counts& counts) {
-  const SpecSystem system(config);
-  std::vector<BrokerPermutation> group;
-  for (const BrokerPermutation& sigma : configSymmetry(config).permutations) {
-    if (!sigma.isIdentity() && keepsTopicsAndPartitions(config, sigma)) group.push_back(sigma);
-  }
-  EXPECT_FALSE(group.empty()) << "the configuration has no symmetry to check";
+// Every reachable state of `config` (at most max_states, breadth first), decoded; it stops at the
+// first fatal failure (ASSERT_*), so that the first broken state is the one reported.
+template <class F>
+void forEachReachable(const SpecSystem& system, std::size_t max_states, F&& f) {
   std::unordered_set<Fingerprint> seen;
   std::deque<std::string> queue;
   for (const auto& initial : system.initialStates()) {
     if (seen.insert(system.fingerprint(initial)).second) system.encode(initial, queue.emplace_back());
   }
-  std::vector<Action> actions, mapped_actions;
-  while (!queue.empty() && counts.states < max_states) {  // bounded by max_states
+  std::vector<Action> actions;
+  for (std::size_t states = 0; !queue.empty() && states < max_states && !::testing::Test::HasFatalFailure();
+       ++states) {  // bounded by max_states
     const SpecSystem::State state = system.decode(queue.front());
     queue.pop_front();
+    f(state);
+    actions.clear();
+    system.actions(state, actions);
+    for (const Action& action : actions) {
+      PropertyMask ignored = 0;
+      const SpecSystem::State successor = system.next(state, action, ignored);
+      if (seen.insert(system.fingerprint(successor)).second) system.encode(successor, queue.emplace_back());
+    }
+  }
+}
+
+// For every permutation the symmetry reduction uses (CanonicalFingerprint's: the group's
+// permutations that keep topics and partitions).
+void checkRelabelling(const Config& config, std::size_t max_states, Counts& counts) {
+  const SpecSystem system(config);
+  const std::vector<BrokerPermutation> group = CanonicalFingerprint(config).permutations();
+  EXPECT_FALSE(group.empty()) << "the configuration has no symmetry to check";
+  std::vector<Action> actions, mapped_actions;
+  forEachReachable(system, max_states, [&](const SpecSystem::State& state) {
     ++counts.states;
     actions.clear();
     system.actions(state, actions);
@@ -74,35 +90,7 @@ void checkRelabelling(const Config& config, std::size_t max_states, Counts& coun
         ASSERT_EQ(violated, mapped_violated) << printAction(config, action);
       }
     }
-    for (const Action& action : actions) {
-      PropertyMask ignored = 0;
-      const SpecSystem::State successor = system.next(state, action, ignored);
-      if (seen.insert(system.fingerprint(successor)).second) system.encode(successor, queue.emplace_back());
-    }
-  }
-}
-
-// Every reachable state of `config` (at most max_states, breadth first), decoded.
-template <class F>
-void forEachReachable(const SpecSystem& system, std::size_t max_states, F&& f) {
-  std::unordered_set<Fingerprint> seen;
-  std::deque<std::string> queue;
-  for (const auto& initial : system.initialStates()) {
-    if (seen.insert(system.fingerprint(initial)).second) system.encode(initial, queue.emplace_back());
-  }
-  std::vector<Action> actions;
-  for (std::size_t states = 0; !queue.empty() && states < max_states; ++states) {  // bounded by max_states
-    const SpecSystem::State state = system.decode(queue.front());
-    queue.pop_front();
-    f(state);
-    actions.clear();
-    system.actions(state, actions);
-    for (const Action& action : actions) {
-      PropertyMask ignored = 0;
-      const SpecSystem::State successor = system.next(state, action, ignored);
-      if (seen.insert(system.fingerprint(successor)).second) system.encode(successor, queue.emplace_back());
-    }
-  }
+  });
 }
 
 SpecSystem::State renumbered(const SpecSystem::State& state) {

@@ -93,6 +93,19 @@ TEST(ConfigText, ParsesTheDocumentedExample) {
   EXPECT_EQ(c.topicNamed("other.topic_2-x"), 1);
 }
 
+// `three-perturbations` is built from `default`'s text: the same configuration but its name and an
+// overall bound of three.
+TEST(ConfigText, TheThreePerturbationsPresetIsDefaultWithAnOverallBoundOfThree) {
+  Config three = *preset("three-perturbations");
+  const Config two = *preset("default");
+  EXPECT_EQ(three.name, "three-perturbations");
+  EXPECT_EQ(three.bounds.perturbations, 3);
+  EXPECT_EQ(two.bounds.perturbations, 2);
+  three.name = two.name;
+  three.bounds.perturbations = two.bounds.perturbations;
+  EXPECT_EQ(printConfig(three), printConfig(two));
+}
+
 TEST(ConfigText, DefaultsWhenStatementsAreLeftOut) {
   const Config c = parseConfig("brokers 0\ntopic t\npartition 0 replicas 0\n", "min.conf");
   EXPECT_EQ(c.name, "unnamed");
