@@ -20,10 +20,10 @@ class BrokerChannel final : public ControllerChannel {
     SimulatedBroker& target = brokers_[static_cast<std::size_t>(broker)];
     if (target.alive()) target.receive(request);
   }
-  void completeAlterPartition(BrokerId broker, std::int64_t brokerEpoch, TopicPartition tp,
-                              const LeaderAndIsr& accepted) override {
+  void respondAlterPartition(BrokerId broker, std::int64_t brokerEpoch, TopicPartition tp,
+                             const AlterPartitionResponse& response) override {
     SimulatedBroker& leader = brokers_[static_cast<std::size_t>(broker)];
-    if (leader.alive() && leader.brokerEpoch() == brokerEpoch) leader.completeAlterPartition(tp, accepted);
+    if (leader.alive() && leader.brokerEpoch() == brokerEpoch) leader.handleAlterPartitionResponse(tp, response);
   }
 
  private:
@@ -135,12 +135,13 @@ bool ImplCluster::isrChangeEnabled(const Action& a) const {
   const HostedReplica& hosted = leader.hosted(a.tp);
   if (!hosted.present || !hosted.is_leader || hosted.alter_partition_pending || !controllerHasRoom()) return false;
   if (a.kind == ActionKind::ShrinkIsr) {
-    return hasBudget(&Bounds::isr_shrinks) && hosted.isr.contains(a.replica) && hosted.isr.size() >= 2;
+    return hasBudget(&Bounds::isr_shrinks) && hosted.isr.contains(a.replica) && hosted.isr.size() >= 2 &&
+           !hosted.refused_shrinks.contains(a.replica);
   }
   const SimulatedBroker& follower = brokers_[static_cast<std::size_t>(a.replica)];
   const HostedReplica& f = follower.hosted(a.tp);
-  return !hosted.isr.contains(a.replica) && follower.alive() && f.present && !f.is_leader &&
-         f.leader_epoch == hosted.leader_epoch;
+  return !hosted.isr.contains(a.replica) && !hosted.refused_expansions.contains(a.replica) && follower.alive() &&
+         f.present && !f.is_leader && f.leader_epoch == hosted.leader_epoch;
 }
 
 // The impl's own enabledness, read from its ZooKeeper store and brokers. It states again what

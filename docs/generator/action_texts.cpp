@@ -176,8 +176,10 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "RECOVERED. Queued as **AlterPartitionReceived**; the controller checks the broker epoch and the epochs, writes "
      "the new ISR conditionally on the partition epoch (which it bumps), answers the leader and sends "
      "UpdateMetadata. Inter-broker protocol 3.8 makes ISR changes this way, not by writing ZooKeeper.",
-     "`L` is alive and hosts the partition as leader; `F` ≠ `L` is in that leader's ISR, which has at least two "
-     "members; an active controller whose event queue has room; an `isr-shrinks` budget remains.",
+     "`L` is alive and hosts the partition as leader with no proposal pending; `F` ≠ `L` is in that leader's ISR, "
+     "which has at least two members, and removing `F` was not refused (INELIGIBLE_REPLICA) since the leader last "
+     "heard of a change in the controller's view of the brokers (docs/world.md §7); an active controller whose event "
+     "queue has room; an `isr-shrinks` budget remains.",
      "The active controller's event queue.",
      "The event **AlterPartitionReceived(L, broker epoch, tp, proposed LeaderAndIsr)**.",
      "The broker side (`Partition.maybeShrinkIsr`) is outside kafka.md; the controller side is "
@@ -189,9 +191,10 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`F`. Queued as **AlterPartitionReceived** and handled like a shrink; when the partition is being reassigned "
      "and the ISR now holds every target replica, the handler completes the reassignment "
      "(`maybeCompleteReassignment`).",
-     "`L` is alive and hosts the partition as leader; `F` is not in its ISR, is alive and hosts the partition as a "
-     "follower at the same leader epoch; an active controller whose event queue has room. Never bounded: a "
-     "recovery action.",
+     "`L` is alive and hosts the partition as leader with no proposal pending; `F` is not in its ISR, is alive and "
+     "hosts the partition as a follower at the same leader epoch, and adding `F` was not refused (INELIGIBLE_REPLICA) "
+     "since the leader last heard of a change in the controller's view of the brokers (docs/world.md §7); an active "
+     "controller whose event queue has room. Never bounded: a recovery action.",
      "The active controller's event queue.",
      "The event **AlterPartitionReceived(L, broker epoch, tp, proposed LeaderAndIsr)**.",
      "The broker side (`Partition.maybeExpandIsr`) is outside kafka.md; the controller side is "
@@ -389,10 +392,12 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "Only when active. Rejected when the broker is unknown or its epoch is not the cached one; per partition, "
      "the proposal is checked against the cached leadership (leader and partition epochs, recovery state, every ISR "
      "member live) and, when accepted, written conditionally on the proposed partition epoch, which becomes one "
-     "higher; the leader gets the new state in the response. UpdateMetadata goes to every live broker; a "
+     "higher; the leader gets the new state in the response. An ISR naming a broker that is not live or is "
+     "shutting down is answered INELIGIBLE_REPLICA: the leader's proposal ends and it remembers the refused change; "
+     "other rejections leave the proposal pending. UpdateMetadata goes to every live broker; a "
      "partition being reassigned may then complete (`maybeCompleteReassignment`).",
      "The partition-state znode (ISR, partition epoch), the context's leadership, the leader's hosted replica (the "
-     "response).",
+     "response: the new state, or the end of a refused proposal).",
      "UpdateMetadata to every live broker; possibly the requests of a completing reassignment.",
      "`KafkaController.processAlterPartition` (kafka.md §5.12, §5.7.4).",
      "`processAlterPartition` in `spec/rules/admin_elections.cpp`",

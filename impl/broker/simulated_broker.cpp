@@ -17,10 +17,11 @@ void SimulatedBroker::handleNextRequest(BrokerId self) {
   inbox_.erase_at(0);
   if (request.controller_epoch < known_controller_epoch_) return;  // a stale controller
   if (request.broker_epoch >= 0 && request.broker_epoch < broker_epoch_) return;  // for an older incarnation
+  const bool newer_controller = request.controller_epoch > known_controller_epoch_;
   known_controller_epoch_ = request.controller_epoch;
   switch (request.kind) {
     case RequestKind::LeaderAndIsr: handleLeaderAndIsr(self, request); return;
-    case RequestKind::UpdateMetadata: handleUpdateMetadata(request); return;
+    case RequestKind::UpdateMetadata: handleUpdateMetadata(request, newer_controller); return;
     case RequestKind::StopReplica: handleStopReplica(request); return;
   }
 }
@@ -39,7 +40,15 @@ void SimulatedBroker::handleLeaderAndIsr(BrokerId self, const ControlRequest& re
   }
 }
 
-void SimulatedBroker::handleUpdateMetadata(const ControlRequest& request) {
+// A leader refused with INELIGIBLE_REPLICA proposes again once the controller's view of the
+// brokers may have changed: a newer controller, or other live brokers.
+void SimulatedBroker::handleUpdateMetadata(const ControlRequest& request, bool newerController) {
+  if (newerController || request.live_brokers != metadata_live_brokers_) {
+    for (HostedReplica& hosted : replicas_) {
+      hosted.refused_expansions = BrokerSet{};
+      hosted.refused_shrinks = BrokerSet{};
+    }
+  }
   for (const UpdateMetadataPartitionState& entry : request.update_metadata) {
     auto& cached = metadata_cache_[static_cast<std::size_t>(partitionIndex(entry.tp))];
     if (entry.leader == kLeaderDuringDelete) {
@@ -75,12 +84,35 @@ StopReplicaResponse SimulatedBroker::takeResponse() {
   return response;
 }
 
-void SimulatedBroker::completeAlterPartition(TopicPartition tp, const LeaderAndIsr& accepted) {
+void SimulatedBroker::handleAlterPartitionResponse(TopicPartition tp, const AlterPartitionResponse& response) {
   HostedReplica& hosted = replicas_[static_cast<std::size_t>(partitionIndex(tp))];
   if (!hosted.present || !hosted.is_leader) return;
-  hosted.isr = accepted.isr;
-  hosted.partition_epoch = accepted.partition_epoch;
-  hosted.alter_partition_pending = false;
+  switch (response.error) {
+    case AlterPartitionError::NONE:
+      hosted.isr = response.accepted.isr;
+      hosted.partition_epoch = response.accepted.partition_epoch;
+      hosted.alter_partition_pending = false;
+      return;
+    case AlterPartitionError::INELIGIBLE_REPLICA:
+      // "the controller is explicitly telling us … that the request was not applied": back to the
+      // last committed ISR, which this replica still holds. Only the change still pending: a
+      // LeaderAndIsr since then has replaced it.
+      if (hosted.alter_partition_pending && hosted.leader_epoch == response.proposed.leader_epoch &&
+          hosted.partition_epoch == response.proposed.partition_epoch) {
+        hosted.alter_partition_pending = false;
+        // Not the same change again until the controller's view may have changed.
+        const BrokerList& proposed = response.proposed.isr;
+        for (BrokerId r : proposed) {
+          if (!hosted.isr.contains(r)) hosted.refused_expansions.insert(r);
+        }
+        for (BrokerId r : hosted.isr) {
+          if (!proposed.contains(r)) hosted.refused_shrinks.insert(r);
+        }
+      }
+      return;
+    default:
+      return;  // awaiting new metadata: the change stays pending
+  }
 }
 
 void SimulatedBroker::proposeIsrChange(TopicPartition tp) {

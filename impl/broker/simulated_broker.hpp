@@ -35,8 +35,12 @@ class SimulatedBroker {
   void handleNextRequest(BrokerId self);
   // deliver-stop-replica-response: the head of the outbox leaves the broker.
   StopReplicaResponse takeResponse();
-  // The AlterPartition response (§7): the leader adopts the accepted ISR and partition epoch.
-  void completeAlterPartition(TopicPartition tp, const LeaderAndIsr& accepted);
+  // The AlterPartition response (§7), Kafka's Partition.submitAlterPartition callback: for the
+  // pending change it answers, an accepted state is adopted (handleAlterPartitionUpdate) and an
+  // INELIGIBLE_REPLICA ends the pending change (handleAlterPartitionError); other errors keep it.
+  // A refused change is not proposed again until an UpdateMetadata comes from a newer controller
+  // or names other live brokers.
+  void handleAlterPartitionResponse(TopicPartition tp, const AlterPartitionResponse& response);
   // The leader sent an AlterPartition for `tp`: no further proposal until it is accepted or a
   // LeaderAndIsr replaces the replica's state (docs/world.md §7).
   void proposeIsrChange(TopicPartition tp);
@@ -50,7 +54,7 @@ class SimulatedBroker {
 
  private:
   void handleLeaderAndIsr(BrokerId self, const ControlRequest& request);
-  void handleUpdateMetadata(const ControlRequest& request);
+  void handleUpdateMetadata(const ControlRequest& request, bool newerController);
   void handleStopReplica(const ControlRequest& request);
 
   bool alive_ = false;

@@ -3,14 +3,6 @@
 
 namespace kcspec::impl {
 
-namespace {
-// AlterPartition in IBP 3.8 is version 3 (topic ids): rule 9 answers INELIGIBLE_REPLICA.
-enum class AlterPartitionError : std::uint8_t {
-  NONE, NOT_CONTROLLER, STALE_BROKER_EPOCH, UNKNOWN_TOPIC_ID, UNKNOWN_TOPIC_OR_PARTITION, FENCED_LEADER_EPOCH,
-  INVALID_UPDATE_VERSION, INVALID_REQUEST, INELIGIBLE_REPLICA
-};
-}  // namespace
-
 void KafkaController::processAlterPartition(BrokerId brokerId, std::int64_t brokerEpoch, TopicPartition tp,
                                             const LeaderAndIsr& proposed) {
   // tryProcessAlterPartition's short-circuits
@@ -76,7 +68,11 @@ void KafkaController::processAlterPartition(BrokerId brokerId, std::int64_t brok
     }
     sendUpdateMetadataRequest(context_.liveOrShuttingDownBrokerIds(), PartitionSet{tp});
     // The response reaches the leader now (docs/world.md §7).
-    if (accepted && error == AlterPartitionError::NONE) services_.channel.completeAlterPartition(brokerId, brokerEpoch, tp, *accepted);
+    if (error != AlterPartitionError::NONE) {
+      services_.channel.respondAlterPartition(brokerId, brokerEpoch, tp, {.proposed = request, .error = error, .accepted = {}});
+    } else if (accepted) {
+      services_.channel.respondAlterPartition(brokerId, brokerEpoch, tp, {.proposed = request, .error = error, .accepted = *accepted});
+    }
   } catch (const KafkaThrowable&) {
     return;  // ERROR "Error when processing AlterPartition"; no partition responses
   }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "impl/controller/alter_partition_response.hpp"
 #include "spec/vocabulary/ids.hpp"
 #include "spec/vocabulary/leader_and_isr.hpp"
 #include "spec/vocabulary/requests.hpp"
@@ -15,9 +16,9 @@ class ControllerChannel {
   virtual ~ControllerChannel() = default;
   virtual void sendRequest(BrokerId broker, const ControlRequest& request) = 0;
   // The AlterPartition response reaches the leader atomically with its processing (docs/world.md
-  // §7); called only for a partition whose update succeeded, with the state now in ZK.
-  virtual void completeAlterPartition(BrokerId broker, std::int64_t brokerEpoch, TopicPartition tp,
-                                      const LeaderAndIsr& accepted) = 0;
+  // §7): called for every partition the controller answered, accepted or rejected.
+  virtual void respondAlterPartition(BrokerId broker, std::int64_t brokerEpoch, TopicPartition tp,
+                                     const AlterPartitionResponse& response) = 0;
 };
 
 }  // namespace kcspec::impl

@@ -397,7 +397,8 @@ KCSPEC_WALK_FIELDS(ControllerEvent, x.kind, x.broker, x.broker_epoch, x.topic, x
 KCSPEC_WALK_FIELDS(ControllerData, x.active, x.session_lost, x.psm_batch_unflushed, x.rsm_batch_unflushed, x.context,
                    x.events)
 KCSPEC_WALK_FIELDS(HostedReplica, x.present, x.is_leader, x.leader_epoch, x.partition_epoch, x.isr,
-                   x.alter_partition_pending)
+                   x.alter_partition_pending, x.refused_expansions,
+                   x.refused_shrinks)
 KCSPEC_WALK_FIELDS(LeaderAndIsrPartitionState, x.tp, x.leadership, x.assignment, x.is_new)
 KCSPEC_WALK_FIELDS(UpdateMetadataPartitionState, x.tp, x.controller_epoch, x.leader, x.leader_epoch, x.isr, x.zk_version,
                    x.replicas, x.offline_replicas)

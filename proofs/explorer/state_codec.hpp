@@ -68,7 +68,7 @@ inline constexpr std::size_t kWalkedFields<ControllerEvent> = 11;
 template <>
 inline constexpr std::size_t kWalkedFields<ControllerData> = 6;
 template <>
-inline constexpr std::size_t kWalkedFields<HostedReplica> = 6;
+inline constexpr std::size_t kWalkedFields<HostedReplica> = 8;
 template <>
 inline constexpr std::size_t kWalkedFields<LeaderAndIsrPartitionState> = 4;
 template <>

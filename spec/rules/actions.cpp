@@ -137,11 +137,13 @@ void controlledShutdownApply(const Config&, ClusterState& s, const Action& a, St
 bool shrinkIsrEnabled(const Config&, const ClusterState& s, const Action& a) {
   const HostedReplica& leader = hostedAt(s, a.broker, a.tp);
   return brokerAt(s, a.broker).alive && leader.present && leader.is_leader && !leader.alter_partition_pending &&
+         !leader.refused_shrinks.contains(a.replica) &&
          a.replica != a.broker && leader.isr.contains(a.replica) && leader.isr.size() > 1 && hasEventRoom(s);
 }
 bool expandIsrEnabled(const Config&, const ClusterState& s, const Action& a) {
   const HostedReplica& leader = hostedAt(s, a.broker, a.tp);
   if (!brokerAt(s, a.broker).alive || !leader.present || !leader.is_leader || leader.alter_partition_pending ||
+      leader.refused_expansions.contains(a.replica) ||
       leader.isr.contains(a.replica)) {
     return false;
   }

@@ -16,6 +16,9 @@
 // partition epoch only if it still hosts the partition with that leader epoch and the partition
 // epoch does not go backwards. The second condition matches the broker's
 // Partition.handleAlterPartitionUpdate check ("Ignoring new ISR … since we have a newer version").
+// On INELIGIBLE_REPLICA the leader ends its pending change if it is still the one answered
+// (Partition.handleAlterPartitionError resets to the last committed ISR); every other error keeps
+// it until a new LeaderAndIsr.
 // Decision: checkAndTriggerAutoLeaderRebalance visits the brokers in ascending id order. Kafka
 // iterates a Scala hash map grouped by preferred replica; each broker's partitions are one PSM
 // batch either way, only the order of the batches (and so of the requests) is ours.
@@ -94,49 +97,73 @@ void updateLeaderAndIsrCache(Controller& ctl, TopicPartition tp) {
   partition(ctl.context(), tp).leadership = LeaderIsrAndControllerEpoch{znode->leader_and_isr, znode->controller_epoch};
 }
 
-// §5.12 rules 2–10 for one partition: the leadership the response carries, or none when the
-// response is an error.
-std::optional<LeaderAndIsr> alterPartition(Controller& ctl, TopicPartition tp, const LeaderAndIsr& requested) {
+// What the leader reads for its partition: the leadership now in ZooKeeper, or why not.
+enum class AlterPartitionAnswer : std::uint8_t { Accepted, IneligibleReplica, OtherError };
+struct AlterPartitionResponse {
+  AlterPartitionAnswer answer = AlterPartitionAnswer::OtherError;
+  LeaderAndIsr leader_and_isr{};  // when Accepted
+};
+constexpr AlterPartitionResponse kOtherError{};
+
+// §5.12 rules 2–10 for one partition.
+AlterPartitionResponse alterPartition(Controller& ctl, TopicPartition tp, const LeaderAndIsr& requested) {
   const Context& ctx = ctl.context();
   const auto& cached = partition(ctx, tp).leadership;
-  if (!cached) return std::nullopt;  // UNKNOWN_TOPIC_OR_PARTITION
+  if (!cached) return kOtherError;  // UNKNOWN_TOPIC_OR_PARTITION
   const LeaderAndIsr& current = cached->leader_and_isr;
   // A leader ahead of this controller has probably heard from a newer one.
   if (requested.partition_epoch > current.partition_epoch || requested.leader_epoch > current.leader_epoch) {
-    return std::nullopt;  // NOT_CONTROLLER
+    return kOtherError;  // NOT_CONTROLLER
   }
-  if (requested.leader_epoch < current.leader_epoch) return std::nullopt;  // FENCED_LEADER_EPOCH
+  if (requested.leader_epoch < current.leader_epoch) return kOtherError;  // FENCED_LEADER_EPOCH
   // Before the partition-epoch check, so that a retried request that already succeeded succeeds again.
-  if (requested.equalsAllowStalePartitionEpoch(current)) return current;
-  if (requested.partition_epoch < current.partition_epoch) return std::nullopt;  // INVALID_UPDATE_VERSION
+  if (requested.equalsAllowStalePartitionEpoch(current)) return {AlterPartitionAnswer::Accepted, current};
+  if (requested.partition_epoch < current.partition_epoch) return kOtherError;  // INVALID_UPDATE_VERSION
   if (requested.recovery_state == LeaderRecoveryState::RECOVERING && requested.isr.size() > 1) {
-    return std::nullopt;  // INVALID_REQUEST
+    return kOtherError;  // INVALID_REQUEST
   }
   if (current.recovery_state == LeaderRecoveryState::RECOVERED &&
       requested.recovery_state == LeaderRecoveryState::RECOVERING) {
-    return std::nullopt;  // INVALID_REQUEST
+    return kOtherError;  // INVALID_REQUEST
   }
   for (BrokerId r : requested.isr) {
-    if (!liveBrokerIds(ctx).contains(r)) return std::nullopt;  // INELIGIBLE_REPLICA
+    if (!liveBrokerIds(ctx).contains(r)) return {AlterPartitionAnswer::IneligibleReplica, {}};
   }
   std::int32_t new_version = 0;
   // The write is conditional on the leader's partition epoch; BADVERSION is INVALID_UPDATE_VERSION.
-  if (updatePartitionState(ctl, tp, requested, new_version) != ZkCode::OK) return std::nullopt;
+  if (updatePartitionState(ctl, tp, requested, new_version) != ZkCode::OK) return kOtherError;
   updateLeaderAndIsrCache(ctl, tp);
-  return requested.withPartitionEpoch(new_version);
+  return {AlterPartitionAnswer::Accepted, requested.withPartitionEpoch(new_version)};
 }
 
 // The leader takes the response (see the Decision at the top of this file).
-void receiveAlterPartitionResponse(Observation& world, BrokerId leader, TopicPartition tp, const LeaderAndIsr& state) {
+void receiveAlterPartitionResponse(Observation& world, BrokerId leader, TopicPartition tp,
+                                   const LeaderAndIsr& requested, const AlterPartitionResponse& response) {
   BrokerData& broker = world.brokers[static_cast<std::size_t>(leader)];
   HostedReplica& replica = broker.replicas[static_cast<std::size_t>(partitionIndex(tp))];
-  if (!broker.alive || !replica.present || replica.leader_epoch != state.leader_epoch ||
-      state.partition_epoch < replica.partition_epoch) {
-    return;
+  if (!broker.alive || !replica.present) return;
+  if (response.answer == AlterPartitionAnswer::Accepted) {
+    const LeaderAndIsr& state = response.leader_and_isr;
+    if (replica.leader_epoch != state.leader_epoch || state.partition_epoch < replica.partition_epoch) return;
+    replica.isr = state.isr;
+    replica.partition_epoch = state.partition_epoch;
+    replica.alter_partition_pending = false;
+  } else if (response.answer == AlterPartitionAnswer::IneligibleReplica) {
+    // Nothing was written: the leader goes back to its last committed ISR and does not make the
+    // same proposal again until the controller's view of the brokers may have changed
+    // (docs/world.md §7).
+    if (replica.alter_partition_pending && replica.leader_epoch == requested.leader_epoch &&
+        replica.partition_epoch == requested.partition_epoch) {
+      replica.alter_partition_pending = false;
+      // The committed ISR is the one the proposal changed by one follower.
+      for (BrokerId added : requested.isr) {
+        if (!replica.isr.contains(added)) replica.refused_expansions.insert(added);
+      }
+      for (BrokerId removed : replica.isr) {
+        if (!requested.isr.contains(removed)) replica.refused_shrinks.insert(removed);
+      }
+    }
   }
-  replica.isr = state.isr;
-  replica.partition_epoch = state.partition_epoch;
-  replica.alter_partition_pending = false;
 }
 
 }  // namespace
@@ -210,15 +237,15 @@ void processAlterPartition(Controller& ctl, BrokerId broker, std::int64_t broker
   if (cached_epoch < 0 || cached_epoch != broker_epoch) return;  // STALE_BROKER_EPOCH (unknown or stale)
   LeaderAndIsr requested = proposed;
   requested.leader = broker;  // the request names no leader: it comes from the leader
-  std::optional<LeaderAndIsr> response;
+  AlterPartitionResponse response;
   try {
     response = alterPartition(ctl, tp, requested);
     sendUpdateMetadataRequest(ctl, liveOrShuttingDownBrokerIds(ctl.context()), PartitionSet{tp});
   } catch (const ControllerMovedException&) {
     return;  // UNKNOWN_SERVER_ERROR; see the second Decision at the top of this file
   }
-  if (!response) return;
-  receiveAlterPartitionResponse(ctl.world, broker, tp, *response);
+  receiveAlterPartitionResponse(ctl.world, broker, tp, requested, response);
+  if (response.answer != AlterPartitionAnswer::Accepted) return;
   if (ctl.context().partitions_being_reassigned.contains(tp)) maybeCompleteReassignment(ctl, tp);
 }
 

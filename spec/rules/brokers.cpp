@@ -25,7 +25,15 @@ void applyLeaderAndIsr(BrokerData& broker, BrokerId self, const LeaderAndIsrPart
   replica = HostedReplica{true, is_leader, lai.leader_epoch, lai.partition_epoch, is_leader ? lai.isr : BrokerList{}};
 }
 
-void applyUpdateMetadata(BrokerData& broker, const ControlRequest& request) {
+// A refused leader proposes again once the controller's view of the brokers may have changed:
+// metadata from a newer controller, or another set of live brokers (docs/world.md §7).
+void applyUpdateMetadata(BrokerData& broker, const ControlRequest& request, bool from_newer_controller) {
+  if (from_newer_controller || request.live_brokers != broker.metadata_live_brokers) {
+    for (HostedReplica& replica : broker.replicas) {
+      replica.refused_expansions = BrokerSet{};
+      replica.refused_shrinks = BrokerSet{};
+    }
+  }
   for (const UpdateMetadataPartitionState& state : request.update_metadata) {
     auto& entry = broker.metadata_cache[static_cast<std::size_t>(partitionIndex(state.tp))];
     if (state.leader == kLeaderDuringDelete) {
@@ -66,13 +74,14 @@ void processNextRequest(Observation& world, BrokerId self) {
   broker.inbox.erase_at(0);
   if (request.controller_epoch < broker.known_controller_epoch) return;  // STALE_CONTROLLER_EPOCH
   if (request.broker_epoch >= 0 && request.broker_epoch < broker.broker_epoch) return;  // STALE_BROKER_EPOCH
+  const bool from_newer_controller = request.controller_epoch > broker.known_controller_epoch;
   broker.known_controller_epoch = request.controller_epoch;
   switch (request.kind) {
     case RequestKind::LeaderAndIsr:
       for (const auto& state : request.leader_and_isr) applyLeaderAndIsr(broker, self, state);
       break;
     case RequestKind::UpdateMetadata:
-      applyUpdateMetadata(broker, request);
+      applyUpdateMetadata(broker, request, from_newer_controller);
       break;
     case RequestKind::StopReplica:
       applyStopReplica(broker, request);

@@ -261,10 +261,9 @@ bool controlledShutdownCompletes(const Config&, const ClusterState& s) {
 // has stopped and registered again — a crash, which is not a recovery step — so L5 excuses it, as
 // L6 excuses a deletion whose brokers are shutting down. A target replica there cannot join the
 // ISR: AlterPartition answers INELIGIBLE_REPLICA for an ISR naming a broker that is not live
-// (kafka.md §5.12 rule 9). And a leader whose proposal to add any replica on such a broker was so
-// rejected proposes nothing more until a LeaderAndIsr replaces its state (docs/world.md §7: kcspec's
-// broker does not retry a rejected proposal, where Kafka's retries it until the broker is gone),
-// so the other new replicas wait too.
+// (kafka.md §5.12 rule 9), and the leader does not propose that change again until its view of
+// the brokers changes (docs/world.md §7; Kafka's leader retries it until the broker is gone). The
+// leader's other proposals go on, so the other new replicas can join.
 bool waitsForShuttingDownReplica(const ControllerContextData& ctx, const ReplicaAssignment& assignment) {
   bool waits = false;
   for (BrokerId r : assignment.replicas) waits |= ctx.shutting_down_broker_ids.contains(r);

@@ -107,9 +107,16 @@ struct HostedReplica {
   std::int32_t leader_epoch = -1;
   std::int32_t partition_epoch = -1;
   BrokerList isr;  // the leader's view, which it proposes changes to
-  // The leader proposed an ISR change (AlterPartition) and has not had it accepted: it proposes
-  // nothing more until the accepted response or a new LeaderAndIsr (Kafka's pending ISR state).
+  // The leader proposed an ISR change (AlterPartition) and has not had it answered: it proposes
+  // nothing more until the accepted response, an INELIGIBLE_REPLICA or a new LeaderAndIsr (Kafka's
+  // pending ISR state).
   bool alter_partition_pending = false;
+  // Proposals the controller answered INELIGIBLE_REPLICA, by the follower they would add to or
+  // remove from the committed ISR: the leader does not make them again until an UpdateMetadata
+  // from a newer controller or naming other live brokers has reached it, or a LeaderAndIsr has
+  // replaced this state (docs/world.md §7).
+  BrokerSet refused_expansions;
+  BrokerSet refused_shrinks;
   friend constexpr bool operator==(const HostedReplica&, const HostedReplica&) = default;
 };
 

@@ -252,6 +252,8 @@ class Writer {
     member(out, "partition_epoch", r.partition_epoch, r.partition_epoch == d.partition_epoch);
     member(out, "isr", ids(r.isr), r.isr.empty());
     member(out, "alter_partition_pending", r.alter_partition_pending, !r.alter_partition_pending);
+    member(out, "refused_expansions", ids(r.refused_expansions), r.refused_expansions.empty());
+    member(out, "refused_shrinks", ids(r.refused_shrinks), r.refused_shrinks.empty());
     return out;
   }
 
@@ -747,7 +749,8 @@ class Reader {
   }
 
   HostedReplica hosted(const Json& j, const std::string& at) const {
-    object(j, at, {"present", "is_leader", "leader_epoch", "partition_epoch", "isr", "alter_partition_pending"});
+    object(j, at, {"present", "is_leader", "leader_epoch", "partition_epoch", "isr", "alter_partition_pending",
+                   "refused_expansions", "refused_shrinks"});
     HostedReplica r;
     read(j, at, "present", [&](const Json& v, const std::string& p) { r.present = boolean(v, p); });
     read(j, at, "is_leader", [&](const Json& v, const std::string& p) { r.is_leader = boolean(v, p); });
@@ -755,6 +758,8 @@ class Reader {
     read(j, at, "partition_epoch", [&](const Json& v, const std::string& p) { r.partition_epoch = integer<std::int32_t>(v, p); });
     read(j, at, "isr", [&](const Json& v, const std::string& p) { r.isr = brokerList(v, p); });
     read(j, at, "alter_partition_pending", [&](const Json& v, const std::string& p) { r.alter_partition_pending = boolean(v, p); });
+    read(j, at, "refused_expansions", [&](const Json& v, const std::string& p) { r.refused_expansions = brokerSet(v, p); });
+    read(j, at, "refused_shrinks", [&](const Json& v, const std::string& p) { r.refused_shrinks = brokerSet(v, p); });
     return r;
   }
 

@@ -145,6 +145,8 @@ std::string hostedReplicaText(const HostedReplica& r) {
   std::string out = fmt::format("{} leader_epoch={} partition_epoch={}", role, r.leader_epoch, r.partition_epoch);
   if (!r.isr.empty()) out += fmt::format(" isr={}", ids(r.isr));
   if (r.alter_partition_pending) out += " alter_partition_pending";
+  if (!r.refused_expansions.empty()) out += fmt::format(" refused_expansions={}", ids(r.refused_expansions));
+  if (!r.refused_shrinks.empty()) out += fmt::format(" refused_shrinks={}", ids(r.refused_shrinks));
   return out;
 }
 

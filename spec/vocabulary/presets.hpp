@@ -9,7 +9,7 @@
 // configurations of the differential checks (kCheckPresetNames), `spare-brokers` (the one
 // preset with a symmetry: two brokers that host nothing, for `--reduction full`) and
 // `four-brokers` (`default`'s kinds and bound on four brokers), `three-perturbations` (`default`
-// with three perturbations per history; its unclassified findings are in docs/findings/). Each is written in the configuration's text form and parsed, so it is valid by
+// with three perturbations per history; its findings, not yet in the catalog, are in docs/findings/). Each is written in the configuration's text form and parsed, so it is valid by
 // construction.
 #pragma once
 

@@ -189,7 +189,11 @@ void relabel(Observation& out, const BrokerPermutation& sigma) {
       if (entry) relabel(*entry, sigma);
     }
     relabel(broker.metadata_live_brokers, sigma);
-    for (HostedReplica& r : broker.replicas) relabel(r.isr, sigma);
+    for (HostedReplica& r : broker.replicas) {
+      relabel(r.isr, sigma);
+      relabel(r.refused_expansions, sigma);
+      relabel(r.refused_shrinks, sigma);
+    }
     for (StopReplicaResponse& r : broker.outbox) relabel(r.controller_id, sigma);
     relabel(broker.controller, sigma);
   }

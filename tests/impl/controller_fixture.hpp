@@ -15,7 +15,15 @@ namespace kcspec::impl::testing {
 class RecordingChannel final : public ControllerChannel {
  public:
   void sendRequest(BrokerId broker, const ControlRequest& request) override { sent.emplace_back(broker, request); }
-  void completeAlterPartition(BrokerId, std::int64_t, TopicPartition, const LeaderAndIsr&) override {}
+  void respondAlterPartition(BrokerId broker, std::int64_t, TopicPartition tp, const AlterPartitionResponse& response) override {
+    alter_partition_responses.push_back({broker, tp, response});
+  }
+  struct Answered {
+    BrokerId broker;
+    TopicPartition tp;
+    AlterPartitionResponse response;
+  };
+  std::vector<Answered> alter_partition_responses;
   std::vector<std::pair<BrokerId, ControlRequest>> sent;
 };
 

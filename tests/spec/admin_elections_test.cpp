@@ -375,6 +375,36 @@ TEST(AlterPartition, ExpandIsAcceptedWithPartitionEpochPlusOne) {
   EXPECT_EQ(run.broker(1).replicas[kT0Index].partition_epoch, 2);
 }
 
+TEST(AlterPartition, AnIneligibleReplicaEndsTheProposalAndOnlyThatChangeWaitsForTheControllersViewToChange) {
+  ScenarioRun run = createdTopic(1);
+  run.step(shrinkIsr(1, 3)).drain();
+  expectPartitionState(run, 1, leaderAndIsr(1, 0, {1, 2}, 1));
+  // Broker 3 starts a controlled shutdown before the controller reads the leader's proposal to
+  // take it back into the ISR: rule 9 answers INELIGIBLE_REPLICA (kafka.md §5.12).
+  run.step(act(ActionKind::ControlledShutdown, 3)).step(expandIsr(1, 3));
+  run.step(act(ActionKind::ProcessEvent, 1));
+  ASSERT_EQ(run.context(1).shutting_down_broker_ids, (BrokerSet{3}));
+  run.step(act(ActionKind::ProcessEvent, 1));
+  expectPartitionState(run, 1, leaderAndIsr(1, 0, {1, 2}, 1));
+  // The leader's proposal has ended (Partition.handleAlterPartitionError): its ISR is the
+  // committed one, it may propose another change, and not this one until the controller's view
+  // of the brokers may have changed.
+  const HostedReplica& leader = run.broker(1).replicas[kT0Index];
+  EXPECT_FALSE(leader.alter_partition_pending);
+  EXPECT_EQ(leader.refused_expansions, (BrokerSet{3}));
+  EXPECT_TRUE(leader.refused_shrinks.empty());
+  EXPECT_EQ(leader.isr, (BrokerList{1, 2}));
+  EXPECT_TRUE(isEnabled(run.config(), run.state(), shrinkIsr(1, 2)));
+  // The refusal's own UpdateMetadata (same controller, same live brokers) changes nothing.
+  run.drain();
+  EXPECT_EQ(run.broker(1).replicas[kT0Index].refused_expansions, (BrokerSet{3}));
+  // Broker 3 goes: the controller's UpdateMetadata names other live brokers, with no LeaderAndIsr
+  // for t-0 (3 is not in its ISR), and the refusal is forgotten.
+  run.step(act(ActionKind::CrashBroker, 3)).drain();
+  EXPECT_EQ(run.broker(1).replicas[kT0Index].leader_epoch, 0);
+  EXPECT_TRUE(run.broker(1).replicas[kT0Index].refused_expansions.empty());
+}
+
 TEST(AlterPartition, OnAControllerThatLostItsSessionWritesNothingAndDoesNotResign) {
   ScenarioRun run = createdTopic(1);
   run.step(shrinkIsr(1, 3));
