@@ -445,9 +445,9 @@ bound perturbations 2
 
 // Issue 27's next scope: `default` with three perturbations per history instead of two, built from
 // kDefault's text (so that the two cannot drift apart). It completes with the default reduction
-// (117,915,187 states, about 21 minutes on one thread, 4 GB) and reaches two liveness violations no
-// two-perturbation scope shows, L3 and L5 (docs/findings/: one is Kafka's own behaviour, the other
-// a spec defect still to fix); until both are settled, a run of it exits 1, and it is not the main job.
+// (119,672,870 states, about 10 minutes on two threads, 5.7 GB) and reaches two liveness violations
+// no two-perturbation scope shows, L3 and L5 (docs/findings/: both Kafka's own behaviour, not yet
+// in the catalog); until they are, a run of it exits 1, and it is not the main job.
 std::string_view threePerturbationsText() {
   static const std::string text = [] {
     std::string out(kDefault);
