@@ -170,6 +170,32 @@ bound reassignments 1
 bound topic-deletions 1
 )";
 
+// Three brokers: a crash, a controller failover and a deletion — a broker restarted while the
+// old controller had lost its session keeps the deleted topic (deviation L7).
+constexpr std::string_view kZombieMetadata = R"(name zombie-metadata
+brokers 1 2 3
+alive-at-start 1 2 3
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound crashes 1
+bound controller-failovers 1
+bound topic-deletions 1
+)";
+
+// Three brokers: a crash, a controlled shutdown and a controller failover — a controller re-elected
+// with its replica state machine's batch left unflushed (deviation L8, KAFKA-12315).
+constexpr std::string_view kStuckController = R"(name stuck-controller
+brokers 1 2 3
+alive-at-start 1 2 3
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound crashes 1
+bound controlled-shutdowns 1
+bound controller-failovers 1
+)";
+
 Catalog buildCatalog() {
   Catalog catalog;
   addCompileTimeTheorems(catalog);
@@ -187,6 +213,10 @@ Catalog buildCatalog() {
            kDeletionErrors);
   embedded("failover-delete", "2 brokers, 1 partition at RF 2; a deletion and a controller failover", kFailoverDelete);
   embedded("reassign-delete", "3 brokers, 1 partition at RF 2; a reassignment to 2,3 and a deletion", kReassignDelete);
+  embedded("zombie-metadata", "3 brokers, 1 partition at RF 2; a crash, a controller failover and a deletion",
+           kZombieMetadata);
+  embedded("stuck-controller",
+           "3 brokers, 1 partition at RF 2; a crash, a controlled shutdown and a controller failover", kStuckController);
 
   constexpr std::array<std::string_view, 0> none{};
   constexpr std::array<std::string_view, 1> l6{"L6"};
@@ -199,6 +229,10 @@ Catalog buildCatalog() {
   addExhaustiveTheorems(catalog, "deletion-errors", l6);
   addExhaustiveTheorems(catalog, "failover-delete", t3);
   addExhaustiveTheorems(catalog, "reassign-delete", s7_s8);
+  constexpr std::array<std::string_view, 2> t3_l7{"T3", "L7"};
+  addExhaustiveTheorems(catalog, "zombie-metadata", t3_l7);
+  constexpr std::array<std::string_view, 1> l8{"L8"};
+  addExhaustiveTheorems(catalog, "stuck-controller", l8);
 
   // The README's main job explores the `default` preset too; here it is one scope among others.
   // Every perturbation kind is enabled there (two per history), so it reaches all four known

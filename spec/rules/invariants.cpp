@@ -218,21 +218,16 @@ bool liveIsrMemberMeansLeader(const Config&, const ClusterState& s) {
   return ok;
 }
 
-bool metadataConverges(const Config&, const ClusterState& s) {
-  const ControllerData* controller = activeController(s);
-  if (!controller) return false;
-  const ControllerContextData& ctx = controller->context;
+// Whether every live broker's metadata cache agrees with the controller's leadership for every
+// partition it knows and is not deleting.
+bool cachesAgree(const ControllerContextData& ctx, const ClusterState& s) {
   for (const BrokerData& broker : s.world.brokers) {
     if (!broker.alive) continue;
     for (int i = 0; i < kMaxPartitions; ++i) {
-      const auto& cached = broker.metadata_cache[static_cast<std::size_t>(i)];
       const auto& leadership = ctx.partitions[static_cast<std::size_t>(i)].leadership;
-      const bool should_know = leadership && ctx.all_topics.contains(partitionAt(i).topic) &&
-                               !ctx.topics_to_be_deleted.contains(partitionAt(i).topic);
-      if (!should_know) {
-        if (cached && !ctx.all_topics.contains(partitionAt(i).topic)) return false;
-        continue;
-      }
+      const TopicIndex topic = partitionAt(i).topic;
+      if (!leadership || !ctx.all_topics.contains(topic) || ctx.topics_to_be_deleted.contains(topic)) continue;
+      const auto& cached = broker.metadata_cache[static_cast<std::size_t>(i)];
       const LeaderAndIsr& lai = leadership->leader_and_isr;
       if (!cached || cached->leader != lai.leader || cached->leader_epoch != lai.leader_epoch || cached->isr != lai.isr) {
         return false;
@@ -240,6 +235,50 @@ bool metadataConverges(const Config&, const ClusterState& s) {
     }
   }
   return true;
+}
+
+// Whether no live broker's metadata cache holds a partition of a topic the controller does not know.
+bool cachesForgetDeletedTopics(const ControllerContextData& ctx, const ClusterState& s) {
+  for (const BrokerData& broker : s.world.brokers) {
+    if (!broker.alive) continue;
+    for (int i = 0; i < kMaxPartitions; ++i) {
+      if (broker.metadata_cache[static_cast<std::size_t>(i)] && !ctx.all_topics.contains(partitionAt(i).topic)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// A controller that lost its ZooKeeper session and has not noticed yet still processes the events
+// it queued, and a broker that restarted meanwhile knows no controller epoch, so it accepts the old
+// controller's UpdateMetadata. If that request names a topic the new controller has deleted, the
+// broker keeps the partition: ZkMetadataCache removes a partition only on a LeaderDuringDelete
+// entry, the new controller sent those to the brokers live at the time, and nothing sends them
+// again (tests/scenarios/deviation_l7_zombie_metadata.scenario). L3 therefore asks deleted topics
+// to leave the caches only in histories where no controller lost its session (the budget tells);
+// L7 asks it regardless.
+//
+// A controller whose replica state machine's batch was left unflushed (KAFKA-12315) fails every
+// later replica state change until its broker restarts, so a broker that registered meanwhile never
+// gets its replicas' LeaderAndIsr and UpdateMetadata (docs/spec/rules.md "Findings so far"). L3 is
+// not asked of such a controller: that is L8's business.
+bool metadataConverges(const Config& config, const ClusterState& s) {
+  const ControllerData* controller = activeController(s);
+  if (!controller) return false;
+  if (controller->rsm_batch_unflushed) return true;
+  const bool session_lost = s.budget.controller_failovers < config.bounds.controller_failovers;
+  return cachesAgree(controller->context, s) && (session_lost || cachesForgetDeletedTopics(controller->context, s));
+}
+
+bool deletedTopicsLeaveMetadata(const Config&, const ClusterState& s) {
+  const ControllerData* controller = activeController(s);
+  return controller && cachesForgetDeletedTopics(controller->context, s);
+}
+
+bool stateMachineBatchesFlushed(const Config&, const ClusterState& s) {
+  const ControllerData* controller = activeController(s);
+  return controller && !controller->psm_batch_unflushed && !controller->rsm_batch_unflushed;
 }
 
 bool controlledShutdownCompletes(const Config&, const ClusterState& s) {
@@ -273,13 +312,16 @@ bool waitsForShuttingDownReplica(const ControllerContextData& ctx, const Replica
 bool reassignmentsComplete(const Config&, const ClusterState& s) {
   const ControllerData* controller = activeController(s);
   if (!controller) return false;
-  // Partitions of deleted topics left in the set are S7's business; those of topics queued for
-  // deletion S8's.
+  // Partitions of deleted topics left in the set are S7's business — also when the topic has been
+  // created again: the new partition's entry has nothing to add or remove, and only
+  // maybeCompleteReassignment (an ISR change) or a failover removes it
+  // (docs/findings/recreated-during-reassignment-L5.scenario; Kafka's ListPartitionReassignments
+  // leaves such an entry out too). Those of topics queued for deletion are S8's.
   const ControllerContextData& ctx = controller->context;
   bool pending = false;
   ctx.partitions_being_reassigned.forEach([&](TopicPartition tp) {
     const std::optional<ReplicaAssignment>& assignment = ctx.partitions[static_cast<std::size_t>(partitionIndex(tp))].assignment;
-    pending |= assignment.has_value() && !ctx.topics_to_be_deleted.contains(tp.topic) &&
+    pending |= assignment.has_value() && assignment->isBeingReassigned() && !ctx.topics_to_be_deleted.contains(tp.topic) &&
                !waitsForShuttingDownReplica(ctx, *assignment);
   });
   if (pending) return false;
@@ -361,12 +403,14 @@ constexpr Property kCatalog[] = {
      "A partition with a live ISR member has a live leader.", "kafka.md §2.2, §5.5", PropertyKind::Liveness,
      liveIsrMemberMeansLeader},
     {"L3", "MetadataConverges",
-     "Every live broker's metadata cache agrees with the controller's leadership for every partition.",
+     "Every live broker's metadata cache agrees with the controller's leadership for every partition, and, in a "
+     "history where no controller lost its ZooKeeper session, holds no partition of a topic the controller does not "
+     "know; asked of a controller whose replica state machine works (L8).",
      "KAFKA-1120/7235 (mutant M8); kafka.md Appendix A", PropertyKind::Liveness, metadataConverges},
     {"L4", "ControlledShutdownCompletes",
      "A shutting-down broker leads no partition that has another live, not-shutting-down ISR member.",
      "KAFKA-6753 (mutant M6); kafka.md §5.9", PropertyKind::Liveness, controlledShutdownCompletes},
-    {"L5", "ReassignmentsComplete", "Every reassignment of a partition whose topic exists and is not queued for deletion completes, unless one of its replicas' brokers is shutting down.", "KAFKA-8237; kafka.md §5.7, §5.12",
+    {"L5", "ReassignmentsComplete", "Every reassignment of a partition whose topic exists and is not queued for deletion completes, unless one of its replicas' brokers is shutting down; an entry of partitionsBeingReassigned with nothing left to add or remove is S7's.", "KAFKA-8237; kafka.md §5.7, §5.12",
      PropertyKind::Liveness, reassignmentsComplete},
     {"L6", "DeletionCompletesAfterErrors",
      "Even after a StopReplica error, a topic whose deletion was requested and that is not being reassigned is deleted once all its replicas' brokers are up and not shutting down.",
@@ -375,6 +419,26 @@ constexpr Property kCatalog[] = {
      "After a StopReplica error the topic is ineligible and retryDeletionForIneligibleReplicas does not clear the "
      "mark, so deletion waits for a broker hosting one of its replicas to start again (kafka.md §4.2), forever if none "
      "does."},
+    {"L7", "DeletedTopicsLeaveMetadata",
+     "Even in a history where a controller lost its ZooKeeper session, no live broker's metadata cache keeps a partition "
+     "of a topic the controller does not know.",
+     "kafka.md §4.1 (UpdateMetadata with LeaderDuringDelete), Appendix A", PropertyKind::Liveness,
+     deletedTopicsLeaveMetadata, nullptr,
+     "A controller that lost its session and has not noticed still processes its queued events: a BrokerChange for a "
+     "broker that restarted meanwhile sends it an UpdateMetadata naming a topic the new controller has since deleted. "
+     "The broker knows no controller epoch yet, so it accepts the request; ZkMetadataCache.updateMetadata removes a "
+     "partition only on a LeaderDuringDelete entry, the new controller sent those to the brokers live at the time, "
+     "and nothing sends them again, so the broker keeps the deleted partition."},
+    {"L8", "StateMachineBatchesFlushed",
+     "The active controller's partition and replica state machines have no request batch left unflushed by a failed "
+     "call.",
+     "KAFKA-12315; kafka.md §2.3, §3.2, Appendix D.8", PropertyKind::Liveness, stateMachineBatchesFlushed, nullptr,
+     "An exception between a state machine's newBatch() and its flush — ControllerMovedException from a fenced "
+     "ZooKeeper write of a controller that lost its session — leaves the batch non-empty (KAFKA-12315, unresolved in "
+     "3.8). Every later call on that machine fails in newBatch() until the broker restarts, also after the broker is "
+     "elected controller again: its replica state machine then sends no LeaderAndIsr or UpdateMetadata for the "
+     "replicas of a broker that registered meanwhile, so that broker's metadata never converges (L3 is not asked of "
+     "such a controller)."},
 };
 
 }  // namespace

@@ -1,0 +1,147 @@
+// The liveness findings of the preset `three-perturbations` that are Kafka 3.8's own behaviour
+// (docs/spec/rules.md "Findings so far"), and the scopes of L3 and L5 that leave them to L7, L8
+// and S7.
+// Each history of tests/scenarios/ is replayed, then the recovery walk its comments give (what the
+// explorer printed after "from here, recovery actions alone never reach the goal"), and the goals
+// are judged in the quiescent state it ends in; the same state with the scope's condition undone
+// must fail the scoped property, so the scope is what excuses it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "spec/rules/invariants.hpp"
+#include "spec/rules/step.hpp"
+#include "spec/vocabulary/action_text.hpp"
+#include "spec/vocabulary/scenario_text.hpp"
+
+namespace kcspec::spec {
+namespace {
+
+struct Replayed {
+  Config config;
+  ClusterState state;
+};
+
+bool goalHolds(std::string_view id, const Config& config, const ClusterState& state) {
+  const Property* p = catalogProperty(id);
+  EXPECT_NE(p, nullptr) << id;
+  EXPECT_EQ(p->kind, PropertyKind::Liveness) << id;
+  return p->holds(config, state);
+}
+
+bool isRecoveryStep(const Action& action) {
+  const ActionDefinition& definition = kActionDefinitions[static_cast<std::size_t>(action.kind)];
+  return definition.perturbs == Perturbs::Never ||
+         (action.kind == ActionKind::DeliverStopReplicaResponse && !action.error);
+}
+
+bool quiescent(const ClusterState& state) {
+  for (const BrokerData& broker : state.world.brokers) {
+    if (!broker.inbox.empty() || !broker.outbox.empty() || !broker.controller.events.empty()) return false;
+  }
+  return true;
+}
+
+// The scenario's steps, then the commented recovery walk: every action enabled when taken, every
+// walk action a recovery step, and the walk ends quiescent.
+Replayed replayWithRecoveryWalk(const std::string& name) {
+  const std::filesystem::path file = std::filesystem::path(KCSPEC_SOURCE_DIR) / "tests/scenarios" / name;
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  const Scenario scenario = parseScenario(text.str(), file.string());
+  Replayed r{scenario.config, initialState(scenario.config)};
+  for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
+    EXPECT_TRUE(isEnabled(r.config, r.state, scenario.steps[i])) << name << ":" << scenario.step_lines[i];
+    r.state = next(r.config, r.state, scenario.steps[i]);
+  }
+  std::istringstream lines(text.str());
+  std::string line;
+  int line_number = 0;
+  bool walking = false;
+  int walked = 0;
+  while (std::getline(lines, line)) {
+    ++line_number;
+    if (line.starts_with("# from here")) {
+      walking = true;
+      continue;
+    }
+    if (!walking || !line.starts_with("#   ")) continue;
+    const Action action = parseAction(r.config, line.substr(4), file.string(), line_number);
+    EXPECT_TRUE(isRecoveryStep(action)) << name << ":" << line_number;
+    EXPECT_TRUE(isEnabled(r.config, r.state, action)) << name << ":" << line_number;
+    r.state = next(r.config, r.state, action);
+    ++walked;
+  }
+  EXPECT_GT(walked, 0) << name << ": no recovery walk in the comments";
+  EXPECT_TRUE(quiescent(r.state)) << name << ": the walk does not end quiescent";
+  return r;
+}
+
+TEST(DeviationL7, IsAKnownKafkaDeviationWithItsStoryAndL3IsNot) {
+  ASSERT_TRUE(isKnownKafkaDeviation("L7"));
+  EXPECT_NE(catalogProperty("L7")->kafka_deviation.find("LeaderDuringDelete"), std::string_view::npos);
+  EXPECT_FALSE(isKnownKafkaDeviation("L3"));
+  EXPECT_FALSE(isKnownKafkaDeviation("L5"));
+}
+
+TEST(DeviationL7, ABrokerKeepsADeletedTopicAnOldControllerSentAndOnlyL7AsksItAfterASessionLoss) {
+  Replayed r = replayWithRecoveryWalk("deviation_l7_zombie_metadata.scenario");
+  // Broker 3 still caches t-0 although the active controller no longer knows t.
+  const ControllerData* controller = nullptr;
+  for (const BrokerData& broker : r.state.world.brokers) {
+    if (broker.alive && broker.controller.active && !broker.controller.session_lost) controller = &broker.controller;
+  }
+  ASSERT_NE(controller, nullptr);
+  EXPECT_FALSE(controller->context.all_topics.contains(TopicIndex{0}));
+  EXPECT_TRUE(r.state.world.brokers[3].metadata_cache[0].has_value());
+  EXPECT_FALSE(goalHolds("L7", r.config, r.state));
+  EXPECT_TRUE(goalHolds("L3", r.config, r.state));
+  // The same state in a history where no controller lost its session: L3 asks it too.
+  ClusterState no_session_lost = r.state;
+  no_session_lost.budget.controller_failovers = r.config.bounds.controller_failovers;
+  EXPECT_FALSE(goalHolds("L3", r.config, no_session_lost));
+}
+
+TEST(DeviationS7, ARecreatedTopicKeepsTheStaleReassignmentEntryAndL5CountsItAsS7s) {
+  Replayed r = replayWithRecoveryWalk("deviation_s7_recreated_during_reassignment.scenario");
+  ControllerData* controller = nullptr;
+  for (BrokerData& broker : r.state.world.brokers) {
+    if (broker.alive && broker.controller.active && !broker.controller.session_lost) controller = &broker.controller;
+  }
+  ASSERT_NE(controller, nullptr);
+  const TopicPartition t0{0, 0};
+  ASSERT_TRUE(controller->context.partitions_being_reassigned.contains(t0));
+  std::optional<ReplicaAssignment>& assignment = controller->context.partitions[0].assignment;
+  ASSERT_TRUE(assignment.has_value());
+  EXPECT_FALSE(assignment->isBeingReassigned());
+  EXPECT_TRUE(goalHolds("L5", r.config, r.state));
+  // An entry whose assignment still has a replica to add is a reassignment L5 waits for.
+  assignment->adding_replicas = BrokerList{3};
+  EXPECT_FALSE(goalHolds("L5", r.config, r.state));
+}
+
+TEST(DeviationL8, AControllerReElectedWithAnUnflushedBatchNeverSendsARestartedBrokerItsReplicas) {
+  ASSERT_TRUE(isKnownKafkaDeviation("L8"));
+  EXPECT_NE(catalogProperty("L8")->kafka_deviation.find("KAFKA-12315"), std::string_view::npos);
+  Replayed r = replayWithRecoveryWalk("deviation_l8_kafka12315_reelected.scenario");
+  ControllerData* controller = nullptr;
+  for (BrokerData& broker : r.state.world.brokers) {
+    if (broker.alive && broker.controller.active && !broker.controller.session_lost) controller = &broker.controller;
+  }
+  ASSERT_NE(controller, nullptr);
+  EXPECT_TRUE(controller->rsm_batch_unflushed);
+  EXPECT_FALSE(r.state.world.brokers[2].metadata_cache[0].has_value());  // broker 2 never learns t-0
+  EXPECT_FALSE(goalHolds("L8", r.config, r.state));
+  EXPECT_TRUE(goalHolds("L3", r.config, r.state));
+  // The same caches under a controller whose replica state machine works: L3 asks them to agree.
+  controller->rsm_batch_unflushed = false;
+  EXPECT_FALSE(goalHolds("L3", r.config, r.state));
+  EXPECT_TRUE(goalHolds("L8", r.config, r.state));
+}
+
+}  // namespace
+}  // namespace kcspec::spec
