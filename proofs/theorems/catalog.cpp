@@ -171,23 +171,24 @@ bound topic-deletions 1
 )";
 
 // Three brokers: a crash, a controller failover and a deletion — a broker restarted while the
-// old controller had lost its session keeps the deleted topic (deviation L7).
+// old controller had lost its session keeps the deleted topic (deviation L7). Replication factor 1
+// keeps it to 9.8 million states unreduced (53.9 million at 2).
 constexpr std::string_view kZombieMetadata = R"(name zombie-metadata
 brokers 1 2 3
 alive-at-start 1 2 3
 topic t
-  partition 0 replicas 1,2
+  partition 0 replicas 1
   exists-at-start true
 bound crashes 1
 bound controller-failovers 1
 bound topic-deletions 1
 )";
 
-// Three brokers: a crash, a controlled shutdown and a controller failover — a controller re-elected
+// Two brokers: a crash, a controlled shutdown and a controller failover — a controller re-elected
 // with its replica state machine's batch left unflushed (deviation L8, KAFKA-12315).
 constexpr std::string_view kStuckController = R"(name stuck-controller
-brokers 1 2 3
-alive-at-start 1 2 3
+brokers 1 2
+alive-at-start 1 2
 topic t
   partition 0 replicas 1,2
   exists-at-start true
@@ -213,10 +214,10 @@ Catalog buildCatalog() {
            kDeletionErrors);
   embedded("failover-delete", "2 brokers, 1 partition at RF 2; a deletion and a controller failover", kFailoverDelete);
   embedded("reassign-delete", "3 brokers, 1 partition at RF 2; a reassignment to 2,3 and a deletion", kReassignDelete);
-  embedded("zombie-metadata", "3 brokers, 1 partition at RF 2; a crash, a controller failover and a deletion",
+  embedded("zombie-metadata", "3 brokers, 1 partition at RF 1; a crash, a controller failover and a deletion",
            kZombieMetadata);
   embedded("stuck-controller",
-           "3 brokers, 1 partition at RF 2; a crash, a controlled shutdown and a controller failover", kStuckController);
+           "2 brokers, 1 partition at RF 2; a crash, a controlled shutdown and a controller failover", kStuckController);
 
   constexpr std::array<std::string_view, 0> none{};
   constexpr std::array<std::string_view, 1> l6{"L6"};

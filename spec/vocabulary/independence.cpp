@@ -36,15 +36,34 @@ std::optional<DeliveryFootprint> deliveryFootprint(const Observation& world, Bro
   if (!broker.alive || broker.inbox.empty()) return std::nullopt;
   const ControlRequest& head = broker.inbox.front();
   DeliveryFootprint footprint;
+  // A request from an older controller epoch, or for an earlier incarnation of b, is refused whole.
+  if (head.controller_epoch < broker.known_controller_epoch ||
+      (head.broker_epoch >= 0 && head.broker_epoch < broker.broker_epoch)) {
+    return footprint;
+  }
+  const auto heldEpoch = [&](TopicPartition tp) {
+    return broker.replicas[static_cast<std::size_t>(partitionIndex(tp))].leader_epoch;
+  };
   switch (head.kind) {
     case RequestKind::LeaderAndIsr:
-      for (const auto& entry : head.leader_and_isr) footprint.replicas.insert(entry.tp);
+      for (const auto& entry : head.leader_and_isr) {
+        // Only a higher leader epoch, naming b as a replica, changes b's replica.
+        if (entry.leadership.leader_and_isr.leader_epoch > heldEpoch(entry.tp) && entry.assignment.replicas.contains(b)) {
+          footprint.replicas.insert(entry.tp);
+        }
+      }
       break;
     case RequestKind::UpdateMetadata:
       footprint.metadata_cache = true;
       break;
     case RequestKind::StopReplica:
-      for (const auto& entry : head.stop_replica) footprint.replicas.insert(entry.tp);
+      for (const auto& entry : head.stop_replica) {
+        // The deletion (−2) and unknown (−1) epochs bypass the check; otherwise a lower one is refused.
+        if (entry.leader_epoch == LeaderAndIsr::kEpochDuringDelete || entry.leader_epoch == LeaderAndIsr::kNoEpoch ||
+            entry.leader_epoch >= heldEpoch(entry.tp)) {
+          footprint.replicas.insert(entry.tp);
+        }
+      }
       break;
   }
   return footprint;

@@ -28,9 +28,14 @@
 namespace kcspec {
 
 // What deliver-request <b> may change besides b's queue, response queue and known epoch.
+// The entries b refuses are left out: a whole request from an older controller epoch or for an
+// earlier incarnation of b, a LeaderAndIsr entry whose leader epoch is not higher than the one b
+// holds (or that does not name b), a StopReplica entry with a lower one. What decides a refusal —
+// b's known controller epoch, broker epoch and held leader epochs — changes only by a delivery to
+// b (the head first) or a crash of b, so a refused entry stays refused until the delivery.
 struct DeliveryFootprint {
-  PartitionSet replicas;        // b's hosted replicas the head request names (LeaderAndIsr, StopReplica)
-  bool metadata_cache = false;  // UpdateMetadata: b's metadata cache and live-broker list
+  PartitionSet replicas;        // b's hosted replicas the head request changes (LeaderAndIsr, StopReplica)
+  bool metadata_cache = false;  // UpdateMetadata: b's metadata cache, live-broker list and refused ISR changes
 };
 
 // Defined when deliver-request <b> is enabled in `world` (b alive with a request queued).
@@ -47,7 +52,7 @@ constexpr bool absorbsDelivery(BrokerId b, const Action& other) {
 
 // Whether deliver-request <b> is persistent in `world`: on every path from `world` that does not
 // take it, each action is independent of it or absorbs it. Sufficient, and what is checked: every
-// replica the head request names is absent on b (so no shrink-isr or expand-isr can name b on it
+// replica the head request changes is absent on b (so no shrink-isr or expand-isr can name b on it
 // before the delivery, as both need b's replica there, which only a delivery to b creates) and no
 // controller has an AlterPartition from b on it queued.
 bool deliveryIsPersistent(const Observation& world, BrokerId b);

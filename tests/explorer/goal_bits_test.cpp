@@ -1,5 +1,5 @@
-// GoalBits: one byte a state up to 8 goal bits (the spec's six liveness goals and the all-goals
-// bit), four beyond; values come back and are widened in place, across chunk ends.
+// GoalBits: one byte a state up to 8 goal bits, two up to 16 (the spec's eight liveness goals and
+// the all-goals bit), four beyond; values come back and are widened in place, across chunk ends.
 #include "proofs/explorer/goal_bits.hpp"
 
 #include <gtest/gtest.h>
@@ -9,16 +9,18 @@
 namespace kcspec::explorer {
 namespace {
 
-TEST(GoalBits, EightBitsTakeAByteAStateMoreTakeFour) {
+TEST(GoalBits, EightBitsTakeAByteAStateSixteenTwoMoreFour) {
   EXPECT_EQ(GoalBits(7).bytesPerState(), 1u);
   EXPECT_EQ(GoalBits(8).bytesPerState(), 1u);
-  EXPECT_EQ(GoalBits(9).bytesPerState(), 4u);
+  EXPECT_EQ(GoalBits(9).bytesPerState(), 2u);
+  EXPECT_EQ(GoalBits(16).bytesPerState(), 2u);
+  EXPECT_EQ(GoalBits(17).bytesPerState(), 4u);
   EXPECT_EQ(GoalBits(32).bytesPerState(), 4u);
 }
 
 TEST(GoalBits, ValuesComeBackAndWidenInPlace) {
   const std::size_t states = 200000;  // past a chunk of 65,536
-  for (const std::size_t bits : {std::size_t{7}, std::size_t{8}, std::size_t{20}, std::size_t{32}}) {
+  for (const std::size_t bits : {std::size_t{7}, std::size_t{8}, std::size_t{9}, std::size_t{16}, std::size_t{20}, std::size_t{32}}) {
     SCOPED_TRACE(bits);
     const std::uint32_t mask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
     GoalBits goals(bits);
