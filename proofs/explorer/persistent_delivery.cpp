@@ -5,12 +5,10 @@
 namespace kcspec::explorer {
 
 std::optional<std::size_t> persistentDelivery(const Observation& world, std::span<const Action> enabled,
-                                              bool goals_checked) {
+                                              bool /*goals_checked*/) {
   for (std::size_t k = 0; k < enabled.size(); ++k) {
     const Action& action = enabled[k];
     if (action.kind != ActionKind::DeliverRequest) continue;
-    const BrokerData& broker = world.brokers[static_cast<std::size_t>(action.broker)];
-    if (goals_checked && broker.inbox.size() < 2) continue;
     if (deliveryIsPersistent(world, action.broker)) return k;
   }
   return std::nullopt;

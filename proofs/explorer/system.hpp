@@ -112,8 +112,8 @@ concept HasActionKinds = requires(const S& system, const typename S::Action& act
 //         alone);
 //       - invisible: a changes no state-safety property's value and violates no step-safety
 //         property, in s and in every state reached from s without taking a; with
-//         `goals_checked`, it changes no state's goalsReached() there either, and it is a
-//         recovery action;
+//         `goals_checked`, it is a recovery action and no state on a recovery path from s that
+//         does not take a reaches a goal (goalsReached() is 0 there: a goal needs a taken);
 //       - a is not absorbed by a recovery action.
 //       The checker adds the cycle proviso itself (a successor already known at the same depth
 //       or shallower makes it expand every action).
