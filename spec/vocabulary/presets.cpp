@@ -445,7 +445,7 @@ bound perturbations 2
 
 // Issue 27's next scope: `default` with three perturbations per history instead of two, built from
 // kDefault's text (so that the two cannot drift apart). It completes with the default reduction
-// (119,672,870 states, 9 minutes on two threads, 6 GB) with every property holding, and reaches
+// (51,485,057 states, about 4 minutes on two threads, 2.5 GB) with every property holding, and reaches
 // two known deviations no two-perturbation scope shows, L7 and L8 (docs/spec/rules.md "Findings so
 // far"). It is not the main job: issue 27 asks for about a minute.
 std::string_view threePerturbationsText() {
