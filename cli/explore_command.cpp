@@ -556,7 +556,7 @@ CommandRun addExploreCommand(CLI::App& app) {
       "explore", "Explore every state of a configuration (breadth first) and check the invariant catalog");
   command->footer(std::string(kExitStatusFooter));
   auto* preset_option =
-      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most two per history; about 1 second on 2 cores with the default reduction, 20 without), medium (five perturbation kinds, at most three per history; about 26 minutes and 13 GB unreduced), large (medium with a partition at replication factor 3; hours unreduced, use --spill-dir), or one of " + presetNameList(3) + " (default: default)");
+      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most two per history; about 1 second on 2 cores with the default reduction, 20 without), medium (five perturbation kinds, at most three per history; about 30 seconds with the default reduction, 26 minutes and 13 GB without), large (medium with a partition at replication factor 3; about 5 minutes and 3 GB with the default reduction, hours without: use --spill-dir), or one of " + presetNameList(3) + " (default: default)");
   auto* config_option = command->add_option("--config", options->config_file, "A configuration file (config_text.hpp's format)");
   preset_option->excludes(config_option);
   config_option->excludes(preset_option);

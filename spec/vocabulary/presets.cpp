@@ -121,10 +121,12 @@ bound auto-rebalances 1
 // `crash-isr`: `medium` adds a controlled shutdown, the automatic preferred-leader rebalance and
 // an admin's preferred election, at most three perturbations per history (248,164,360 states,
 // about 26 minutes, 13 GB since session 23: a leader refused with INELIGIBLE_REPLICA proposes
-// again, where it used to wait for good; 84,151,819 before); `large` is `medium` with partition
+// again, where it used to wait for good; 84,151,819 before; with the default reduction 8,081,726
+// states, 27 s); `large` is `medium` with partition
 // t-0 on all three brokers (replication factor 3: a crash or a shutdown leaves it two replicas to
 // elect from) — 423,848,089 states, 48 to 50 minutes, 8 GB with --spill-dir before session 23
-// (docs/performance.md, "Session 13"), not run to the end since. `large` of sessions 11–12 had no preferred election (337,911,782 states,
+// (docs/performance.md, "Session 13"), not run to the end unreduced since; with the default
+// reduction 70,720,801 states, 4 min 52 s, 3.2 GB (session 24). `large` of sessions 11–12 had no preferred election (337,911,782 states,
 // 37 to 47 minutes); of sessions 4–10, t-0 at replication factor 2 and no overall bound
 // (274,776,959 states, about 26 minutes).
 constexpr std::string_view kMedium = R"(# kcspec preset: medium
@@ -411,9 +413,9 @@ bound perturbations 2
 
 // `default` on four brokers (issue 27): every perturbation kind, at most two per history, with
 // the replicas spread over brokers 1–4 (t-0 on 1,2 reassignable to 3,4 and expanded onto 3,4;
-// u-0 on 2,3 and u-1 on 4,1 when created). No symmetry. With the default reduction 35,692,384
-// states, about four minutes on one thread (docs/performance.md "Session 22"); unreduced it has
-// not been explored to the end.
+// u-0 on 2,3 and u-1 on 4,1 when created). No symmetry. With the default reduction 9,905,694
+// states, 40 s on two threads (docs/performance.md "Session 24"; 35,692,384 with session 22's);
+// unreduced it has not been explored to the end.
 constexpr std::string_view kFourBrokers = R"(# kcspec preset: four-brokers
 name four-brokers
 brokers 1 2 3 4
