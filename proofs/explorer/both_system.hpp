@@ -84,10 +84,9 @@ class BothSystem {
   bool isRecovery(const Action& action) const;
   // Partial-order reduction (system.hpp HasPersistentActions): persistent_delivery.hpp's choice on
   // the spec's world, while spec and impl agree (a disagreement is expanded in full).
-  std::optional<std::size_t> persistentAction(const State& state, std::span<const Action> enabled,
-                                              bool goals_checked) const {
+  std::optional<std::size_t> persistentAction(const State& state, std::span<const Action> enabled) const {
     if (!state.agree()) return std::nullopt;
-    return persistentDelivery(state.spec.world, enabled, goals_checked);
+    return persistentDelivery(state.spec.world, enabled);
   }
   // Action coverage (system.hpp HasActionKinds): the vocabulary's kinds.
   std::span<const std::string_view> actionKinds() const { return kActionNames; }

@@ -730,7 +730,7 @@ class Explorer {
       if constexpr (HasPersistentActions<S>) {
         if (reduce_) {
           const std::optional<std::size_t> persistent =
-              system_.persistentAction(state, std::span<const Action>(actions), check_liveness_);
+              system_.persistentAction(state, std::span<const Action>(actions));
           if (persistent) {
             KCSPEC_ASSERT(*persistent < actions.size());
             const std::size_t arena_before = chunk.arena.size();

@@ -4,8 +4,7 @@
 
 namespace kcspec::explorer {
 
-std::optional<std::size_t> persistentDelivery(const Observation& world, std::span<const Action> enabled,
-                                              bool /*goals_checked*/) {
+std::optional<std::size_t> persistentDelivery(const Observation& world, std::span<const Action> enabled) {
   for (std::size_t k = 0; k < enabled.size(); ++k) {
     const Action& action = enabled[k];
     if (action.kind != ActionKind::DeliverRequest) continue;

@@ -18,9 +18,8 @@ namespace kcspec::explorer {
 // states only (CatalogProperties::goalsReached: every request queue empty), so no goal is reached
 // on a recovery path that leaves the delivery's request queued: its broker's queue is emptied only
 // by deliveries, the head first, and by a crash, which is not a recovery action. A delivery is a
-// recovery action, and only crash absorbs it. `goals_checked` changes nothing since session 24
-// (before, a delivery qualified with liveness checked only when it left a request behind).
-std::optional<std::size_t> persistentDelivery(const Observation& world, std::span<const Action> enabled,
-                                              bool goals_checked);
+// recovery action, and only crash absorbs it. (Until session 24 a delivery qualified with liveness
+// checked only when it left a request behind; docs/proofs.md says why that was not needed.)
+std::optional<std::size_t> persistentDelivery(const Observation& world, std::span<const Action> enabled);
 
 }  // namespace kcspec::explorer

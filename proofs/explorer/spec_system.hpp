@@ -73,9 +73,8 @@ class SpecSystem {
   PropertyMask goalsReached(const State& state) const;
   bool isRecovery(const Action& action) const { return isRecoveryAction(action); }
   // Partial-order reduction (system.hpp HasPersistentActions): persistent_delivery.hpp's choice.
-  std::optional<std::size_t> persistentAction(const State& state, std::span<const Action> enabled,
-                                              bool goals_checked) const {
-    return persistentDelivery(state.world, enabled, goals_checked);
+  std::optional<std::size_t> persistentAction(const State& state, std::span<const Action> enabled) const {
+    return persistentDelivery(state.world, enabled);
   }
   // Action coverage (system.hpp HasActionKinds): the vocabulary's kinds.
   std::span<const std::string_view> actionKinds() const { return kActionNames; }

@@ -102,8 +102,7 @@ concept HasActionKinds = requires(const S& system, const typename S::Action& act
 };
 // Optional, for partial-order reduction (ExploreOptions::reduction, docs/proofs.md "Partial-order
 // reduction"):
-//   std::optional<std::size_t> persistentAction(const State&, std::span<const Action> enabled,
-//                                               bool goals_checked) const;
+//   std::optional<std::size_t> persistentAction(const State&, std::span<const Action> enabled) const;
 //       the position in `enabled` (= actions(state)) of an action the checker may take alone, or
 //       none. The system promises, for the action a it names in state s:
 //       - persistent: on every path from s that does not take a, every action is independent of a
@@ -111,16 +110,16 @@ concept HasActionKinds = requires(const S& system, const typename S::Action& act
 //         same step violations) or absorbs it (taken after a, it reaches the state it reaches
 //         alone);
 //       - invisible: a changes no state-safety property's value and violates no step-safety
-//         property, in s and in every state reached from s without taking a; with
-//         `goals_checked`, it is a recovery action and no state on a recovery path from s that
-//         does not take a reaches a goal (goalsReached() is 0 there: a goal needs a taken);
+//         property, in s and in every state reached from s without taking a; it is a recovery
+//         action, and no state on a recovery path from s that does not take a reaches a goal
+//         (goalsReached() is 0 there: a goal needs a taken);
 //       - a is not absorbed by a recovery action.
 //       The checker adds the cycle proviso itself (a successor already known at the same depth
 //       or shallower makes it expand every action).
 template <class S>
 concept HasPersistentActions = requires(const S& system, const typename S::State& state,
                                         std::span<const typename S::Action> enabled) {
-  { system.persistentAction(state, enabled, true) } -> std::same_as<std::optional<std::size_t>>;
+  { system.persistentAction(state, enabled) } -> std::same_as<std::optional<std::size_t>>;
 };
 template <class S>
 concept EncodesFingerprinted = requires(const S& system, const typename S::State& state, std::string& bytes) {
