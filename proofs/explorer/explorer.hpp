@@ -221,7 +221,12 @@ class Explorer {
     if (liveness_.size() > 31) throw std::invalid_argument("a system may declare at most 31 liveness properties");
     check_liveness_ = options_.check_liveness && !liveness_.empty();
     if constexpr (HasPersistentActions<S>) reduce_ = options_.reduction == Reduction::Por;
-    keep_bfs_index_ = check_liveness_ || reduce_;
+    if constexpr (PersistentActionsDescend<S>) {
+      cycle_proviso_ = false;  // every cycle of the reduced graph has a state expanded in full already
+    } else {
+      cycle_proviso_ = reduce_;
+    }
+    keep_bfs_index_ = check_liveness_ || cycle_proviso_;
     goals_ = GoalBits(liveness_.size() + 1);
     threads_ = options_.threads != 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
     if (!options_.spill_directory.empty() && check_liveness_) {
@@ -723,9 +728,11 @@ class Explorer {
         }
         chunk.successors.push_back(successor);
       };
-      // Partial-order reduction: the system's persistent action alone, unless its successor is
-      // already known at this depth or shallower (it may close a cycle of reduced states, along
-      // which the other actions would be ignored forever: then every action is expanded).
+      // Partial-order reduction: the system's persistent action alone, unless the cycle proviso
+      // applies and its successor is already known at this depth or shallower (it may close a
+      // cycle of reduced states, along which the other actions would be ignored forever: then
+      // every action is expanded). A system whose persistent actions descend a measure
+      // (system.hpp PersistentActionsDescend) has no such cycle and needs no proviso.
       bool reduced = false;
       if constexpr (HasPersistentActions<S>) {
         if (reduce_) {
@@ -736,7 +743,8 @@ class Explorer {
             const std::size_t arena_before = chunk.arena.size();
             addSuccessor(*persistent);
             const Slot existing = chunk.successors.back().existing;
-            const bool closes_cycle = existing != VisitedSet::kNoSlot && bfsIndexAt(existing) < next_level_begin_;
+            const bool closes_cycle =
+                cycle_proviso_ && existing != VisitedSet::kNoSlot && bfsIndexAt(existing) < next_level_begin_;
             if (closes_cycle) {
               chunk.successors.pop_back();
               chunk.arena.resize(arena_before);
@@ -1028,6 +1036,7 @@ class Explorer {
   unsigned threads_ = 1;
   bool check_liveness_ = false;
   bool reduce_ = false;          // partial-order reduction (Reduction::Por with a system that has persistent actions)
+  bool cycle_proviso_ = false;   // a reduced state whose successor is known at its depth or shallower is expanded in full
   bool keep_bfs_index_ = false;  // bfs_of_slot_ is kept: for liveness, and for the reduction's cycle proviso
   // While a level is expanded: the BFS index where the next level begins (a state below it is at
   // this level's depth or shallower: an edge to it may close a cycle).

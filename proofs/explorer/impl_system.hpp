@@ -76,6 +76,8 @@ class ImplSystem {
   std::optional<std::size_t> persistentAction(const State& state, std::span<const Action> enabled) const {
     return persistentDelivery(state.view.world, enabled);
   }
+  // Each delivery lowers queuedRequests (persistent_delivery.hpp): no cycle proviso is needed.
+  static constexpr bool kPersistentActionsDescend = true;
   // Action coverage (system.hpp HasActionKinds): the vocabulary's kinds.
   std::span<const std::string_view> actionKinds() const { return kActionNames; }
   std::size_t actionKind(const Action& action) const { return static_cast<std::size_t>(action.kind); }

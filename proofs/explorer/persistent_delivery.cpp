@@ -13,4 +13,10 @@ std::optional<std::size_t> persistentDelivery(const Observation& world, std::spa
   return std::nullopt;
 }
 
+std::size_t queuedRequests(const Observation& world) {
+  std::size_t queued = 0;
+  for (const BrokerData& broker : world.brokers) queued += broker.inbox.size();
+  return queued;
+}
+
 }  // namespace kcspec::explorer

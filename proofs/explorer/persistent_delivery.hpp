@@ -22,4 +22,10 @@ namespace kcspec::explorer {
 // checked only when it left a request behind; docs/proofs.md says why that was not needed.)
 std::optional<std::size_t> persistentDelivery(const Observation& world, std::span<const Action> enabled);
 
+// The measure the chosen deliveries lower (system.hpp PersistentActionsDescend): the requests
+// queued on every broker. A delivery takes its broker's head request and queues none (a broker
+// answers on its own response queue), so a path of deliveries taken alone ends within this many
+// steps, and the catalog's systems need no cycle proviso.
+std::size_t queuedRequests(const Observation& world);
+
 }  // namespace kcspec::explorer

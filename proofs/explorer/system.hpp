@@ -115,11 +115,21 @@ concept HasActionKinds = requires(const S& system, const typename S::Action& act
 //         (goalsReached() is 0 there: a goal needs a taken);
 //       - a is not absorbed by a recovery action.
 //       The checker adds the cycle proviso itself (a successor already known at the same depth
-//       or shallower makes it expand every action).
+//       or shallower makes it expand every action), unless the system also promises:
+//   static constexpr bool kPersistentActionsDescend = true;
+//       every action persistentAction names lowers one measure of the state, a natural number,
+//       that no other action it names raises (for the catalog's systems: the requests queued on
+//       every broker, which a delivery lowers by one). A path of actions taken alone then ends
+//       within that number of steps, so every cycle of the reduced graph has a state expanded in
+//       full, which is what the proviso is for (docs/proofs.md, "Partial-order reduction").
 template <class S>
 concept HasPersistentActions = requires(const S& system, const typename S::State& state,
                                         std::span<const typename S::Action> enabled) {
   { system.persistentAction(state, enabled) } -> std::same_as<std::optional<std::size_t>>;
+};
+template <class S>
+concept PersistentActionsDescend = HasPersistentActions<S> && requires {
+  requires S::kPersistentActionsDescend;
 };
 template <class S>
 concept EncodesFingerprinted = requires(const S& system, const typename S::State& state, std::string& bytes) {

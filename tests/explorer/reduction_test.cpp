@@ -32,6 +32,7 @@
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/config_text.hpp"
 #include "spec/vocabulary/independence.hpp"
+#include "proofs/explorer/persistent_delivery.hpp"
 
 namespace kcspec::explorer {
 namespace {
@@ -97,6 +98,8 @@ RelationCounts checkRelation(const S& system) {
       const BrokerId b = delivery.broker;
       PropertyMask delivery_violations = 0;
       const auto delivered = system.next(state, delivery, delivery_violations);
+      // Each delivery lowers the measure that spares the catalog's systems the cycle proviso.
+      EXPECT_EQ(queuedRequests(system.observe(delivered)) + 1, queuedRequests(world));
       const bool persistent = deliveryIsPersistent(world, b);
       counts.persistent += persistent ? 1 : 0;
       const std::string where = printAction(system.config(), delivery) + " at a state " + std::to_string(counts.states);
@@ -256,8 +259,8 @@ TEST(ReducedSearch, FindsEveryMutantTheFullSearchFinds) {
   }
 }
 
-// The cycle proviso looks only at states of earlier levels, which every thread sees: the reduced
-// search, like the full one, gives the same counts and counterexamples on any number of threads.
+// The choice of a persistent delivery depends on the state alone: the reduced search, like the
+// full one, gives the same counts and counterexamples on any number of threads.
 TEST(ReducedSearch, IsTheSameOnOneThreadAndOnSeveral) {
   const SpecSystem system(configNamed(mutant_cases::kDeleteCrash));
   std::vector<ExploreResult<SpecSystem>> runs;
@@ -354,6 +357,90 @@ TEST(SymmetryReducedSearch, IsTheSameOnOneThreadAndOnSeveral) {
       EXPECT_EQ(run.violations[i].recovery, runs.front().violations[i].recovery);
     }
   }
+}
+
+// ---- the cycle proviso
+
+// A ring of three states and a flag: `advance` (action 0) turns the ring, `raise` (action 1) sets
+// the flag, which breaks the one safety property. `advance` is persistent and invisible in every
+// state (it commutes with `raise` and leaves the flag alone), but taken alone it goes round the ring
+// forever and `raise` is never taken: the ignoring problem. The cycle proviso ends it where the
+// ring closes. A system that promised (untruly) that its persistent actions descend a measure
+// would switch the proviso off; the search then misses the violation, which is why the catalog's
+// systems may make that promise only with a measure checked above (queuedRequests).
+template <bool kDescends>
+class RingSystem {
+ public:
+  struct State {
+    std::uint8_t position = 0;
+    bool raised = false;
+  };
+  using Action = int;
+  using Observation = State;
+  static constexpr bool kPersistentActionsDescend = kDescends;
+
+  std::string_view name() const { return "ring"; }
+  std::vector<State> initialStates() const { return {State{}}; }
+  void actions(const State& state, std::vector<Action>& out) const {
+    out.push_back(0);
+    if (!state.raised) out.push_back(1);
+  }
+  State next(const State& state, const Action& action, PropertyMask&) const {
+    State successor = state;
+    if (action == 0) successor.position = static_cast<std::uint8_t>((state.position + 1) % 3);
+    if (action == 1) successor.raised = true;
+    return successor;
+  }
+  Fingerprint fingerprint(const State& state) const {
+    std::string bytes;
+    encode(state, bytes);
+    return hashEncoding(bytes);
+  }
+  void encode(const State& state, std::string& out) const {
+    out.push_back(static_cast<char>(state.position));
+    out.push_back(state.raised ? '\1' : '\0');
+  }
+  State decode(std::string_view bytes) const {
+    return State{static_cast<std::uint8_t>(bytes.at(0)), bytes.at(1) != '\0'};
+  }
+  const Observation& observe(const State& state) const { return state; }
+  std::span<const PropertyInfo> properties() const { return kProperties; }
+  PropertyMask violatedStateProperties(const State& state) const { return state.raised ? propertyBit(0) : 0; }
+  PropertyMask goalsReached(const State&) const { return 0; }
+  bool isRecovery(const Action&) const { return false; }
+  std::optional<std::size_t> persistentAction(const State&, std::span<const Action>) const { return 0; }
+
+ private:
+  static constexpr std::array<PropertyInfo, 1> kProperties{{{"F1", "FlagNeverRaised", PropertyKind::StateSafety}}};
+};
+
+template <bool kDescends>
+ExploreResult<RingSystem<kDescends>> exploreRing() {
+  static_assert(System<RingSystem<kDescends>> && HasPersistentActions<RingSystem<kDescends>>);
+  ExploreOptions options;
+  options.threads = 1;
+  options.reduction = Reduction::Por;
+  options.stop_at_violation = false;
+  options.check_liveness = false;
+  return explore(RingSystem<kDescends>{}, options);
+}
+
+TEST(CycleProviso, TakesTheActionsAPersistentCycleWouldIgnore) {
+  static_assert(!PersistentActionsDescend<RingSystem<false>>);
+  const auto result = exploreRing<false>();
+  EXPECT_EQ(result.reduction, Reduction::Por);
+  ASSERT_EQ(result.violations.size(), 1u);
+  EXPECT_EQ(result.violations.front().property, "F1");
+  EXPECT_EQ(result.reduced_states, 4u);  // two states of each ring (flag down, flag up); the third closes it
+  EXPECT_EQ(result.states, 6u);
+}
+
+TEST(CycleProviso, IsLeftToTheSystemThatPromisesDescent) {
+  static_assert(PersistentActionsDescend<RingSystem<true>>);
+  static_assert(PersistentActionsDescend<SpecSystem> && PersistentActionsDescend<ImplSystem>);
+  const auto result = exploreRing<true>();
+  EXPECT_TRUE(result.violations.empty());  // the promise is false here: only `advance` is ever taken
+  EXPECT_EQ(result.states, 3u);
 }
 
 // A system without persistent actions is explored in full whatever is asked, and says so.
