@@ -298,7 +298,11 @@ void printText(const Config& config, const Subject& subject, const ExploreResult
     fmt::print("  actions      {}\n", fired.empty() ? std::string("none fired") : fired);
     if (!never.empty()) fmt::print("  never fired  {}\n", never);
   }
-  if (result.reduction == explorer::Reduction::Por) {
+  if (result.reduction == explorer::Reduction::Por && result.chained_steps > 0) {
+    fmt::print("  reduction    {}: {} deliveries taken alone in chains, the states between passed through, not kept "
+               "(docs/proofs.md)\n",
+               subject.reduction, grouped(result.chained_steps));
+  } else if (result.reduction == explorer::Reduction::Por) {
     fmt::print("  reduction    {}: {} of the states expanded through one persistent delivery (docs/proofs.md)\n",
                subject.reduction, grouped(result.reduced_states));
   } else {
@@ -383,6 +387,7 @@ std::string jsonReport(const Config& config, const Subject& subject, const Explo
   report["liveness_sweeps"] = result.liveness_sweeps;
   report["reduction"] = std::string(explorer::reductionName(result.reduction));
   report["reduced_states"] = result.reduced_states;
+  report["chained_steps"] = result.chained_steps;
   if (result.reduction == explorer::Reduction::Por) report["reduction"] = subject.reduction;  // por or full
   const ConfigSymmetry symmetry = configSymmetry(config);
   report["symmetry"] = symmetryText(symmetry);  // the configuration's group

@@ -23,7 +23,12 @@
 //   unnamed files (spill_file.hpp) and read back in order: what memory holds is then the visited
 //   set, the BFS indexes, the goal bits and the frontier's per-state records.
 //   Paths are rebuilt by replaying from the initial state: each step takes the parent's first
-//   action whose successor has the child's fingerprint.
+//   action whose successor (the end of its chain of persistent actions, with chains) has the
+//   child's fingerprint.
+// - Partial-order reduction (ExploreOptions::reduction, system.hpp HasPersistentActions): a state
+//   where the system names a persistent action is expanded through it alone. A system whose
+//   persistent actions descend a measure has them taken in chains: each successor is followed
+//   through them to a state with none, and only that state is kept.
 // - Safety: the shortest counterexample of each violated property (the first in BFS order), and
 //   how many states or transitions violate it. A property the caller marks as a known deviation
 //   is reported the same way but does not stop the run and does not make it fail.
@@ -180,6 +185,9 @@ struct ExploreResult {
   int liveness_sweeps = 0;           // the liveness pass's sweeps (0 when it did not run)
   Reduction reduction = Reduction::None;  // what the search used (None when the system has no persistent actions)
   std::uint64_t reduced_states = 0;  // states expanded through one persistent action instead of all enabled ones
+  // Persistent actions taken in chains (a system with PersistentActionsDescend): the states
+  // between a step and the end of its chain are passed through, not kept.
+  std::uint64_t chained_steps = 0;
   // Transitions by action kind, every kind the system names (HasActionKinds), zeros included: a
   // kind that never fired is visible. Empty for a system without kinds.
   std::vector<std::pair<std::string_view, std::uint64_t>> action_counts;
@@ -221,11 +229,10 @@ class Explorer {
     if (liveness_.size() > 31) throw std::invalid_argument("a system may declare at most 31 liveness properties");
     check_liveness_ = options_.check_liveness && !liveness_.empty();
     if constexpr (HasPersistentActions<S>) reduce_ = options_.reduction == Reduction::Por;
-    if constexpr (PersistentActionsDescend<S>) {
-      cycle_proviso_ = false;  // every cycle of the reduced graph has a state expanded in full already
-    } else {
-      cycle_proviso_ = reduce_;
-    }
+    // A system whose persistent actions descend a measure has them taken in chains, and no cycle
+    // of the reduced graph without a state expanded in full: it needs no cycle proviso.
+    chains_ = reduce_ && kChains;
+    cycle_proviso_ = reduce_ && !chains_;
     keep_bfs_index_ = check_liveness_ || cycle_proviso_;
     goals_ = GoalBits(liveness_.size() + 1);
     threads_ = options_.threads != 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -266,6 +273,7 @@ class Explorer {
     }
     result.reduction = reduce_ ? Reduction::Por : Reduction::None;
     result.reduced_states = reduced_states_.load(std::memory_order_relaxed);
+    result.chained_steps = chained_steps_.load(std::memory_order_relaxed);
     if (monitor.joinable()) {
       monitor.request_stop();
       monitor.join();
@@ -588,12 +596,13 @@ class Explorer {
       std::optional<State> scratch_next;
       std::string held;         // the encoding `scratch` holds
       Frontier::Cursor cursor;  // this thread's decoding of the frontier
+      ChainScratch chain;
       for (;;) {
         const std::size_t c = next_chunk.fetch_add(1, std::memory_order_relaxed);
         if (c >= chunk_count) return;
         const std::size_t begin = first + c * chunk_size;
         const std::size_t end = std::min(last, begin + chunk_size);
-        if (!expandChunk(chunks[c], begin, end, expand, actions, scratch, scratch_next, held, cursor)) return;
+        if (!expandChunk(chunks[c], begin, end, expand, actions, scratch, scratch_next, held, cursor, chain)) return;
       }
     };
     const unsigned helpers = static_cast<unsigned>(std::min<std::size_t>(threads_, chunk_count)) - 1;
@@ -646,10 +655,80 @@ class Explorer {
     held.assign(bytes);
   }
 
+  // Whether the system's persistent actions can be taken in chains: they descend a measure, and a
+  // system with the segmented step can take them in place on its scratch copy.
+  static constexpr bool kChains =
+      PersistentActionsDescend<S> && (!StepsEncoded<S> || (StepsEncodedWithHook<S> && AdvancesInPlace<S>));
+
+  // A worker's storage for chains of persistent actions (chains_).
+  struct ChainScratch {
+    std::vector<Action> actions;
+    std::optional<State> spare;  // the other state of two, for a system that does not advance in place
+    std::uint64_t steps = 0;     // taken in the chunk being expanded
+  };
+
+  // The end of the chain of persistent actions from `state`, in place (AdvancesInPlace): while the
+  // system names a persistent action, take it. The measure falls at every step, which bounds the loop.
+  void followChainInPlace(State& state, ChainScratch& chain) const {
+    if constexpr (kChains && AdvancesInPlace<S>) {
+      std::uint64_t measure = system_.descentMeasure(state);
+      for (;;) {
+        chain.actions.clear();
+        system_.actions(state, chain.actions);
+        const std::optional<std::size_t> persistent =
+            system_.persistentAction(state, std::span<const Action>(chain.actions));
+        if (!persistent) return;
+        KCSPEC_ASSERT(*persistent < chain.actions.size());
+        system_.advance(state, chain.actions[*persistent]);
+        measure = checkDescent(measure, system_.descentMeasure(state));
+        ++chain.steps;
+      }
+    }
+  }
+
+  // The same for any system, stepping between `start` and `spare`: returns the one that holds the
+  // state where the chain ends. `taken`, when given, receives the actions.
+  std::optional<State>& followChain(std::optional<State>& start, std::optional<State>& spare, ChainScratch& chain,
+                                    std::vector<Action>* taken) const {
+    std::optional<State>* current = &start;
+    if constexpr (kChains) {
+      std::optional<State>* other = &spare;
+      std::uint64_t measure = system_.descentMeasure(**current);
+      for (;;) {
+        chain.actions.clear();
+        system_.actions(**current, chain.actions);
+        const std::optional<std::size_t> persistent =
+            system_.persistentAction(**current, std::span<const Action>(chain.actions));
+        if (!persistent) break;
+        KCSPEC_ASSERT(*persistent < chain.actions.size());
+        const Action& action = chain.actions[*persistent];
+        PropertyMask violated = 0;
+        if constexpr (StepsInto<S>) {
+          if (!*other) other->emplace(**current);
+          system_.nextInto(**current, action, violated, **other);
+        } else {
+          other->emplace(system_.next(**current, action, violated));
+        }
+        if (violated != 0) throw std::logic_error("a persistent action violated a step property: it must be invisible");
+        if (taken != nullptr) taken->push_back(action);
+        std::swap(current, other);
+        measure = checkDescent(measure, system_.descentMeasure(**current));
+        ++chain.steps;
+      }
+    }
+    return *current;
+  }
+
+  static std::uint64_t checkDescent(std::uint64_t before, std::uint64_t after) {
+    if (after >= before) throw std::logic_error("a persistent action did not lower the system's descent measure");
+    return after;
+  }
+
   bool expandChunk(Chunk& chunk, std::size_t begin, std::size_t end, bool expand, std::vector<Action>& actions,
                    std::optional<State>& scratch, std::optional<State>& scratch_next, std::string& held,
-                   Frontier::Cursor& cursor) {
+                   Frontier::Cursor& cursor, ChainScratch& chain) {
     chunk.states.reserve(end - begin);
+    chain.steps = 0;
     for (std::size_t position = begin; position < end; ++position) {
       if (cancelled()) return false;
       const std::string_view encoding = frontier_.at(position, cursor);  // valid until the next at()
@@ -698,9 +777,22 @@ class Explorer {
         if constexpr (StepsEncoded<S>) {
           // Step, encoding (the parent's bytes for what the step left alone) and fingerprint at
           // once, on a scratch copy of the state that is the state again afterwards.
+          // With chains, the successor is the end of its chain, reached on the same scratch copy.
           const std::size_t offset = chunk.arena.size();
-          successor.fingerprint =
-              system_.stepEncoded(state, encoding, actions[k], successor.step_violations, *scratch_next, chunk.arena);
+          if constexpr (kChains) {
+            if (chains_) {
+              auto follow = [&](State& successor_state) { followChainInPlace(successor_state, chain); };
+              const SuccessorHook<State> hook(follow);
+              successor.fingerprint = system_.stepEncoded(state, encoding, actions[k], successor.step_violations,
+                                                          *scratch_next, chunk.arena, &hook);
+            } else {
+              successor.fingerprint =
+                  system_.stepEncoded(state, encoding, actions[k], successor.step_violations, *scratch_next, chunk.arena);
+            }
+          } else {
+            successor.fingerprint =
+                system_.stepEncoded(state, encoding, actions[k], successor.step_violations, *scratch_next, chunk.arena);
+          }
           keepIfNew(successor, offset);
         } else {
           if constexpr (StepsInto<S>) {
@@ -709,7 +801,7 @@ class Explorer {
           } else {
             scratch_next.emplace(system_.next(state, actions[k], successor.step_violations));
           }
-          const State& next = *scratch_next;
+          const State& next = chains_ ? *followChain(scratch_next, chain.spare, chain, nullptr) : *scratch_next;
           if constexpr (EncodesFingerprinted<S>) {
             // One walk gives both.
             const std::size_t offset = chunk.arena.size();
@@ -764,6 +856,7 @@ class Explorer {
       progress_transitions_.fetch_add(taken, std::memory_order_relaxed);
       progress_expanded_.fetch_add(1, std::memory_order_relaxed);
     }
+    chained_steps_.fetch_add(chain.steps, std::memory_order_relaxed);
     chunk.done = true;
     return true;
   }
@@ -925,16 +1018,21 @@ class Explorer {
     if (initial_state == initial.size()) throw std::logic_error("replay diverged: the system is not deterministic");
     State state = initial[initial_state];
     std::vector<Action> actions;
+    ChainScratch scratch;
+    std::vector<Action> chained;  // the chain of persistent actions after a step (chains_)
     for (std::size_t step = 1; step < chain.size(); ++step) {
       actions.clear();
       system_.actions(state, actions);
       bool found = false;
       for (const Action& action : actions) {
         PropertyMask ignored = 0;
-        State next = system_.next(state, action, ignored);
-        if (VisitedSet::stored(system_.fingerprint(next)) != visited_.fingerprintAt(chain[step])) continue;
-        state = std::move(next);
+        std::optional<State> next(system_.next(state, action, ignored));
+        chained.clear();
+        std::optional<State>& end = chains_ ? followChain(next, scratch.spare, scratch, &chained) : next;
+        if (VisitedSet::stored(system_.fingerprint(*end)) != visited_.fingerprintAt(chain[step])) continue;
+        state = std::move(*end);
         path.push_back(action);
+        path.insert(path.end(), chained.begin(), chained.end());
         found = true;
         break;
       }
@@ -1036,12 +1134,14 @@ class Explorer {
   unsigned threads_ = 1;
   bool check_liveness_ = false;
   bool reduce_ = false;          // partial-order reduction (Reduction::Por with a system that has persistent actions)
+  bool chains_ = false;          // persistent actions are taken in chains (PersistentActionsDescend)
   bool cycle_proviso_ = false;   // a reduced state whose successor is known at its depth or shallower is expanded in full
   bool keep_bfs_index_ = false;  // bfs_of_slot_ is kept: for liveness, and for the reduction's cycle proviso
   // While a level is expanded: the BFS index where the next level begins (a state below it is at
   // this level's depth or shallower: an edge to it may close a cycle).
   std::uint64_t next_level_begin_ = 0;
   std::atomic<std::uint64_t> reduced_states_{0};
+  std::atomic<std::uint64_t> chained_steps_{0};
   std::array<bool, kMaxProperties> known_{};
   std::vector<std::size_t> liveness_;  // indexes of the liveness properties
 

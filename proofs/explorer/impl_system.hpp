@@ -76,8 +76,8 @@ class ImplSystem {
   std::optional<std::size_t> persistentAction(const State& state, std::span<const Action> enabled) const {
     return persistentDelivery(state.view.world, enabled);
   }
-  // Each delivery lowers queuedRequests (persistent_delivery.hpp): no cycle proviso is needed.
-  static constexpr bool kPersistentActionsDescend = true;
+  // Each delivery lowers queuedRequests (persistent_delivery.hpp): the checker takes them in chains.
+  std::uint64_t descentMeasure(const State& state) const { return queuedRequests(state.view.world); }
   // Action coverage (system.hpp HasActionKinds): the vocabulary's kinds.
   std::span<const std::string_view> actionKinds() const { return kActionNames; }
   std::size_t actionKind(const Action& action) const { return static_cast<std::size_t>(action.kind); }

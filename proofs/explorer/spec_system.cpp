@@ -47,6 +47,11 @@ void SpecSystem::step(const State& before, const Action& action, PropertyMask& v
   violated |= catalog_.violatedStep(config_, before, after, observer.record);
 }
 
+void SpecSystem::advance(State& state, const Action& action) const {
+  spec::StepObserver observer;  // ignores what the step reports
+  spec::takeStep(config_, state, action, observer);
+}
+
 Fingerprint SpecSystem::fingerprint(const State& state) const {
   std::string bytes;
   return encodeFingerprinted(state, bytes);
@@ -76,8 +81,10 @@ void SpecSystem::assign(const State& from, State& to) const {
 }
 
 Fingerprint SpecSystem::stepEncoded(const State& state, std::string_view encoding, const Action& action,
-                                    PropertyMask& violated, State& scratch, std::string& out) const {
+                                    PropertyMask& violated, State& scratch, std::string& out,
+                                    const SuccessorHook<State>* then) const {
   step(state, action, violated, scratch);
+  if (then != nullptr) (*then)(scratch);
   const std::size_t begin = out.size();
   SegmentMask changed = 0;
   encodeWorldAfter(state.world, encoding, scratch.world, scratch.budget, shape_, out, changed);

@@ -64,7 +64,7 @@ class SpecSystem {
   // skips the parts `state` already holds.
   void assign(const State& from, State& to) const;
   Fingerprint stepEncoded(const State& state, std::string_view encoding, const Action& action, PropertyMask& violated,
-                          State& scratch, std::string& out) const;
+                          State& scratch, std::string& out, const SuccessorHook<State>* then = nullptr) const;
   void decodeOver(std::string_view bytes, std::string_view previous, State& state) const;
   const Observation& observe(const State& state) const { return state.world; }
   std::span<const PropertyInfo> properties() const { return catalog_.all(); }
@@ -76,8 +76,10 @@ class SpecSystem {
   std::optional<std::size_t> persistentAction(const State& state, std::span<const Action> enabled) const {
     return persistentDelivery(state.world, enabled);
   }
-  // Each delivery lowers queuedRequests (persistent_delivery.hpp): no cycle proviso is needed.
-  static constexpr bool kPersistentActionsDescend = true;
+  // Each delivery lowers queuedRequests (persistent_delivery.hpp): the checker takes them in chains.
+  std::uint64_t descentMeasure(const State& state) const { return queuedRequests(state.world); }
+  // A step in place, for a delivery persistentAction named (no step property checked: invisible).
+  void advance(State& state, const Action& action) const;
   // Action coverage (system.hpp HasActionKinds): the vocabulary's kinds.
   std::span<const std::string_view> actionKinds() const { return kActionNames; }
   std::size_t actionKind(const Action& action) const { return static_cast<std::size_t>(action.kind); }

@@ -115,22 +115,46 @@ concept HasActionKinds = requires(const S& system, const typename S::Action& act
 //         (goalsReached() is 0 there: a goal needs a taken);
 //       - a is not absorbed by a recovery action.
 //       The checker adds the cycle proviso itself (a successor already known at the same depth
-//       or shallower makes it expand every action), unless the system also promises:
-//   static constexpr bool kPersistentActionsDescend = true;
-//       every action persistentAction names lowers one measure of the state, a natural number,
-//       that no other action it names raises (for the catalog's systems: the requests queued on
-//       every broker, which a delivery lowers by one). A path of actions taken alone then ends
-//       within that number of steps, so every cycle of the reduced graph has a state expanded in
-//       full, which is what the proviso is for (docs/proofs.md, "Partial-order reduction").
+//       or shallower makes it expand every action), unless the system also has:
+//   std::uint64_t descentMeasure(const State&) const;
+//       a natural number that every action persistentAction names lowers (for the catalog's
+//       systems: the requests queued on every broker, which a delivery lowers by one). The checker
+//       then takes persistent actions in chains (docs/proofs.md, "Partial-order reduction"): after
+//       each step it takes the persistent action while there is one and keeps only the state where
+//       the chain ends, checking that the measure falls at every step (std::logic_error if not). A
+//       chain ends within that many steps, so every cycle of the reduced graph has a state expanded
+//       in full, and no proviso is needed.
+//   void advance(State& state, const Action& action) const;
+//       optional with descentMeasure: next(state, action) in place, for an action persistentAction
+//       named (invisible: no step property is checked)
 template <class S>
 concept HasPersistentActions = requires(const S& system, const typename S::State& state,
                                         std::span<const typename S::Action> enabled) {
   { system.persistentAction(state, enabled) } -> std::same_as<std::optional<std::size_t>>;
 };
 template <class S>
-concept PersistentActionsDescend = HasPersistentActions<S> && requires {
-  requires S::kPersistentActionsDescend;
+concept PersistentActionsDescend = HasPersistentActions<S> && requires(const S& system, const typename S::State& state) {
+  { system.descentMeasure(state) } -> std::convertible_to<std::uint64_t>;
 };
+template <class S>
+concept AdvancesInPlace = requires(const S& system, typename S::State& state, const typename S::Action& action) {
+  { system.advance(state, action) } -> std::same_as<void>;
+};
+
+// What the checker hands a system's stepEncoded (below) to take further steps on the successor in
+// place before it is encoded: the chain of persistent actions.
+template <class State>
+class SuccessorHook {
+ public:
+  template <class F>
+  explicit SuccessorHook(F& f) : context_(&f), call_([](void* c, State& s) { (*static_cast<F*>(c))(s); }) {}
+  void operator()(State& successor) const { call_(context_, successor); }
+
+ private:
+  void* context_;
+  void (*call_)(void*, State&);
+};
+
 template <class S>
 concept EncodesFingerprinted = requires(const S& system, const typename S::State& state, std::string& bytes) {
   { system.encodeFingerprinted(state, bytes) } -> std::same_as<Fingerprint>;
@@ -148,7 +172,9 @@ concept DecodesInto = requires(const S& system, std::string_view view, typename 
 //       for `encoding` = encode(state) and a `scratch` equal to `state`: appends the encoding of
 //       next(state, action, violated) to `out` (ORing the step's violations into `violated`) and
 //       returns its fingerprint; `scratch` equals `state` again on return. The parts of the
-//       successor the step left unchanged are neither copied nor encoded again
+//       successor the step left unchanged are neither copied nor encoded again. With a seventh
+//       argument `const SuccessorHook<State>* then`, it calls (*then)(scratch) after the step and
+//       encodes what that leaves
 //   void decodeOver(std::string_view bytes, std::string_view previous, State& state) const;
 //       decodeInto(bytes, state) for a `state` that holds decode(previous): the parts whose
 //       bytes equal the previous ones are already in place
@@ -158,6 +184,13 @@ concept StepsEncoded = requires(const S& system, const typename S::State& state,
                                 std::string& bytes) {
   { system.assign(state, scratch) } -> std::same_as<void>;
   { system.stepEncoded(state, view, action, mask, scratch, bytes) } -> std::same_as<Fingerprint>;
+};
+template <class S>
+concept StepsEncodedWithHook = StepsEncoded<S> && requires(const S& system, const typename S::State& state,
+                                                           typename S::State& scratch, const typename S::Action& action,
+                                                           PropertyMask& mask, std::string_view view, std::string& bytes,
+                                                           const SuccessorHook<typename S::State>* then) {
+  { system.stepEncoded(state, view, action, mask, scratch, bytes, then) } -> std::same_as<Fingerprint>;
 };
 template <class S>
 concept DecodesOver = requires(const S& system, std::string_view view, typename S::State& state) {
