@@ -112,7 +112,7 @@ void presetsTable(const Options& options) {
 }
 
 void mutantsTable(const Options& options) {
-  const std::string name = options.presets.empty() ? "default" : options.presets.front();
+  const std::string name = options.presets.empty() ? "two-perturbations" : options.presets.front();
   const std::optional<Config> config = preset(name);
   if (!config) {
     fmt::print(stderr, "reduction_bench: no preset {}\n", name);

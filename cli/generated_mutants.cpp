@@ -427,7 +427,7 @@ int runGeneratedMutants(const GeneratedMutantsOptions& o) {
     for (const std::string& file : files) scenarios.push_back({file, parseScenario(readUserFile(file, "a scenario file"), file)});
   }
   for (const std::string& given : o.explore_configs) in.explore_configs.push_back(resolveExploreConfig(given));
-  if (o.explore_configs.empty()) in.explore_configs.push_back({"default", *preset("default")});
+  if (o.explore_configs.empty()) in.explore_configs.push_back({"two-perturbations", *preset("two-perturbations")});
   const unsigned jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   if (!o.out.empty()) checkWritableLater(o.out, /*folder=*/true, "--out");  // before the work, not after it
 

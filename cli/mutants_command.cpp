@@ -250,7 +250,7 @@ CommandRun addMutantsCommand(CLI::App& app) {
       ->check(wholeNumber(0, 10000));
   cmd->add_option("--explore-config", generated->explore_configs,
                   "with --generated: what explore runs on: a preset, a scope of the theorem catalog (kcspec prove --list) "
-                  "or a configuration file, repeatable (default: the preset default)");
+                  "or a configuration file, repeatable (default: the preset two-perturbations)");
   cmd->add_option("--fail-under", generated->fail_under,
                   "with --generated: exit 1 when fewer than PERCENT of the mutants run are killed (default 0)")
       ->check(CLI::Range(0.0, 100.0));

@@ -343,7 +343,8 @@ std::string proofsPage(const Catalog& catalog, const ProveReport& report) {
         md += deviations ? "## Known Kafka deviations: counterexamples\n\n"
                            "Properties Kafka 3.8 violates (`kafka_deviation` in `spec/rules/invariants.cpp`; the story of each in "
                            "[rules.md](spec/rules.md#findings-so-far-properties-kafka-38-violates)), each with the "
-                           "shortest counterexample the explorer found in the theorem's scope.\n\n"
+                           "shortest counterexample the explorer found in the theorem's scope (in a scope explored "
+                           "with `--reduction full` only, the reduced search's, which need not be the shortest).\n\n"
                          : "## Violations: counterexamples\n\n";
         any = true;
       }
@@ -354,7 +355,8 @@ std::string proofsPage(const Catalog& catalog, const ProveReport& report) {
       if (deviations) md += fmt::format("Kafka 3.8: {}\n\n", deviationWhy(r.theorem->property));
       md += fmt::format("In the {}: {} {} violate it. The {} counterexample, {} steps:\n\n", runTitle(run),
                         grouped(c.occurrences), c.occurrence_unit,
-                        run.method == Method::Exhaustive                 ? "shortest"
+                        run.method == Method::Exhaustive && run.reduced_only ? "reduced search's"
+                        : run.method == Method::Exhaustive                 ? "shortest"
                         : run.subject == proofs::Subject::SpecAndImpl ? "shrunk"
                                                                       : "shortest found",
                         c.steps.size());

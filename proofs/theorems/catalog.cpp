@@ -235,15 +235,26 @@ Catalog buildCatalog() {
   constexpr std::array<std::string_view, 1> l8{"L8"};
   addExhaustiveTheorems(catalog, "stuck-controller", l8);
 
-  // The README's main job explores the `default` preset too; here it is one scope among others.
-  // Every perturbation kind is enabled there (two per history), so it reaches all four known
-  // deviations the smaller scopes show one by one.
+  // The README's main job until session 25, `default` with two perturbations per history: every
+  // perturbation kind is enabled, so it reaches all four known deviations the smaller scopes show
+  // one by one, and it is small enough to explore unreduced too (the POR theorem's comparison).
   constexpr std::array<std::string_view, 4> every_deviation{"S7", "S8", "T3", "L6"};
+  catalog.scopes.push_back(Scope{"two-perturbations",
+                                 "the preset `two-perturbations` (spec/vocabulary/presets.cpp), the README's main job "
+                                 "until session 25: every perturbation kind, at most two per history",
+                                 "two-perturbations", ""});
+  addExhaustiveTheorems(catalog, "two-perturbations", every_deviation);
+
+  // The README's main job: `default`, every perturbation kind with three per history. Unreduced it
+  // is far too large to explore here, so its theorems rest on the reduced search (whose theorem,
+  // POR, the scopes above check); it reaches every known deviation the smaller scopes show, L7 and
+  // L8 included.
+  constexpr std::array<std::string_view, 6> default_deviations{"S7", "S8", "T3", "L6", "L7", "L8"};
   catalog.scopes.push_back(Scope{"default",
                                  "the preset `default` (spec/vocabulary/presets.cpp), the README's main job: every "
-                                 "perturbation kind, at most two per history",
-                                 "default", ""});
-  addExhaustiveTheorems(catalog, "default", every_deviation);
+                                 "perturbation kind, at most three per history",
+                                 "default", "", /*reduced_only=*/true});
+  addExhaustiveTheorems(catalog, "default", default_deviations);
 
   // Four perturbations: a reassignment cancelled while the leader is in controlled shutdown, then
   // a failover — the smallest scope of the S2 deviation (docs/spec/rules.md "Findings").
@@ -343,13 +354,17 @@ Theorem explorerTheorem(std::string_view property, std::string_view name, std::s
 }  // namespace
 
 void addExhaustiveTheorems(Catalog& catalog, std::string_view scope, std::span<const std::string_view> deviations_shown) {
+  const Scope* in = catalog.scope(scope);
+  const bool reduced_only = in != nullptr && in->reduced_only;
   for (const spec::Property& p : spec::invariantCatalog()) {
     if (spec::isKnownKafkaDeviation(p.id)) continue;
     catalog.theorems.push_back(fromProperty(p, scope, Method::Exhaustive, Subject::Spec));
   }
   catalog.theorems.push_back(explorerTheorem(kGoodProperty, "RecoveryReachesGoodState", kGoodStatement, scope));
-  catalog.theorems.push_back(
-      explorerTheorem(kReductionProperty, "ReducedSearchFindsTheSameViolations", kReductionStatement, scope));
+  if (!reduced_only) {  // the reduced search against the full one
+    catalog.theorems.push_back(
+        explorerTheorem(kReductionProperty, "ReducedSearchFindsTheSameViolations", kReductionStatement, scope));
+  }
   for (std::string_view id : deviations_shown) {
     const spec::Property* p = spec::catalogProperty(id);
     if (p == nullptr) throw std::invalid_argument("no catalog property " + std::string(id));

@@ -46,6 +46,9 @@ struct Scope {
   std::string summary;      // one line for the page
   std::string preset;       // an embedded preset (spec/vocabulary/presets.hpp) …
   std::string config_text;  // … or a configuration in config_text.hpp's format; both empty: no configuration
+  // Exhaustive theorems explore it with `--reduction full` only: unreduced it is too large to
+  // explore here, so it has no POR theorem (the reduced search is the theorem's method).
+  bool reduced_only = false;
 };
 
 struct RandomBudget {

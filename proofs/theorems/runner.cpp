@@ -168,10 +168,11 @@ void summarize(const explorer::ExploreResult<S>& result, RunSummary& summary) {
 
 template <class S>
 TheoremCounterexample describeViolation(const Config& config, const std::string& scope,
-                                        const explorer::Violation<S>& v, std::string_view what) {
+                                        const explorer::Violation<S>& v, std::string_view what, bool reduced = false) {
   const std::string about = fmt::format(
-      "# found by `kcspec prove`: {} {} in scope {} ({}), shortest counterexample: the {} steps below\n", v.property,
-      v.name, scope, v.known_deviation ? "known Kafka deviation" : what, v.path.size());
+      "# found by `kcspec prove`: {} {} in scope {} ({}), {}: the {} steps below\n", v.property, v.name, scope,
+      v.known_deviation ? "known Kafka deviation" : what,
+      reduced ? "a counterexample of the reduced search" : "shortest counterexample", v.path.size());
   TheoremCounterexample c = counterexampleOf(config, v.path, v.recovery, about);
   c.occurrences = v.occurrences;
   c.occurrence_unit = v.kind == explorer::PropertyKind::StepSafety ? "transitions" : "states";
@@ -182,8 +183,21 @@ TheoremCounterexample describeViolation(const Config& config, const std::string&
 // after a violation, so each gets its verdict. Then POR: the same scope with `--reduction full`
 // (partial-order reduction, and symmetry reduction where the scope has one) must report the same violated properties (a property only one search reports is
 // POR's counterexample: the full search's path when the reduced one missed it, else the reduced one's).
-RunOutput runExhaustiveSpec(const Config& config, const std::string& scope, const ProveOptions& options) {
+RunOutput runExhaustiveSpec(const Config& config, const std::string& scope, const ProveOptions& options,
+                            bool reduced_only) {
   RunOutput out;
+  if (reduced_only) {  // too large unreduced: the reduced search is the method (Scope::reduced_only)
+    const explorer::SpecSystem symmetric(config, explorer::SpecSystem::Symmetry::Reduced);
+    const auto reduced = exploreScope(symmetric, options, /*stop_at_violation=*/false, /*check_liveness=*/true,
+                                      explorer::Reduction::Por);
+    summarize(reduced, out.summary);
+    out.summary.reduced_only = true;
+    out.summary.symmetry_reduced_by = symmetric.symmetryPermutations();
+    for (const auto& v : reduced.violations) {
+      out.violations.emplace(v.property, describeViolation(config, scope, v, "violation", /*reduced=*/true));
+    }
+    return out;
+  }
   const explorer::SpecSystem system(config);
   const auto result = exploreScope(system, options, /*stop_at_violation=*/false, /*check_liveness=*/true);
   summarize(result, out.summary);
@@ -366,6 +380,16 @@ std::string runTitle(const RunSummary& run) {
 }
 
 std::string runFigures(const RunSummary& run) {
+  if (run.method == Method::Exhaustive && run.reduced_only) {
+    return fmt::format("{} states, {} transitions, depth {}, {:.1f} s with `--reduction full` ({}); not explored "
+                       "unreduced (too large here){}",
+                       grouped(run.states), grouped(run.transitions), run.max_depth, run.seconds,
+                       run.symmetry_reduced_by > 0
+                           ? fmt::format("partial-order reduction and {} broker permutation{} besides the identity",
+                                         run.symmetry_reduced_by, run.symmetry_reduced_by == 1 ? "" : "s")
+                           : "partial-order reduction; no symmetry",
+                       run.complete ? "" : ", incomplete: " + run.stop);
+  }
   if (run.method == Method::Exhaustive) {
     return fmt::format("{} states, {} transitions, depth {}, {:.1f} s{}{}", grouped(run.states), grouped(run.transitions),
                        run.max_depth, run.seconds,
@@ -428,7 +452,7 @@ ProveReport prove(const Catalog& catalog, const std::vector<const Theorem*>& sel
       say(fmt::format("running {} …", runTitle(header)));
       RunOutput output;
       if (t->method == Method::Exhaustive && t->subject == Subject::Spec) {
-        output = runExhaustiveSpec(config, t->scope, options);
+        output = runExhaustiveSpec(config, t->scope, options, scope->reduced_only);
       } else if (t->method == Method::Exhaustive) {
         output = runExhaustiveAgreement(config, t->scope, options, mutantsOf(t->impl_mutants), t->impl_mutants);
       } else if (t->subject == Subject::Spec) {
@@ -452,6 +476,7 @@ ProveReport prove(const Catalog& catalog, const std::vector<const Theorem*>& sel
       output.summary.reduced_states = figures.reduced_states;
       output.summary.reduced_seconds = figures.reduced_seconds;
       output.summary.symmetry_reduced_by = figures.symmetry_reduced_by;
+      output.summary.reduced_only = figures.reduced_only;
       say(fmt::format("  {}", runFigures(output.summary)));
       found = run_of.emplace(key, outputs.size()).first;
       outputs.push_back(std::move(output));

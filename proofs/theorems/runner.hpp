@@ -63,6 +63,7 @@ struct RunSummary {
   std::uint64_t reduced_states = 0;
   double reduced_seconds = 0;
   std::size_t symmetry_reduced_by = 0;  // the broker permutations (besides the identity) the reduced run merged states by
+  bool reduced_only = false;  // the scope is explored with `--reduction full` only (Scope::reduced_only): states are the reduced run's
   // Known Kafka deviations the run reached that no theorem of the run expects (id and shortest length).
   std::vector<std::pair<std::string, std::size_t>> other_deviations;
 };

@@ -1,16 +1,17 @@
-// The embedded configurations: `default` (every perturbation kind, at most two per history:
-// explored exhaustively in under a minute, DESIGN.md), `medium` and `large` (sized for about ten
-// minutes and an hour: `medium` takes about eight, `large` about 26, and the next larger
-// candidate outgrew this 24 GiB machine; docs/performance.md has today's times),
+// The embedded configurations: `default` (every perturbation kind, at most three per history:
+// explored exhaustively in about a minute with the default reduction, DESIGN.md), `medium` and
+// `large` (sized for about ten minutes and an hour unreduced; docs/performance.md has today's
+// times),
 // `every-perturbation` (every kind once, without the overall bound: far too large to complete),
 // `crash-isr` (the previous default),
 // `crash-deletion` (the first slice's default), `stress-4` and `stress-5` for random
 // histories, `cancel-during-shutdown` (the smallest scope of Kafka's S2 deviation), the five
 // configurations of the differential checks (kCheckPresetNames), `spare-brokers` (the one
 // preset with a symmetry: two brokers that host nothing, for `--reduction full`) and
-// `four-brokers` (`default`'s kinds and bound on four brokers), `three-perturbations` (`default`
-// with three perturbations per history; its findings, not yet in the catalog, are in docs/findings/). Each is written in the configuration's text form and parsed, so it is valid by
-// construction.
+// `four-brokers` (`default`'s kinds on four brokers, two per history), `two-perturbations`
+// (`default` with two perturbations per history: the main job until session 25, and the scope of
+// the runs that also go unreduced). Each is written in the configuration's text form and parsed,
+// so it is valid by construction.
 #pragma once
 
 #include <array>
@@ -26,7 +27,7 @@ namespace kcspec {
 inline constexpr std::array<std::string_view, 17> kPresetNames = {
     "default",   "medium",  "large",     "every-perturbation", "crash-isr",    "crash-deletion", "stress-4",
     "stress-5",  "cancel-during-shutdown", "deletion", "unclean", "no-delete", "reassignment", "rebalance",
-    "spare-brokers", "four-brokers", "three-perturbations"};
+    "spare-brokers", "four-brokers", "two-perturbations"};
 
 // The presets too large to explore that random histories (`kcspec mutants`, `kcspec prove`, the
 // property tests) draw their variety from; the order is part of the histories' seeds.

@@ -84,9 +84,9 @@ TEST(Interrupt, MutantsReportsTheMutantsFinishedAndExits130) {
 
 TEST(Interrupt, ProveReportsTheTheoremsDecidedWritesNothingAndExits130) {
   const fs::path dir = work("prove");
-  // The default preset's exploration takes 20 s and more: the interrupt lands inside it.
+  // The two-perturbations preset's unreduced exploration takes 20 s and more: the interrupt lands inside it.
   const RunResult run =
-      runAndInterrupt({"prove", "--only", "default", "--out", "page.md"}, dir, std::chrono::milliseconds(2500));
+      runAndInterrupt({"prove", "--only", "two-perturbations", "--out", "page.md"}, dir, std::chrono::milliseconds(2500));
   ASSERT_FALSE(run.hung) << run.describe();
   ASSERT_FALSE(run.signalled) << run.describe();
   EXPECT_EQ(run.status, 130) << run.describe();
@@ -109,7 +109,7 @@ TEST(Interrupt, SigtermGivesMutantsPartialReport) {
 
 TEST(Interrupt, SighupGivesProvePartialReportAndWritesNothing) {
   const fs::path dir = work("prove-hup");
-  const RunResult run = runAndInterrupt({"prove", "--only", "default", "--out", "page.md"}, dir,
+  const RunResult run = runAndInterrupt({"prove", "--only", "two-perturbations", "--out", "page.md"}, dir,
                                         std::chrono::milliseconds(2500), "/dev/null", std::chrono::seconds(60), SIGHUP);
   ASSERT_FALSE(run.hung) << run.describe();
   ASSERT_FALSE(run.signalled) << run.describe();
@@ -128,7 +128,7 @@ TEST(Progress, MutantsShowsProgressOnATerminal) {
 }
 
 TEST(Progress, ProveShowsTheRunInProgressOnATerminal) {
-  const RunResult run = runOnTerminal({"prove", "--only", "default"}, work("prove-tty"), std::chrono::milliseconds(3000));
+  const RunResult run = runOnTerminal({"prove", "--only", "two-perturbations"}, work("prove-tty"), std::chrono::milliseconds(3000));
   KCSPEC_SKIP_WITHOUT_TERMINAL(run);
   ASSERT_FALSE(run.hung) << run.describe();
   EXPECT_GE(count(run.out, "\r\033[Kprove:   "), 3u) << run.describe();

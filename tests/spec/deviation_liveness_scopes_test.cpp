@@ -1,4 +1,5 @@
-// The liveness findings of the preset `three-perturbations` that are Kafka 3.8's own behaviour
+// The liveness findings of the preset `default` (three perturbations per history; called
+// `three-perturbations` when they were found, in session 24) that are Kafka 3.8's own behaviour
 // (docs/spec/rules.md "Findings so far"), and the scopes of L3 and L5 that leave them to L7, L8
 // and S7.
 // Each history of tests/scenarios/ is replayed, then the recovery walk its comments give (what the

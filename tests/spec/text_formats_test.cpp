@@ -93,17 +93,17 @@ TEST(ConfigText, ParsesTheDocumentedExample) {
   EXPECT_EQ(c.topicNamed("other.topic_2-x"), 1);
 }
 
-// `three-perturbations` is built from `default`'s text: the same configuration but its name and an
-// overall bound of three.
-TEST(ConfigText, TheThreePerturbationsPresetIsDefaultWithAnOverallBoundOfThree) {
-  Config three = *preset("three-perturbations");
-  const Config two = *preset("default");
-  EXPECT_EQ(three.name, "three-perturbations");
+// `two-perturbations` is built from `default`'s text: the same configuration but its name and an
+// overall bound of two.
+TEST(ConfigText, TheTwoPerturbationsPresetIsDefaultWithAnOverallBoundOfTwo) {
+  const Config three = *preset("default");
+  Config two = *preset("two-perturbations");
+  EXPECT_EQ(two.name, "two-perturbations");
   EXPECT_EQ(three.bounds.perturbations, 3);
   EXPECT_EQ(two.bounds.perturbations, 2);
-  three.name = two.name;
-  three.bounds.perturbations = two.bounds.perturbations;
-  EXPECT_EQ(printConfig(three), printConfig(two));
+  two.name = three.name;
+  two.bounds.perturbations = three.bounds.perturbations;
+  EXPECT_EQ(printConfig(two), printConfig(three));
 }
 
 TEST(ConfigText, DefaultsWhenStatementsAreLeftOut) {
@@ -512,10 +512,10 @@ TEST(Presets, EveryPerturbationEnablesEveryKindWithoutAnOverallBound) {
   EXPECT_EQ(c.bounds.perturbations, kAnyNumberOfPerturbations);
 }
 
-TEST(Presets, DefaultEnablesEveryKindWithAtMostTwoPerturbationsPerHistory) {
+TEST(Presets, DefaultEnablesEveryKindWithAtMostThreePerturbationsPerHistory) {
   const Config c = *preset("default");
   expectEveryPerturbationOnce(c);
-  EXPECT_EQ(c.bounds.perturbations, 2);
+  EXPECT_EQ(c.bounds.perturbations, 3);
   Bounds without_overall = c.bounds;
   without_overall.perturbations = kAnyNumberOfPerturbations;
   EXPECT_EQ(without_overall, preset("every-perturbation")->bounds);  // the same kinds, bounded overall
