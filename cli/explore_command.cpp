@@ -173,6 +173,11 @@ std::string replayCommand(const Subject& subject, const std::string& scenario) {
                      shellWord(scenario));
 }
 
+// The unreduced search's counterexamples are the shortest; a reduced search's need not be.
+std::string_view counterexampleWord(const Subject& subject) {
+  return subject.reduction == "none" ? "shortest counterexample" : "counterexample";
+}
+
 // The counterexample as a scenario file (the path; a liveness violation's stuck recovery walk
 // follows as comments), with what it shows in comments after the header.
 template <class S>
@@ -187,7 +192,11 @@ std::string scenarioText(const Config& config, const Subject& subject, const Vio
                                   subject.mutants.none() ? "" : " --mutant " + subject.mutantNames(),
                                   v.property, v.name, kindName(v.kind), v.known_deviation ? ", known Kafka deviation" : "",
                                   grouped(v.occurrences), occurrenceUnit(v.kind));
-  about += fmt::format("# shortest counterexample: the {} steps below\n", v.path.size());
+  about += subject.reduction == "none"
+               ? fmt::format("# shortest counterexample: the {} steps below\n", v.path.size())
+               : fmt::format("# a counterexample of the reduced search (--reduction none gives the shortest): the {} "
+                             "steps below\n",
+                             v.path.size());
   text.insert(header_end, about);
   if (!v.recovery.empty()) {
     text += "# from here, recovery actions alone never reach the goal; for example:\n";
@@ -317,16 +326,17 @@ void printText(const Config& config, const Subject& subject, const ExploreResult
   for (const Violation<S>& v : result.violations) {
     if (!v.known_deviation) continue;
     const Reported* r = reportOf(reported, v.property);
-    fmt::print("known Kafka deviation {} {} ({}): {} {}, shortest counterexample {} steps, {}\n", v.property, v.name,
-               kindName(v.kind), grouped(v.occurrences), occurrenceUnit(v.kind), v.path.size(), r ? r->scenario : "");
+    fmt::print("known Kafka deviation {} {} ({}): {} {}, {} {} steps, {}\n", v.property, v.name, kindName(v.kind),
+               grouped(v.occurrences), occurrenceUnit(v.kind), counterexampleWord(subject), v.path.size(),
+               r ? r->scenario : "");
   }
   bool any = false;
   for (const Violation<S>& v : result.violations) {
     if (v.known_deviation) continue;
     any = true;
     const Reported* r = reportOf(reported, v.property);
-    fmt::print("\nVIOLATION {} {} ({}): {} {}; shortest counterexample, {} steps:\n", v.property, v.name,
-               kindName(v.kind), grouped(v.occurrences), occurrenceUnit(v.kind), v.path.size());
+    fmt::print("\nVIOLATION {} {} ({}): {} {}; {}, {} steps:\n", v.property, v.name, kindName(v.kind),
+               grouped(v.occurrences), occurrenceUnit(v.kind), counterexampleWord(subject), v.path.size());
     for (std::size_t i = 0; i < v.path.size(); ++i) fmt::print("  {:>3}. {}\n", i + 1, printAction(config, v.path[i]));
     if (r != nullptr && !v.path.empty()) {
       fmt::print("  observation diff at step {} (before -> after):\n{}", v.path.size(),
@@ -561,7 +571,7 @@ CommandRun addExploreCommand(CLI::App& app) {
       "explore", "Explore every state of a configuration (breadth first) and check the invariant catalog");
   command->footer(std::string(kExitStatusFooter));
   auto* preset_option =
-      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most two per history; about 1 second on 2 cores with the default reduction, 20 without), medium (five perturbation kinds, at most three per history; about 30 seconds with the default reduction, 26 minutes and 13 GB without), large (medium with a partition at replication factor 3; about 5 minutes and 3 GB with the default reduction, hours without: use --spill-dir), or one of " + presetNameList(3) + " (default: default)");
+      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most three per history; about 40 seconds on 2 cores with the default reduction, far too large without), medium (five perturbation kinds, at most three per history; about 10 seconds with the default reduction, 26 minutes and 13 GB without), large (medium with a partition at replication factor 3; about 30 seconds with the default reduction, hours without: use --spill-dir), two-perturbations (default with at most two per history; under a second with the default reduction, 20 without), or one of " + presetNameList(4) + " (default: default)");
   auto* config_option = command->add_option("--config", options->config_file, "A configuration file (config_text.hpp's format)");
   preset_option->excludes(config_option);
   config_option->excludes(preset_option);

@@ -25,9 +25,9 @@
 namespace kcspec {
 
 inline constexpr std::array<std::string_view, 17> kPresetNames = {
-    "default",   "medium",  "large",     "every-perturbation", "crash-isr",    "crash-deletion", "stress-4",
-    "stress-5",  "cancel-during-shutdown", "deletion", "unclean", "no-delete", "reassignment", "rebalance",
-    "spare-brokers", "four-brokers", "two-perturbations"};
+    "default",   "medium",  "large",     "two-perturbations", "every-perturbation", "crash-isr",    "crash-deletion",
+    "stress-4",  "stress-5",  "cancel-during-shutdown", "deletion", "unclean", "no-delete", "reassignment", "rebalance",
+    "spare-brokers", "four-brokers"};
 
 // The presets too large to explore that random histories (`kcspec mutants`, `kcspec prove`, the
 // property tests) draw their variety from; the order is part of the histories' seeds.

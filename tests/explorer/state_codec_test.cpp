@@ -115,13 +115,19 @@ static_assert(fieldCount<Bounds>() == kBoundNames.size() + 1);  // the per-kind 
 static_assert(fieldCount<spec::ClusterState>() == 2);  // the world and the budget, both walked
 // ReplicaAssignment has constructors (not an aggregate): its three lists are walked by name.
 
-TEST(StateCodec, EveryExploredStateRoundTrips) {
-  const CheckingSystem system(everyPerturbationOnce());
+// Two threads, every violated property kept going, down to `max_depth`.
+ExploreOptions exploredToDepth(int max_depth, Reduction reduction = Reduction::None) {
   ExploreOptions options;
   options.threads = 2;
-  options.max_depth = 12;
+  options.max_depth = max_depth;
   options.stop_at_violation = false;
-  const auto result = explore(system, options);
+  options.reduction = reduction;
+  return options;
+}
+
+TEST(StateCodec, EveryExploredStateRoundTrips) {
+  const CheckingSystem system(everyPerturbationOnce());
+  const auto result = explore(system, exploredToDepth(12));
   EXPECT_GT(result.states, 1000u);
   EXPECT_EQ(system.failures.load(), 0);
   EXPECT_EQ(system.seen.size(), result.states);  // one encoding per state, one state per fingerprint
@@ -238,11 +244,7 @@ class FastPathCheckingSystem : public SpecSystem {
 
 TEST(StateCodec, FastPathsAgreeWithThePlainMembers) {
   const FastPathCheckingSystem system(everyPerturbationOnce());
-  ExploreOptions options;
-  options.threads = 2;
-  options.max_depth = 12;
-  options.stop_at_violation = false;
-  const auto result = explore(system, options);
+  const auto result = explore(system, exploredToDepth(12));
   EXPECT_GT(result.transitions, 1000u);
   EXPECT_EQ(system.checked.load(), result.transitions);
   EXPECT_EQ(system.stepped_encoded.load(), result.transitions);  // every successor through the segmented path
@@ -258,12 +260,7 @@ TEST(StateCodec, FastPathsAgreeWithThePlainMembers) {
 // next and the chain give, and leaves the scratch copy equal to the state.
 TEST(StateCodec, FastPathsAgreeWithThePlainMembersAlongChains) {
   const FastPathCheckingSystem system(everyPerturbationOnce());
-  ExploreOptions options;
-  options.threads = 2;
-  options.max_depth = 10;
-  options.stop_at_violation = false;
-  options.reduction = Reduction::Por;
-  const auto result = explore(system, options);
+  const auto result = explore(system, exploredToDepth(10, Reduction::Por));
   EXPECT_GT(result.chained_steps, 1000u);
   EXPECT_EQ(system.stepped_encoded.load(), result.transitions);
   EXPECT_EQ(system.chained.load(), result.transitions);  // every successor's chain, empty or not
