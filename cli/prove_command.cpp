@@ -137,7 +137,9 @@ void printText(const ProveReport& report, const std::string& written) {
   std::size_t incomplete = 0;
   for (const TheoremResult& r : report.results) {
     if (r.outcome == Outcome::DeviationConfirmed) {
-      fmt::print("{}: Kafka deviation confirmed, shortest counterexample {} steps\n", r.theorem->id,
+      const bool reduced = r.run && report.runs[*r.run].reduced_only;  // the reduced search's, not the shortest
+      fmt::print("{}: Kafka deviation confirmed, {} {} steps\n", r.theorem->id,
+                 reduced ? "counterexample" : "shortest counterexample",
                  r.counterexample ? r.counterexample->steps.size() : 0);
     }
     if (outcomeIsSuccess(r.outcome)) continue;

@@ -28,7 +28,9 @@
 // - Partial-order reduction (ExploreOptions::reduction, system.hpp HasPersistentActions): a state
 //   where the system names a persistent action is expanded through it alone. A system whose
 //   persistent actions descend a measure has them taken in chains: each successor is followed
-//   through them to a state with none, and only that state is kept.
+//   through them to a state with none, and only that state is kept. A reduced search's safety
+//   counterexamples are shortened afterwards: actions are dropped while the rest still replays
+//   and still shows the violation (no single action of the result can be dropped).
 // - Safety: the shortest counterexample of each violated property (the first in BFS order), and
 //   how many states or transitions violate it. A property the caller marks as a known deviation
 //   is reported the same way but does not stop the run and does not make it fail.
@@ -1067,6 +1069,54 @@ class Explorer {
     return walk;
   }
 
+  // Replays `path` from initial state `initial`: the state it ends in when every action is enabled
+  // where it is taken and the end shows the safety property `property` violated (a state property
+  // in the last state, a step property by the last step), else none. `budget` counts the steps
+  // taken.
+  std::optional<State> replayShowing(const std::vector<Action>& path, std::size_t initial, std::size_t property,
+                                     PropertyKind kind, std::uint64_t& budget) const {
+    const PropertyMask bit = propertyBit(property);
+    State state = system_.initialStates().at(initial);
+    std::vector<Action> enabled;
+    PropertyMask last = 0;
+    for (const Action& action : path) {
+      enabled.clear();
+      system_.actions(state, enabled);
+      if (std::find(enabled.begin(), enabled.end(), action) == enabled.end()) return std::nullopt;
+      last = 0;
+      state = system_.next(state, action, last);
+      if (budget > 0) --budget;
+    }
+    const bool shows = kind == PropertyKind::StepSafety ? (last & bit) != 0 && !path.empty()
+                                                        : (system_.violatedStateProperties(state) & bit) != 0;
+    if (!shows) return std::nullopt;
+    return state;
+  }
+
+  // Drops actions from a safety counterexample, the last first, while the rest still replays and
+  // still shows the violation at its end; passes again while a pass dropped one. Bounded by a
+  // budget of replayed steps (kShortenSteps). Returns the end state when the path got shorter.
+  static constexpr std::uint64_t kShortenSteps = 2'000'000;
+  std::optional<State> shorten(std::vector<Action>& path, std::size_t initial, std::size_t property,
+                               PropertyKind kind) const {
+    if (kind == PropertyKind::Liveness) return std::nullopt;  // a goal's verdict needs the whole graph
+    std::uint64_t budget = kShortenSteps;
+    std::optional<State> end;
+    for (bool dropped = true; dropped && budget > 0;) {
+      dropped = false;
+      for (std::size_t i = path.size(); i-- > 0 && budget > 0;) {
+        std::vector<Action> candidate = path;
+        candidate.erase(candidate.begin() + static_cast<std::ptrdiff_t>(i));
+        if (std::optional<State> shown = replayShowing(candidate, initial, property, kind, budget)) {
+          path = std::move(candidate);
+          end = std::move(shown);
+          dropped = true;
+        }
+      }
+    }
+    return end;
+  }
+
   void buildViolations(ExploreResult<S>& result) const {
     const auto properties = system_.properties();
     for (std::size_t i = 0; i < properties.size(); ++i) {
@@ -1093,6 +1143,10 @@ class Explorer {
         if ((violated & bit) == 0) throw std::logic_error("replay diverged: no action violates the step property");
         state = std::move(next);
         v.path.push_back(actions[taken]);
+      }
+      // A reduced search's path need not be the shortest: shortened where dropping actions keeps it.
+      if (reduce_) {
+        if (std::optional<State> end = shorten(v.path, v.initial_state, i, properties[i].kind)) state = std::move(*end);
       }
       v.last = system_.observe(state);
       result.violations.push_back(std::move(v));
