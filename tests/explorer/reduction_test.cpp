@@ -486,6 +486,70 @@ TEST(CycleProviso, GivesWayToChainsWhoseMeasureIsChecked) {
   EXPECT_THROW(exploreRing<true>(), std::logic_error);  // 0 → 1: the position rises
 }
 
+// A countdown whose persistent action breaks a step property on its last step (from 1 to 0), as a
+// delivery would under `--system both` if spec and impl disagreed on it: the chain stops before
+// that step, which is then taken alone and the violation reported with its history.
+class CountdownSystem {
+ public:
+  struct State {
+    std::uint8_t left = 3;
+    bool other = false;
+  };
+  using Action = int;  // 0: count down (persistent), 1: the other action
+  using Observation = State;
+  std::uint64_t descentMeasure(const State& state) const { return state.left; }
+  std::string_view name() const { return "countdown"; }
+  std::vector<State> initialStates() const { return {State{}}; }
+  void actions(const State& state, std::vector<Action>& out) const {
+    if (state.left > 0) out.push_back(0);
+    if (!state.other) out.push_back(1);
+  }
+  State next(const State& state, const Action& action, PropertyMask& violated) const {
+    State successor = state;
+    if (action == 0) {
+      successor.left = static_cast<std::uint8_t>(state.left - 1);
+      if (successor.left == 0) violated |= propertyBit(0);
+    }
+    if (action == 1) successor.other = true;
+    return successor;
+  }
+  Fingerprint fingerprint(const State& state) const {
+    const std::string bytes{static_cast<char>(state.left), static_cast<char>(state.other)};
+    return hashEncoding(bytes);
+  }
+  void encode(const State& state, std::string& out) const {
+    out.push_back(static_cast<char>(state.left));
+    out.push_back(static_cast<char>(state.other));
+  }
+  State decode(std::string_view bytes) const { return State{static_cast<std::uint8_t>(bytes.at(0)), bytes.at(1) != 0}; }
+  const Observation& observe(const State& state) const { return state; }
+  std::span<const PropertyInfo> properties() const { return kProperties; }
+  PropertyMask violatedStateProperties(const State&) const { return 0; }
+  PropertyMask goalsReached(const State&) const { return 0; }
+  bool isRecovery(const Action&) const { return false; }
+  std::optional<std::size_t> persistentAction(const State& state, std::span<const Action>) const {
+    if (state.left > 0) return 0;
+    return std::nullopt;
+  }
+
+ private:
+  static constexpr std::array<PropertyInfo, 1> kProperties{{{"D1", "NeverReachesZero", PropertyKind::StepSafety}}};
+};
+
+TEST(Chains, EndBeforeAStepThatBreaksAStepProperty) {
+  static_assert(PersistentActionsDescend<CountdownSystem>);
+  ExploreOptions options;
+  options.threads = 1;
+  options.reduction = Reduction::Por;
+  options.stop_at_violation = false;
+  options.check_liveness = false;
+  const auto result = explore(CountdownSystem{}, options);
+  ASSERT_EQ(result.violations.size(), 1u);
+  EXPECT_EQ(result.violations.front().property, "D1");
+  EXPECT_EQ(result.violations.front().path, (std::vector<int>{0, 0, 0}));  // 3 → 2 → 1 in the chain, then 1 → 0
+  EXPECT_GT(result.reduced_states, 0u);  // the state before the step, expanded through it alone
+}
+
 // A system without persistent actions is explored in full whatever is asked, and says so.
 TEST(ReducedSearch, ASystemWithoutPersistentActionsIsExploredInFull) {
   static_assert(!HasPersistentActions<GridSystem>);
