@@ -669,19 +669,23 @@ class Explorer {
     std::uint64_t steps = 0;     // taken in the chunk being expanded
   };
 
+  // The action the system names persistent in `state` (held in chain.actions), or nullptr.
+  const Action* persistentIn(const State& state, ChainScratch& chain) const {
+    chain.actions.clear();
+    system_.actions(state, chain.actions);
+    const std::optional<std::size_t> persistent = system_.persistentAction(state, std::span<const Action>(chain.actions));
+    if (!persistent) return nullptr;
+    KCSPEC_ASSERT(*persistent < chain.actions.size());
+    return &chain.actions[*persistent];
+  }
+
   // The end of the chain of persistent actions from `state`, in place (AdvancesInPlace): while the
   // system names a persistent action, take it. The measure falls at every step, which bounds the loop.
   void followChainInPlace(State& state, ChainScratch& chain) const {
     if constexpr (kChains && AdvancesInPlace<S>) {
       std::uint64_t measure = system_.descentMeasure(state);
-      for (;;) {
-        chain.actions.clear();
-        system_.actions(state, chain.actions);
-        const std::optional<std::size_t> persistent =
-            system_.persistentAction(state, std::span<const Action>(chain.actions));
-        if (!persistent) return;
-        KCSPEC_ASSERT(*persistent < chain.actions.size());
-        system_.advance(state, chain.actions[*persistent]);
+      while (const Action* action = persistentIn(state, chain)) {
+        system_.advance(state, *action);
         measure = checkDescent(measure, system_.descentMeasure(state));
         ++chain.steps;
       }
@@ -696,14 +700,8 @@ class Explorer {
     if constexpr (kChains) {
       std::optional<State>* other = &spare;
       std::uint64_t measure = system_.descentMeasure(**current);
-      for (;;) {
-        chain.actions.clear();
-        system_.actions(**current, chain.actions);
-        const std::optional<std::size_t> persistent =
-            system_.persistentAction(**current, std::span<const Action>(chain.actions));
-        if (!persistent) break;
-        KCSPEC_ASSERT(*persistent < chain.actions.size());
-        const Action& action = chain.actions[*persistent];
+      while (const Action* persistent = persistentIn(**current, chain)) {
+        const Action& action = *persistent;
         PropertyMask violated = 0;
         if constexpr (StepsInto<S>) {
           if (!*other) other->emplace(**current);
@@ -785,15 +783,10 @@ class Explorer {
           // With chains, the successor is the end of its chain, reached on the same scratch copy.
           const std::size_t offset = chunk.arena.size();
           if constexpr (kChains) {
-            if (chains_) {
-              auto follow = [&](State& successor_state) { followChainInPlace(successor_state, chain); };
-              const SuccessorHook<State> hook(follow);
-              successor.fingerprint = system_.stepEncoded(state, encoding, actions[k], successor.step_violations,
-                                                          *scratch_next, chunk.arena, &hook);
-            } else {
-              successor.fingerprint =
-                  system_.stepEncoded(state, encoding, actions[k], successor.step_violations, *scratch_next, chunk.arena);
-            }
+            auto follow = [&](State& successor_state) { followChainInPlace(successor_state, chain); };
+            const SuccessorHook<State> hook(follow);
+            successor.fingerprint = system_.stepEncoded(state, encoding, actions[k], successor.step_violations,
+                                                        *scratch_next, chunk.arena, chains_ ? &hook : nullptr);
           } else {
             successor.fingerprint =
                 system_.stepEncoded(state, encoding, actions[k], successor.step_violations, *scratch_next, chunk.arena);

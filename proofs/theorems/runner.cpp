@@ -380,27 +380,24 @@ std::string runTitle(const RunSummary& run) {
 }
 
 std::string runFigures(const RunSummary& run) {
+  // What `--reduction full` reduced the run by.
+  const std::string reduced_by =
+      run.symmetry_reduced_by > 0
+          ? fmt::format("partial-order reduction and {} broker permutation{} besides the identity",
+                        run.symmetry_reduced_by, run.symmetry_reduced_by == 1 ? "" : "s")
+          : "partial-order reduction; no symmetry";
   if (run.method == Method::Exhaustive && run.reduced_only) {
     return fmt::format("{} states, {} transitions, depth {}, {:.1f} s with `--reduction full` ({}); not explored "
                        "unreduced (too large here){}",
-                       grouped(run.states), grouped(run.transitions), run.max_depth, run.seconds,
-                       run.symmetry_reduced_by > 0
-                           ? fmt::format("partial-order reduction and {} broker permutation{} besides the identity",
-                                         run.symmetry_reduced_by, run.symmetry_reduced_by == 1 ? "" : "s")
-                           : "partial-order reduction; no symmetry",
+                       grouped(run.states), grouped(run.transitions), run.max_depth, run.seconds, reduced_by,
                        run.complete ? "" : ", incomplete: " + run.stop);
   }
   if (run.method == Method::Exhaustive) {
     return fmt::format("{} states, {} transitions, depth {}, {:.1f} s{}{}", grouped(run.states), grouped(run.transitions),
                        run.max_depth, run.seconds,
                        run.reduced_states > 0
-                           ? fmt::format("; with `--reduction full` {} states, {:.1f} s{}", grouped(run.reduced_states),
-                                         run.reduced_seconds,
-                                         run.symmetry_reduced_by > 0
-                                             ? fmt::format(" (partial-order reduction and {} broker permutation{} "
-                                                           "besides the identity)",
-                                                           run.symmetry_reduced_by, run.symmetry_reduced_by == 1 ? "" : "s")
-                                             : " (partial-order reduction; no symmetry)")
+                           ? fmt::format("; with `--reduction full` {} states, {:.1f} s ({})", grouped(run.reduced_states),
+                                         run.reduced_seconds, reduced_by)
                            : "",
                        run.complete ? "" : ", incomplete: " + run.stop);
   }
