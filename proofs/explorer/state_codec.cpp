@@ -302,7 +302,7 @@ void walk(V& v, C& list) {
     if constexpr (IsBoundedList<List>::value) {
       // Decode in place: the elements' own lists keep their storage (no allocation per element);
       // the walk assigns every field.
-      list.resize(size);
+      list.resize_for_overwrite(size);
       for (auto& element : list) walk(v, element);
     } else {
       list.clear();
@@ -814,7 +814,7 @@ template <class Part>
 void decodeRequestBlocks(std::string_view blocks, std::size_t first, const StateShape& shape, Inbox& list) {
   std::size_t count = 0;
   for (std::string_view rest = blocks; !rest.empty(); ++count) takeSegment(rest);
-  list.resize(first + count);
+  list.resize_for_overwrite(first + count);
   for (std::size_t i = first; i < first + count; ++i) decodeWalk(takeSegment(blocks).body, shape, list[i]);
 }
 

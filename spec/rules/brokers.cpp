@@ -65,13 +65,8 @@ void applyStopReplica(BrokerData& broker, const ControlRequest& request) {
   }
 }
 
-}  // namespace
-
-void processNextRequest(Observation& world, BrokerId self) {
-  BrokerData& broker = brokerData(world, self);
-  KCSPEC_ASSERT(broker.alive && !broker.inbox.empty());
-  const ControlRequest request = broker.inbox.front();
-  broker.inbox.erase_at(0);
+// The broker's handling of one request from its queue (which it leaves as it is).
+void handleRequest(BrokerData& broker, BrokerId self, const ControlRequest& request) {
   if (request.controller_epoch < broker.known_controller_epoch) return;  // STALE_CONTROLLER_EPOCH
   if (request.broker_epoch >= 0 && request.broker_epoch < broker.broker_epoch) return;  // STALE_BROKER_EPOCH
   const bool from_newer_controller = request.controller_epoch > broker.known_controller_epoch;
@@ -87,6 +82,15 @@ void processNextRequest(Observation& world, BrokerId self) {
       applyStopReplica(broker, request);
       break;
   }
+}
+
+}  // namespace
+
+void processNextRequest(Observation& world, BrokerId self) {
+  BrokerData& broker = brokerData(world, self);
+  KCSPEC_ASSERT(broker.alive && !broker.inbox.empty());
+  handleRequest(broker, self, broker.inbox.front());
+  broker.inbox.erase_at(0);
 }
 
 void crashBroker(Observation& world, BrokerId self) {

@@ -27,15 +27,16 @@ Entry& entryFor(BoundedList<Entry, kMaxPartitions>& entries, TopicPartition tp, 
   return entries[0];
 }
 
-void enqueue(Controller& ctl, BrokerId broker, ControlRequest request) {
+void enqueue(Controller& ctl, BrokerId broker, const ControlRequest& request) {
   BrokerData& recipient = ctl.world.brokers[static_cast<std::size_t>(broker)];
   // A broker that is down (its death not yet processed) never receives it: the send thread
   // fails to connect and is replaced when BrokerChange sees the broker again.
   if (!recipient.alive) return;
-  request.controller_id = ctl.id;
-  request.controller_epoch = ctl.epoch();
-  request.broker_epoch = ctl.context().live_broker_epochs[static_cast<std::size_t>(broker)];
   recipient.inbox.push_back(request);
+  ControlRequest& sent = recipient.inbox.back();
+  sent.controller_id = ctl.id;
+  sent.controller_epoch = ctl.epoch();
+  sent.broker_epoch = ctl.context().live_broker_epochs[static_cast<std::size_t>(broker)];
 }
 
 }  // namespace

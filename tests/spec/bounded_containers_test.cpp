@@ -1,6 +1,9 @@
-// BoundedVector and BrokerSet: the inline containers every state of the world is built from.
+// BoundedVector, BoundedList and BrokerSet: the containers every state of the world is built from.
 #include <gtest/gtest.h>
 
+#include <vector>
+
+#include "spec/vocabulary/bounded_list.hpp"
 #include "spec/vocabulary/broker_set.hpp"
 #include "spec/vocabulary/ids.hpp"
 
@@ -28,6 +31,82 @@ TEST(BoundedVector, EqualityIsOrderSensitiveAndIgnoresRemovedSlots) {
 TEST(BoundedVectorDeathTest, OverflowStopsTheProgram) {
   BoundedVector<int, 2> two{1, 2};
   EXPECT_DEATH(two.push_back(3), "invariant broken");
+}
+
+using Entries = BoundedList<int, 8>;
+using Queue = BoundedList<Entries, 4>;
+
+TEST(BoundedList, KeepsOrderWhenRemovingAndErasing) {
+  Entries list{3, 1, 2, 1, 4};
+  list.remove(1);
+  EXPECT_EQ(list, (Entries{3, 2, 4}));
+  list.erase_at(1);
+  EXPECT_EQ(list, (Entries{3, 4}));
+  list.push_back(5);
+  EXPECT_EQ(list, (Entries{3, 4, 5}));
+  EXPECT_EQ(list.size(), 3u);
+}
+
+TEST(BoundedList, EqualityCopiesAndMovesSeeTheElementsNotTheSpares) {
+  Entries spared{1, 2, 3, 4};
+  spared.pop_back();
+  spared.erase_at(0);  // two spares now hold 1 and 4
+  EXPECT_EQ(spared, (Entries{2, 3}));
+  const Entries copy = spared;
+  EXPECT_EQ(copy, (Entries{2, 3}));
+  Entries assigned{9, 9, 9, 9, 9};
+  assigned = spared;
+  EXPECT_EQ(assigned, (Entries{2, 3}));
+  Entries moved = std::move(assigned);
+  EXPECT_EQ(moved, (Entries{2, 3}));
+  EXPECT_TRUE(assigned.empty());  // NOLINT(bugprone-use-after-move): a moved-from list is empty
+  Entries target{7};
+  target = std::move(moved);
+  EXPECT_EQ(target, (Entries{2, 3}));
+  EXPECT_TRUE(moved.empty());  // NOLINT(bugprone-use-after-move)
+}
+
+TEST(BoundedList, ResizeAppendsDefaultsEvenOverSpares) {
+  Entries list{5, 6, 7};
+  list.clear();
+  list.resize(2);
+  EXPECT_EQ(list, (Entries{0, 0}));
+  Entries overwritten{5, 6, 7};
+  overwritten.clear();
+  overwritten.resize_for_overwrite(2);  // the caller assigns every element
+  ASSERT_EQ(overwritten.size(), 2u);
+  overwritten[0] = 1;
+  overwritten[1] = 2;
+  EXPECT_EQ(overwritten, (Entries{1, 2}));
+}
+
+// A queue stepped and put back (the explorer's scratch state, a broker's inbox) reuses an element
+// taken off: its own list keeps its storage for the next push. Another allocation of the same size
+// is held in between, so a list that freed the storage could not get it back by chance.
+TEST(BoundedList, AnElementTakenOffKeepsItsStorageForTheNextPush) {
+  Queue queue;
+  queue.push_back(Entries{1, 2, 3});
+  const int* storage = &queue[0][0];
+  queue.erase_at(0);
+  const std::vector<int> blocker(3, 0);
+  queue.push_back(Entries{4, 5});
+  EXPECT_EQ(&queue[0][0], storage);
+  EXPECT_EQ(queue[0], (Entries{4, 5}));
+  EXPECT_NE(blocker.data(), storage);
+
+  Queue parent;
+  parent.push_back(Entries{6, 7});
+  parent.push_back(Entries{8});
+  queue = parent;  // copies into the element and its spare first
+  EXPECT_EQ(&queue[0][0], storage);
+  EXPECT_EQ(queue, parent);
+}
+
+TEST(BoundedListDeathTest, OverflowStopsTheProgram) {
+  BoundedList<int, 2> two{1, 2};
+  EXPECT_DEATH(two.push_back(3), "invariant broken");
+  two.pop_back();
+  EXPECT_DEATH((void)two[1], "invariant broken");
 }
 
 TEST(BrokerSet, SetAlgebraAndAscendingIteration) {
