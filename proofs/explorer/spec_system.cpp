@@ -85,9 +85,14 @@ Fingerprint SpecSystem::stepEncoded(const State& state, std::string_view encodin
                                     const SuccessorHook<State>* then) const {
   step(state, action, violated, scratch);
   if (then != nullptr) (*then)(scratch);
+  // A delivery taken alone changes its broker's data only (processNextRequest): the other
+  // segments need no comparison. A chain's deliveries may reach other brokers.
+  const SegmentMask may_change = then == nullptr && action.kind == ActionKind::DeliverRequest
+                                     ? brokerDataSegments(shape_, action.broker)
+                                     : kEveryWorldSegment;
   const std::size_t begin = out.size();
   SegmentMask changed = 0;
-  encodeWorldAfter(state.world, encoding, scratch.world, scratch.budget, shape_, out, changed);
+  encodeWorldAfter(state.world, encoding, scratch.world, scratch.budget, shape_, out, changed, may_change);
   const Fingerprint fingerprint = fingerprintOf(scratch.world, scratch.budget, std::string_view(out).substr(begin));
   copyWorldSegments(state.world, scratch.world, shape_, changed);  // scratch is `state` again
   scratch.budget = state.budget;

@@ -875,14 +875,23 @@ void encodeWorld(const Observation& world, const Bounds& budget, const StateShap
   forEachSegment(world, budget, shape, [&](const auto& part) { encodeSegment(part, shape, out); });
 }
 
+SegmentMask brokerDataSegments(const StateShape& shape, BrokerId b) {
+  const auto brokers = shape.brokers();
+  const auto at = std::find(brokers.begin(), brokers.end(), static_cast<std::uint8_t>(b));
+  KCSPEC_ASSERT(at != brokers.end());
+  const auto i = static_cast<unsigned>(at - brokers.begin());
+  return (SegmentMask{1} << (1 + 3 * i)) | (SegmentMask{1} << (2 + 3 * i));
+}
+
 void encodeWorldAfter(const Observation& parent, std::string_view parent_encoding, const Observation& world,
-                      const Bounds& budget, const StateShape& shape, std::string& out, SegmentMask& changed) {
+                      const Bounds& budget, const StateShape& shape, std::string& out, SegmentMask& changed,
+                      SegmentMask may_change) {
   // The segments in forEachSegment's order, each the parent's bytes when its part is unchanged.
   changed = 0;
   SegmentMask bit = 1;
-  const auto segment = [&](bool unchanged, const auto& part) {
+  const auto segment = [&](const auto& same, const auto& part) {
     const Segment before = takeSegment(parent_encoding);
-    if (unchanged) {
+    if ((may_change & bit) == 0 || same()) {
       out += before.whole;
     } else {
       encodeSegment(part, shape, out);
@@ -890,16 +899,22 @@ void encodeWorldAfter(const Observation& parent, std::string_view parent_encodin
     }
     bit <<= 1;
   };
-  segment(sameZooKeeper(parent.zk, world.zk, shape), world.zk);
+  segment([&] { return sameZooKeeper(parent.zk, world.zk, shape); }, world.zk);
   for (const std::uint8_t b : shape.brokers()) {
     const BrokerData& was = parent.brokers[b];
     const BrokerData& is = world.brokers[b];
-    if (encodeRequestsAfter(was.inbox, is.inbox, takeSegment(parent_encoding), shape, out)) changed |= bit;
+    const Segment requests = takeSegment(parent_encoding);
+    if ((may_change & bit) == 0) {
+      out += requests.whole;
+    } else if (encodeRequestsAfter(was.inbox, is.inbox, requests, shape, out)) {
+      changed |= bit;
+    }
     bit <<= 1;
-    segment(sameBrokerRest(was, is, shape), walker::BrokerRest<const BrokerData>{is});
-    segment(sameController(was.controller, is.controller, shape), is.controller);
+    segment([&] { return sameBrokerRest(was, is, shape); }, walker::BrokerRest<const BrokerData>{is});
+    segment([&] { return sameController(was.controller, is.controller, shape); }, is.controller);
   }
-  segment(false, budget);  // a few bytes: encoding them costs what comparing would
+  may_change |= bit;                      // the budget: a few bytes, encoding them costs what comparing would
+  segment([] { return false; }, budget);  // (so it is encoded again whatever the step)
   changed &= kEveryWorldSegment;
   KCSPEC_ASSERT(parent_encoding.empty());
 }

@@ -122,13 +122,19 @@ using SegmentMask = std::uint32_t;
 inline constexpr SegmentMask kEveryWorldSegment = (SegmentMask{1} << (1 + 3 * kMaxBrokers)) - 1;
 static_assert(1 + 3 * kMaxBrokers <= 32, "a SegmentMask has a bit per segment");
 
+// Broker `b`'s request queue and other fields, not its controller module: all that a delivery to b
+// changes (spec/rules/brokers.hpp processNextRequest). `b` must be one of the shape's brokers.
+SegmentMask brokerDataSegments(const StateShape& shape, BrokerId b);
+
 // encodeWorld(world, budget, shape, out), given the parent state `parent` the step that led to
 // `world` started from and its encoding `parent_encoding` (= encodeWorld(parent, …, shape)): the
 // parts of the state the step left unchanged are copied from the parent's encoding instead of
 // walked again (the encoding is a sequence of self-contained segments, state_codec.cpp).
-// `changed` tells which of the world's segments differ from the parent's.
+// `changed` tells which of the world's segments differ from the parent's. Only the segments in
+// `may_change` are compared: the caller knows that the step left the others as they were.
 void encodeWorldAfter(const Observation& parent, std::string_view parent_encoding, const Observation& world,
-                      const Bounds& budget, const StateShape& shape, std::string& out, SegmentMask& changed);
+                      const Bounds& budget, const StateShape& shape, std::string& out, SegmentMask& changed,
+                      SegmentMask may_change = kEveryWorldSegment);
 
 // copyWorld restricted to some segments (the others of `to` are left as they are).
 void copyWorldSegments(const Observation& from, Observation& to, const StateShape& shape, SegmentMask segments);

@@ -8,7 +8,9 @@
 
 namespace kcspec::spec {
 
-// The broker processes the head of its request queue.
+// The broker processes the head of its request queue. It changes that broker's own data and
+// nothing else (not even its controller module): the explorer compares only those parts after a
+// delivery (proofs/explorer/state_codec.hpp brokerDataSegments).
 void processNextRequest(Observation& world, BrokerId broker);
 
 // The broker process dies: its registration, queues, caches and controller module are gone.

@@ -14,6 +14,7 @@
 #include "proofs/explorer/state_codec.hpp"
 #include "proofs/explorer/visited_set.hpp"
 #include "spec/rules/step.hpp"
+#include "spec/vocabulary/action_text.hpp"
 
 namespace kcspec::explorer {
 namespace {
@@ -353,6 +354,36 @@ TEST(StateCodec, QueueSegmentsTakeTheHeadOffAndAppendWithoutReencoding) {
         child->world.brokers[broker].inbox[head_taken ? 0 : 1].controller_epoch;
     EXPECT_EQ(world, child->world);
   }
+}
+
+// The segmented step compares only a delivery's own broker's queue and other fields
+// (brokerDataSegments): a delivery changes nothing else, in any sampled state, and the encoding
+// that compares only those parts is the plain one.
+TEST(StateCodec, ADeliveryChangesOnlyItsBrokersDataSegments) {
+  const Config config = everyPerturbationOnce();
+  const SpecSystem system(config);
+  const StateShape shape(config);
+  std::size_t deliveries = 0;
+  for (const SpecSystem::State& state : testing::breadthFirstSample(system, 3000)) {
+    std::string parent_bytes;
+    encodeWorld(state.world, state.budget, shape, parent_bytes);
+    for (const Action& action : spec::enabledActions(config, state)) {
+      if (action.kind != ActionKind::DeliverRequest) continue;
+      ++deliveries;
+      const spec::ClusterState child = spec::next(config, state, action);
+      std::string plain, compared_all, compared_own;
+      encodeWorld(child.world, child.budget, shape, plain);
+      SegmentMask changed = 0;
+      encodeWorldAfter(state.world, parent_bytes, child.world, child.budget, shape, compared_all, changed);
+      const SegmentMask own = brokerDataSegments(shape, action.broker);
+      // (The budget's segment, after the world's, is always encoded again and counts as changed.)
+      const SegmentMask world_segments = (SegmentMask{1} << (1 + 3 * shape.brokers().size())) - 1;
+      EXPECT_EQ(changed & world_segments & ~own, 0u) << printAction(config, action);
+      encodeWorldAfter(state.world, parent_bytes, child.world, child.budget, shape, compared_own, changed, own);
+      EXPECT_EQ(compared_own, plain) << printAction(config, action);
+    }
+  }
+  EXPECT_GT(deliveries, 1000u);
 }
 
 // sameWorld (equality over the configuration's slots) says what operator== says, for states
