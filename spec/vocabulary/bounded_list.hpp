@@ -47,6 +47,7 @@ class BoundedList {
   }
   // Exchanges storage: `other` is left empty, holding this list's former elements as spares.
   BoundedList& operator=(BoundedList&& other) noexcept {
+    if (this == &other) return *this;
     items_.swap(other.items_);
     size_ = other.size_;
     other.size_ = 0;
