@@ -85,11 +85,16 @@ Fingerprint SpecSystem::stepEncoded(const State& state, std::string_view encodin
                                     const SuccessorHook<State>* then) const {
   step(state, action, violated, scratch);
   if (then != nullptr) (*then)(scratch);
-  // A delivery taken alone changes its broker's data only (processNextRequest): the other
-  // segments need no comparison. A chain's deliveries may reach other brokers.
-  const SegmentMask may_change = then == nullptr && action.kind == ActionKind::DeliverRequest
-                                     ? brokerDataSegments(shape_, action.broker)
-                                     : kEveryWorldSegment;
+  // A delivery changes its broker's data only (processNextRequest): ZooKeeper, the controller
+  // modules and, when it is taken alone, the other brokers need no comparison. A chain is made of
+  // deliveries only (persistentAction names nothing else), to any broker.
+  SegmentMask may_change = kEveryWorldSegment;
+  if (action.kind == ActionKind::DeliverRequest) {
+    may_change = brokerDataSegments(shape_, action.broker);
+    if (then != nullptr) {
+      for (const std::uint8_t b : shape_.brokers()) may_change |= brokerDataSegments(shape_, static_cast<BrokerId>(b));
+    }
+  }
   const std::size_t begin = out.size();
   SegmentMask changed = 0;
   encodeWorldAfter(state.world, encoding, scratch.world, scratch.budget, shape_, out, changed, may_change);
