@@ -14,6 +14,7 @@ bool isRecoveryAction(const Action& action) { return !isPerturbation(action); }
 SpecSystem::SpecSystem(Config config, Symmetry symmetry)
     : config_(std::move(config)), shape_(config_), canonical_(config_) {
   symmetry_ = symmetry == Symmetry::Reduced && !canonical_.permutations().empty();
+  for (const std::uint8_t b : shape_.brokers()) every_broker_data_ |= brokerDataSegments(shape_, static_cast<BrokerId>(b));
 }
 
 Fingerprint SpecSystem::fingerprintOf(const Observation& world, const Bounds& budget, std::string_view encoding) const {
@@ -90,10 +91,7 @@ Fingerprint SpecSystem::stepEncoded(const State& state, std::string_view encodin
   // deliveries only (persistentAction names nothing else), to any broker.
   SegmentMask may_change = kEveryWorldSegment;
   if (action.kind == ActionKind::DeliverRequest) {
-    may_change = brokerDataSegments(shape_, action.broker);
-    if (then != nullptr) {
-      for (const std::uint8_t b : shape_.brokers()) may_change |= brokerDataSegments(shape_, static_cast<BrokerId>(b));
-    }
+    may_change = then == nullptr ? brokerDataSegments(shape_, action.broker) : every_broker_data_;
   }
   const std::size_t begin = out.size();
   SegmentMask changed = 0;

@@ -99,6 +99,7 @@ class SpecSystem {
   CatalogProperties catalog_;
   CanonicalFingerprint canonical_;
   bool symmetry_ = false;           // Symmetry::Reduced with a permutation to reduce by
+  SegmentMask every_broker_data_ = 0;  // brokerDataSegments of every broker: what a chain of deliveries changes
 };
 
 static_assert(System<SpecSystem> && StepsEncoded<SpecSystem> && DecodesOver<SpecSystem>);
