@@ -2,14 +2,18 @@
 // preset explored with `--reduction none`, `por` and `full` in one run, states, time and the ratios
 // of none to full, and whether the three report the same violated properties. With --mutants, every mutant of the
 // reference implementation explored with --system impl both ways, stopping at the first
-// violating level: whether each search finds it, the property and the counterexample's length.
+// violating level: whether each search finds it, the property and the counterexample's length; with
+// --keep-going, both searches run to the end and the whole sets of violated properties are compared
+// (issue 27 item 4). --only M8,M9,… takes those mutants alone.
 //
 //   build/bench/kcspec_reduction_bench [--presets NAME,NAME,…] [--threads N] [--max-seconds N] [--no-liveness]
-//   build/bench/kcspec_reduction_bench --mutants [--presets NAME] [--threads N] [--max-seconds N]
+//   build/bench/kcspec_reduction_bench --mutants [--presets NAME] [--threads N] [--max-seconds N] [--keep-going]
+//                                      [--only NAME,…]
 //
 // A run that does not complete within --max-seconds (default 600) is marked "incomplete".
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <set>
@@ -35,6 +39,8 @@ struct Options {
   int max_seconds = 600;
   bool liveness = true;
   bool mutants = false;
+  bool keep_going = false;           // --mutants: run both searches to the end, compare the whole sets
+  std::vector<std::string> only;     // --mutants: these mutants alone (names as impl::kMutants spells them)
 };
 
 std::vector<std::string> splitCommas(std::string_view text) {
@@ -118,9 +124,23 @@ void mutantsTable(const Options& options) {
     fmt::print(stderr, "reduction_bench: no preset {}\n", name);
     std::exit(2);
   }
-  fmt::print("Mutants on `{}`, --system impl, stopping after the first violating level:\n\n", name);
-  fmt::print("| mutant | none: first violation (steps) | none: states | none: s | por: first violation (steps) | por: states | por: s |\n");
-  fmt::print("|---|---|---:|---:|---|---:|---:|\n");
+  for (const std::string& wanted : options.only) {
+    bool known = false;
+    for (const impl::MutantInfo& info : impl::kMutants) known = known || info.name == wanted;
+    if (!known) {
+      fmt::print(stderr, "reduction_bench: no mutant {}\n", wanted);
+      std::exit(2);
+    }
+  }
+  if (options.keep_going) {
+    fmt::print("Mutants on `{}`, --system impl, both searches to the end:\n\n", name);
+    fmt::print("| mutant | none: violated | none: states | none: s | por: violated | por: states | por: s | same set |\n");
+    fmt::print("|---|---|---:|---:|---|---:|---:|---|\n");
+  } else {
+    fmt::print("Mutants on `{}`, --system impl, stopping after the first violating level:\n\n", name);
+    fmt::print("| mutant | none: first violation (steps) | none: states | none: s | por: first violation (steps) | por: states | por: s |\n");
+    fmt::print("|---|---|---:|---:|---|---:|---:|\n");
+  }
   const auto first = [](const auto& result) {
     for (const auto& v : result.violations) {
       if (!v.known_deviation) return fmt::format("{} ({})", v.property, v.path.size());
@@ -128,10 +148,22 @@ void mutantsTable(const Options& options) {
     return std::string(result.complete() ? "none" : "none (incomplete)");
   };
   for (const impl::MutantInfo& info : impl::kMutants) {
+    if (!options.only.empty() &&
+        std::find(options.only.begin(), options.only.end(), std::string(info.name)) == options.only.end()) {
+      continue;
+    }
     const ImplSystem system(*config, impl::Mutants::of({info.id}));
-    const auto full = run(system, Reduction::None, options, /*keep_going=*/false);
-    const auto reduced = run(system, Reduction::Por, options, /*keep_going=*/false);
-    fmt::print("| {} | {} | {} | {} | {} |\n", info.name, first(full), figures(full), first(reduced), figures(reduced));
+    const auto full = run(system, Reduction::None, options, options.keep_going);
+    const auto reduced = run(system, Reduction::Por, options, options.keep_going);
+    if (options.keep_going) {
+      const bool compared = full.complete() && reduced.complete();
+      const bool same = violatedIds(full) == violatedIds(reduced);
+      fmt::print("| {} | {} | {} | {} | {} | {} |\n", info.name, violatedIds(full), figures(full), violatedIds(reduced),
+                 figures(reduced), !compared ? "not compared (incomplete)" : same ? "yes" : "NO");
+    } else {
+      fmt::print("| {} | {} | {} | {} | {} |\n", info.name, first(full), figures(full), first(reduced),
+                 figures(reduced));
+    }
     std::fflush(stdout);
   }
 }
@@ -141,7 +173,7 @@ void mutantsTable(const Options& options) {
 int main(int argc, char** argv) {
   Options options;
   // The presets that complete unreduced (spec/vocabulary/presets.cpp presetStateCount), but `large` (50 minutes).
-  options.presets = {"crash-isr", "crash-deletion", "cancel-during-shutdown", "spare-brokers", "default", "medium"};
+  options.presets = {"crash-isr", "crash-deletion", "cancel-during-shutdown", "spare-brokers", "two-perturbations", "medium"};
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     const bool has_value = i + 1 < argc;
@@ -155,10 +187,14 @@ int main(int argc, char** argv) {
       options.liveness = false;
     } else if (arg == "--mutants") {
       options.mutants = true;
+    } else if (arg == "--keep-going") {
+      options.keep_going = true;
+    } else if (arg == "--only" && has_value) {
+      options.only = splitCommas(argv[++i]);
     } else {
       fmt::print(stderr,
                  "usage: kcspec_reduction_bench [--presets NAME,…] [--threads N] [--max-seconds N] [--no-liveness] "
-                 "[--mutants]\n");
+                 "[--mutants [--keep-going] [--only NAME,…]]\n");
       return 2;
     }
   }
