@@ -10,6 +10,7 @@
 
 #include "cli/files.hpp"
 #include "cli/number_options.hpp"
+#include "cli/starting_state.hpp"
 #include "impl/generated_mutants.hpp"
 #include "impl/log_replay.hpp"
 #include "spec/rules/invariants.hpp"
@@ -61,12 +62,36 @@ std::string_view propertyName(std::string_view id) {
   return "";
 }
 
+// What the scenario's given world breaks (only with `given unchecked`, or known Kafka deviations).
+void printGivenBreaks(const Given& given, const std::vector<GivenWorldBreak>& breaks, const std::string& file, bool json) {
+  if (json) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const GivenWorldBreak& b : breaks) {
+      list.push_back({{"rule", b.id},
+                      {"statement", b.statement},
+                      {"line", b.line},
+                      {"message", b.message},
+                      {"known_kafka_deviation", b.known_kafka_deviation}});
+    }
+    nlohmann::ordered_json object = {{"given", {{"line", given.line}, {"unchecked", given.unchecked}, {"breaks", list}}}};
+    fmt::print("{}\n", object.dump());
+    return;
+  }
+  fmt::print("given ({}:{}){}\n", file, given.line, given.unchecked ? " unchecked" : "");
+  for (const GivenWorldBreak& b : breaks) {
+    fmt::print("  BREAKS {} {}{}{}\n", b.id, b.statement, b.message.empty() ? "" : fmt::format(" (line {}: {})", b.line, b.message),
+               b.known_kafka_deviation ? " (a known Kafka deviation)" : "");
+  }
+}
+
 }  // namespace
 
 int replayScenario(const std::string& file, bool json) {
   const Scenario scenario = readScenario(file);
 
-  spec::ClusterState state = spec::initialState(scenario.config);
+  std::vector<GivenWorldBreak> given_breaks;
+  spec::ClusterState state = startingState(scenario, file, given_breaks);
+  if (scenario.given) printGivenBreaks(*scenario.given, given_breaks, file, json);
   bool violated = false;  // a safety property that is not a known Kafka deviation
   for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
     const Action& action = scenario.steps[i];

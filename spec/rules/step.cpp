@@ -71,6 +71,13 @@ ClusterState initialState(const Config& config) {
   return s;
 }
 
+ClusterState givenState(const Config& config, const Observation& world) {
+  ClusterState s;
+  s.budget = config.bounds;
+  s.world = world;
+  return s;
+}
+
 bool isEnabled(const Config& config, const ClusterState& state, const Action& action) {
   return wellFormed(config, action) && enabled(config, state, action);
 }

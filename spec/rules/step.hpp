@@ -14,6 +14,10 @@ namespace kcspec::spec {
 // ZooKeeper without partition states, and no controller has been elected yet.
 ClusterState initialState(const Config& config);
 
+// A stated world (a scenario's `given` section, spec/vocabulary/given_text.hpp): the world as
+// given, with the configuration's whole perturbation budget left.
+ClusterState givenState(const Config& config, const Observation& world);
+
 // Every enabled action, in the candidates' order (spec/vocabulary/action_candidates.hpp).
 std::vector<Action> enabledActions(const Config& config, const ClusterState& state);
 // The same, appended to `out` (the explorer reuses one vector).

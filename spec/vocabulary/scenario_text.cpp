@@ -28,6 +28,11 @@ ScenarioReader::ScenarioReader(NextLine next_line, std::string file)
   // The configuration's lines are kept (a configuration is short) until `steps` ends them.
   std::vector<std::string> config_text;
   std::vector<int> config_numbers;
+  // The `given` line (0: none), its arguments, and the section's lines after it.
+  int given_line = 0;
+  std::vector<std::string> given_arguments;
+  std::vector<std::string> given_text;
+  std::vector<int> given_numbers;
   for (;;) {  // bounded by kMaxConfigLines
     if (!nextLine()) {
       throw TextError(file_, line_number_,
@@ -38,13 +43,21 @@ ScenarioReader::ScenarioReader(NextLine next_line, std::string file)
       if (tokens.size() != 1) throw TextError(file_, line_number_, "`steps` takes no arguments");
       break;
     }
-    if (config_text.size() == kMaxConfigLines) {
+    if (!tokens.empty() && tokens[0] == "given" && given_line != 0) {
+      throw TextError(file_, line_number_, fmt::format("a second `given` line (the section starts on line {})", given_line));
+    }
+    if (!tokens.empty() && tokens[0] == "given") {
+      given_line = line_number_;
+      given_arguments.assign(tokens.begin() + 1, tokens.end());
+      continue;
+    }
+    if (config_text.size() + given_text.size() == kMaxConfigLines) {
       throw TextError(file_, line_number_,
                       fmt::format("no `steps` line in the first {} lines: the configuration ends at `steps`",
                                   kMaxConfigLines));
     }
-    config_text.push_back(line_);
-    config_numbers.push_back(line_number_);
+    (given_line == 0 ? config_text : given_text).push_back(line_);
+    (given_line == 0 ? config_numbers : given_numbers).push_back(line_number_);
   }
   std::vector<text::SourceLine> lines;
   lines.reserve(config_text.size() + 1);
@@ -52,7 +65,16 @@ ScenarioReader::ScenarioReader(NextLine next_line, std::string file)
   for (std::size_t i = 0; i < config_text.size(); ++i) {
     lines.push_back(text::checkedLine(config_text[i], config_numbers[i], file_));
   }
-  config_ = text::parseConfigLines(lines, file_, line_number_);
+  config_ = text::parseConfigLines(lines, file_, given_line == 0 ? line_number_ : given_line);
+  if (given_line != 0) {
+    std::vector<text::SourceLine> section;
+    section.reserve(given_text.size());
+    for (std::size_t i = 0; i < given_text.size(); ++i) {
+      section.push_back(text::checkedLine(given_text[i], given_numbers[i], file_));
+    }
+    const std::vector<std::string_view> arguments(given_arguments.begin(), given_arguments.end());
+    given_ = parseGiven(config_, section, arguments, file_, given_line);
+  }
 }
 
 bool ScenarioReader::nextLine() {
@@ -64,7 +86,12 @@ bool ScenarioReader::nextLine() {
 std::optional<Action> ScenarioReader::nextStep() {
   while (nextLine()) {  // bounded by the text's lines
     const std::string_view content = text::checkedLine(line_, line_number_, file_).content;
-    if (text::tokenize(content).empty()) continue;
+    const std::vector<std::string_view> tokens = text::tokenize(content);
+    if (tokens.empty()) continue;
+    if (tokens[0] == "given") {
+      throw TextError(file_, line_number_,
+                      "a `given` section comes before `steps`: it states the world the steps start from");
+    }
     step_line_ = line_number_;
     return parseAction(config_, content, file_, line_number_);
   }
@@ -85,6 +112,7 @@ Scenario parseScenario(std::string_view text, std::string_view file) {
       std::string(file));
   Scenario scenario;
   scenario.config = reader.config();
+  scenario.given = reader.given();
   while (std::optional<Action> step = reader.nextStep()) {  // bounded by the text's lines
     scenario.steps.push_back(*step);
     scenario.step_lines.push_back(reader.stepLine());
@@ -95,6 +123,7 @@ Scenario parseScenario(std::string_view text, std::string_view file) {
 std::string printScenario(const Scenario& scenario) {
   std::string out = fmt::format("{}\n", kScenarioHeader);
   out += printConfig(scenario.config);
+  if (scenario.given) out += printGiven(*scenario.given);
   out += "steps\n";
   for (const Action& action : scenario.steps) out += printAction(scenario.config, action) + "\n";
   return out;

@@ -3,7 +3,9 @@
 //
 //   # kcspec scenario v1          the first line, exactly (the format's version)
 //   <configuration statements>    config_text.hpp's grammar; comments and blank lines allowed
-//   steps                         the line that ends the configuration
+//   given [json] [unchecked]      optional: the world the steps start from (given_text.hpp);
+//   <given statements>            without it they start from the configuration's initial state
+//   steps                         the line that ends the configuration (and the given section)
 //   <action>                      action_text.hpp's grammar, one per line, comments allowed
 //   …
 //
@@ -19,6 +21,7 @@
 
 #include "spec/vocabulary/action.hpp"
 #include "spec/vocabulary/config.hpp"
+#include "spec/vocabulary/given_text.hpp"
 #include "spec/vocabulary/text_error.hpp"
 
 namespace kcspec {
@@ -27,6 +30,7 @@ inline constexpr std::string_view kScenarioHeader = "# kcspec scenario v1";
 
 struct Scenario {
   Config config;
+  std::optional<Given> given;  // the stated world the steps start from, if any
   std::vector<Action> steps;
   std::vector<int> step_lines;  // the line of each step in the file it was parsed from
 };
@@ -47,6 +51,7 @@ class ScenarioReader {
   ScenarioReader(NextLine next_line, std::string file);
 
   const Config& config() const { return config_; }
+  const std::optional<Given>& given() const { return given_; }
   std::optional<Action> nextStep();               // nullopt after the last step
   int stepLine() const { return step_line_; }     // the line of the step nextStep returned last
 
@@ -56,6 +61,7 @@ class ScenarioReader {
   NextLine next_line_;
   std::string file_;
   Config config_;
+  std::optional<Given> given_;
   std::string line_;
   int line_number_ = 0;
   int step_line_ = 0;

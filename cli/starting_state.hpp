@@ -1,0 +1,30 @@
+// The state a scenario's steps start from: its `given` world (spec/vocabulary/given_text.hpp) or,
+// without one, the configuration's initial state — and what the given world breaks.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spec/rules/cluster_state.hpp"
+#include "spec/vocabulary/scenario_text.hpp"
+
+namespace kcspec::cli {
+
+// One rule a given world breaks: a rule of the given section (G1–G9) or a state property of the
+// invariant catalog (S…), with the line it is reported at.
+struct GivenWorldBreak {
+  std::string id;
+  std::string statement;
+  int line = 0;
+  std::string message;        // what breaks it (empty for a catalog property: the catalog says)
+  bool known_kafka_deviation = false;
+};
+
+// The spec's starting state of `scenario`. A given world is also judged by the catalog's state
+// properties: without `unchecked`, a property that fails in it (and is not a known Kafka
+// deviation, which Kafka's own histories reach) throws TextError at the `given` line naming it;
+// with `unchecked`, `breaks` receives every rule it breaks, G rules first.
+spec::ClusterState startingState(const Scenario& scenario, std::string_view file, std::vector<GivenWorldBreak>& breaks);
+
+}  // namespace kcspec::cli
