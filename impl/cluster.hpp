@@ -30,6 +30,33 @@ class ImplCluster {
   // On a real ZooKeeper (the real-ZooKeeper path only, docs/zookeeper.md): the world's znodes live
   // there, and copies of this cluster share that server.
   ImplCluster(const Config& config, zk::RealZkStore& real_zookeeper, Mutants mutants = {}, LogTarget log = {});
+  // A cluster whose world is `given` (issue 28's `given` section): ZooKeeper's znodes with their
+  // versions and creation order, every broker, its controller module and queues, as observe()
+  // would show them; the active controller's ZooKeeper watches registered as its failover and
+  // topic handling register them. For a world this configuration reaches, observe() gives
+  // `given` back and every step goes as from the cluster that reached it (with that cluster's
+  // remaining budget as `config.bounds`: the given world spends nothing). In-memory ZooKeeper
+  // only. `given` holds defaults outside the configuration's brokers and topics.
+  //
+  // What `given` does not show, and how it is put back (given_world.cpp):
+  // - never read by anyone, so restored as a default: the czxid of every znode but a broker
+  //   registration (the creation counter when it was created), the data version of every znode
+  //   but /controller_epoch and the partition states (their writers match any version), and what
+  //   an unflushed state-machine batch holds (never sent: ControllerBrokerRequestBatch::
+  //   restoreUnflushed);
+  // - the watches of a module other than the active one (they reach nobody and are removed
+  //   before it can be elected again: KafkaController::restoreHandlers);
+  // - derived from the world: /config/topics/<t> exists for every existing topic (written before
+  //   the topic znode, deleted with it), /brokers/topics/<t>/partitions/<p> for every partition
+  //   state, and each ephemeral node's owning session (a broker's registration or controller
+  //   session, zk::registrationSession, zk::controllerSession), which closeSession removes.
+  // Not restorable: a topic znode whose partition ids have a gap. observe() lists the partitions
+  // in id order without their ids, so the loaded znode numbers them 0…n−1. A history writes one
+  // when partitions are added to a topic queued for deletion and one of its partitions never got
+  // a state (no live replica at creation): processPartitionModifications restores only the
+  // partitions whose /brokers/topics/<t>/partitions/<p> exists (Kafka's
+  // restorePartitionReplicaAssignment), e.g. {1: [2]}, which observe() shows as partition 0.
+  ImplCluster(const Config& config, const Observation& given, Mutants mutants = {}, LogTarget log = {});
 
   // *this = other, for a cluster of the same configuration (same brokers): copies only the
   // configured brokers — the others are never started, so they hold their initial value in

@@ -131,4 +131,18 @@ void SimulatedBroker::toObservation(BrokerData& out) const {
   controller_.toObservation(out.controller);
 }
 
+SimulatedBroker SimulatedBroker::fromObservation(const BrokerData& given, BrokerId self) {
+  SimulatedBroker out;
+  out.alive_ = given.alive;
+  out.broker_epoch_ = given.broker_epoch;
+  out.known_controller_epoch_ = given.known_controller_epoch;
+  out.inbox_ = given.inbox;
+  out.metadata_cache_ = given.metadata_cache;
+  out.metadata_live_brokers_ = given.metadata_live_brokers;
+  out.replicas_ = given.replicas;
+  out.outbox_ = given.outbox;
+  out.controller_ = KafkaControllerState::fromObservation(given.controller, self);
+  return out;
+}
+
 }  // namespace kcspec::impl

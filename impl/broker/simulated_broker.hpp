@@ -51,6 +51,8 @@ class SimulatedBroker {
     return out;
   }
   void toObservation(BrokerData& out) const;  // into `out`, a default value (no temporaries)
+  // Broker `self` as toObservation shows it (a stated world, issue 28): it shows everything.
+  static SimulatedBroker fromObservation(const BrokerData& given, BrokerId self);
 
  private:
   void handleLeaderAndIsr(BrokerId self, const ControlRequest& request);

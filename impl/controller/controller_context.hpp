@@ -104,6 +104,10 @@ class ControllerContext {
   void resetContext() { *this = ControllerContext{}; }
 
   void toObservation(ControllerContextData& out) const;  // into `out`, a default value
+  // The context toObservation shows (a stated world, issue 28): every field as given, each
+  // partition and replica state by the startup's silent put into a fresh Boost.MSM lifecycle.
+  // (impl/given_world.cpp.)
+  static ControllerContext fromObservation(const ControllerContextData& given);
 
  private:
   struct PartitionEntry {

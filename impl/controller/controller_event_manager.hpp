@@ -27,6 +27,12 @@ class ControllerEventManager {
   bool containsKind(ControllerEventKind kind) const;
   void clear() { queue_.clear(); }
   const Queue& queue() const { return queue_; }
+  // The manager holding `queue` as it stands (a stated world, issue 28).
+  static ControllerEventManager fromObservation(const Queue& queue) {
+    ControllerEventManager out;
+    out.queue_ = queue;
+    return out;
+  }
 
  private:
   Queue queue_;

@@ -38,6 +38,11 @@ struct KafkaControllerState {
   ControllerBrokerRequestBatch rsm_batch;
 
   void toObservation(ControllerData& out) const;  // into `out`, a default value
+  // Broker `self`'s module as toObservation shows it (a stated world, issue 28). The
+  // controller's own batch is empty between steps (nothing between its newBatch() and its send
+  // can throw, and handleIllegalState clears it); a state machine's is non-empty when the world
+  // says it was left so (ControllerBrokerRequestBatch::restoreUnflushed). (impl/given_world.cpp.)
+  static KafkaControllerState fromObservation(const ControllerData& given, BrokerId self);
 };
 
 class KafkaController final : public DeletionClient {
@@ -55,6 +60,17 @@ class KafkaController final : public DeletionClient {
   void elect();
   // process-event: one event, atomically; ControllerMovedException ⇒ maybeResign (kafka.md §5.6).
   void process(const ControllerEvent& event);
+
+  // A stated world (issue 28): the ZooKeeper handlers the active controller `id` (alive, active,
+  // with its session) holds after any history — those onControllerFailover registers, and a
+  // PartitionModificationsHandler for every topic of its context: registered for allTopics at
+  // failover and for each topic TopicChange adds, muted when a topic's deletion completes, which
+  // removes it from allTopics. (TopicChange drops a topic whose znode is gone without muting it,
+  // but only a controller completing the deletion removes a topic znode, and any other than the
+  // active one is fenced.) Other modules' handlers are not restored: no watch reaches a module
+  // that is not the active one, and each is removed (resignation at Expire, a crash) before it can
+  // be elected again. (impl/given_world.cpp.)
+  static void restoreHandlers(BrokerId id, const ControllerContext& context, zk::KafkaZkClient& zk);
 
   // The event a ZooKeeper change seen by this controller's watches becomes, if any.
   static std::optional<ControllerEvent> eventForWatch(const Config& config, const zk::WatchEvent& change);

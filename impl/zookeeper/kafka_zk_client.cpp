@@ -228,4 +228,39 @@ bool KafkaZkClient::getTopicUncleanLeaderElectionEnable(TopicIndex topic) const 
   return node != nullptr && payload::decodeUncleanLeaderElectionEnable(node->data);
 }
 
+// ------------------------------------------------------------------ a stated world
+
+void KafkaZkClient::restoreBrokerRegistration(BrokerId id, std::int64_t broker_epoch) {
+  // The broker epoch is the registration's czxid (countCreationsUnder(/brokers/ids)).
+  store_.restore(paths::brokerId(id), payload::brokerRegistration(id), Stat{0, broker_epoch, registrationSession(id)});
+}
+
+void KafkaZkClient::restoreController(BrokerId id) {
+  store_.restore(std::string(paths::kController), payload::controller(id, 0), Stat{0, 0, controllerSession(id)});
+}
+
+void KafkaZkClient::restoreControllerEpoch(std::int32_t epoch, std::int32_t zk_version) {
+  store_.restore(std::string(paths::kControllerEpoch), payload::controllerEpoch(epoch), Stat{zk_version, 0, kNoSession});
+}
+
+void KafkaZkClient::restoreTopicAssignment(TopicIndex topic, const TopicAssignment& assignment) {
+  // Its data version counts the rewrites (partitions added, reassignments), which nobody reads:
+  // every write of a topic znode matches any version.
+  store_.restore(paths::topic(topicName(topic)), payload::topicAssignment(assignment), Stat{});
+}
+
+void KafkaZkClient::restoreTopicPartitionState(TopicPartition tp, const LeaderIsrAndControllerEpoch& state) {
+  const std::string& name = topicName(tp.topic);
+  if (!store_.exists(paths::topicPartitions(name))) store_.restore(paths::topicPartitions(name), "", Stat{});
+  store_.restore(paths::topicPartition(name, tp.partition), "", Stat{});
+  store_.restore(paths::topicPartitionState(name, tp.partition), payload::partitionState(state),
+                 Stat{state.leader_and_isr.partition_epoch, 0, kNoSession});
+}
+
+void KafkaZkClient::restoreDeleteTopicPath(TopicIndex topic) { store_.restore(paths::deleteTopic(topicName(topic)), "", Stat{}); }
+
+void KafkaZkClient::restoreTopicConfig(TopicIndex topic, bool unclean_leader_election_enable) {
+  store_.restore(paths::topicConfig(topicName(topic)), payload::topicConfig(unclean_leader_election_enable), Stat{});
+}
+
 }  // namespace kcspec::impl::zk

@@ -98,6 +98,20 @@ class KafkaZkClient {
   }
   void unregisterAllHandlers(BrokerId watcher) { store_.unwatchAll(watcher); }
 
+  // --- a stated world (issue 28): each znode as the writers above leave it, with the stat its
+  // history gave it (in-memory store only, StoreView::restore). No watch fires. A czxid the
+  // world does not show (every node's but a broker registration's: the creation counter's value
+  // when it was created, which nobody reads) is restored as 0.
+  void restoreBrokerRegistration(BrokerId id, std::int64_t broker_epoch);  // registerBroker's node
+  void restoreController(BrokerId id);  // the ephemeral /controller of a successful election
+  void restoreControllerEpoch(std::int32_t epoch, std::int32_t zk_version);
+  void restoreTopicAssignment(TopicIndex topic, const TopicAssignment& assignment);
+  // With its parents (createTopicPartitionStatesRaw's); the data version is the partition epoch.
+  void restoreTopicPartitionState(TopicPartition tp, const LeaderIsrAndControllerEpoch& state);
+  void restoreDeleteTopicPath(TopicIndex topic);
+  void restoreTopicConfig(TopicIndex topic, bool unclean_leader_election_enable);
+  void restoreLastZxid(std::int64_t zxid) { store_.restoreLastZxid(zxid); }
+
   const std::string& topicName(TopicIndex topic) const { return config_.topics[static_cast<std::size_t>(topic)].name; }
 
  private:

@@ -2,6 +2,7 @@
 #include "impl/zookeeper/store.hpp"
 
 #include "impl/zookeeper/real_zk_store.hpp"
+#include "spec/vocabulary/assert.hpp"
 
 namespace kcspec::impl::zk {
 
@@ -43,6 +44,16 @@ void StoreView::countCreationsUnder(std::string parent) {
 }
 
 std::int64_t StoreView::lastZxid() const { return real_ ? real_->lastZxid() : memory_->lastZxid(); }
+
+void StoreView::restore(std::string path, std::string data, Stat stat) {
+  KCSPEC_ASSERT(real_ == nullptr);
+  memory_->restore(std::move(path), std::move(data), stat);
+}
+
+void StoreView::restoreLastZxid(std::int64_t zxid) {
+  KCSPEC_ASSERT(real_ == nullptr);
+  memory_->restoreLastZxid(zxid);
+}
 
 void StoreView::watch(std::int32_t watcher, WatchKind kind, std::string path) {
   if (real_) {

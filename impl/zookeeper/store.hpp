@@ -38,6 +38,10 @@ class StoreView {
 
   void countCreationsUnder(std::string parent);
   std::int64_t lastZxid() const;
+  // A stated world (ZkStore::restore): the in-memory store only — a real server gives every node
+  // its stat itself, so a world cannot be put there without its history.
+  void restore(std::string path, std::string data, Stat stat);
+  void restoreLastZxid(std::int64_t zxid);
 
   void watch(std::int32_t watcher, WatchKind kind, std::string path);
   void unwatch(std::int32_t watcher, WatchKind kind, const std::string& path);

@@ -189,6 +189,18 @@ void ZkStore::closeSession(SessionId session) {
   for (const std::string& path : owned) remove(path, kMatchAnyVersion);
 }
 
+void ZkStore::restore(std::string path, std::string data, Stat stat) {
+  const auto parent = nodes_->find(parentOf(path));
+  KCSPEC_ASSERT(parent != nodes_->end() && parent->second.stat.ephemeral_owner == kNoSession);  // what create requires
+  KCSPEC_ASSERT(!exists(path) && stat.version >= 0);
+  nodes_.write().emplace(std::move(path), Znode{std::move(data), stat});
+}
+
+void ZkStore::restoreLastZxid(std::int64_t zxid) {
+  KCSPEC_ASSERT(zxid >= 0);
+  last_zxid_ = zxid;
+}
+
 void ZkStore::watch(std::int32_t watcher, WatchKind kind, std::string path) {
   if (!isWatching(watcher, kind, path)) watches_.write().emplace(watcher, kind, std::move(path));
 }

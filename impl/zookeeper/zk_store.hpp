@@ -130,6 +130,13 @@ class ZkStore {
   }
   std::int64_t lastZxid() const { return last_zxid_; }
 
+  // --- a stated world (issue 28): the store as it stands after some history, put back without
+  // replaying it. `restore` puts one node with the stat it had (data version, czxid, owning
+  // session) under an existing, persistent parent; it is no transaction: no watch fires and the
+  // creation counter does not move. `restoreLastZxid` sets that counter.
+  void restore(std::string path, std::string data, Stat stat);
+  void restoreLastZxid(std::int64_t zxid);
+
   // --- watches
   void watch(std::int32_t watcher, WatchKind kind, std::string path);
   void unwatch(std::int32_t watcher, WatchKind kind, const std::string& path);
