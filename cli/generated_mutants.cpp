@@ -5,6 +5,7 @@
 // impl, proofs/agreement), then, if nothing failed, `explore --system both` on `default` to a
 // fixed depth; it reports one line through a pipe. A mutant is killed by a failed check, a crash
 // (an assertion of the controller or a signal) or the time limit; else it survives.
+#include "cli/starting_state.hpp"
 #include "cli/generated_mutants.hpp"
 
 #include <fcntl.h>
@@ -424,7 +425,10 @@ int runGeneratedMutants(const GeneratedMutantsOptions& o) {
     } else {
       files.push_back(given);
     }
-    for (const std::string& file : files) scenarios.push_back({file, parseScenario(readUserFile(file, "a scenario file"), file)});
+    for (const std::string& file : files) {
+      scenarios.push_back({file, parseScenario(readUserFile(file, "a scenario file"), file)});
+      requireClusterScenario(scenarios.back().scenario, file, "mutants --generated");
+    }
   }
   for (const std::string& given : o.explore_configs) in.explore_configs.push_back(resolveExploreConfig(given));
   if (o.explore_configs.empty()) in.explore_configs.push_back({"two-perturbations", *preset("two-perturbations")});

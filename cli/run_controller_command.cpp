@@ -21,6 +21,7 @@
 #include <string>
 #include <thread>
 
+#include "cli/starting_state.hpp"
 #include "cli/command.hpp"
 #include "cli/files.hpp"
 #include "cli/number_options.hpp"
@@ -96,7 +97,9 @@ void reportServerEvents(impl::ImplCluster& cluster, impl::zk::RealZkStore& zk) {
 }
 
 Scenario readScenarioFile(const std::string& file) {
-  return parseScenario(readUserFile(file, "a scenario file"), file);
+  Scenario scenario = parseScenario(readUserFile(file, "a scenario file"), file);
+  requireClusterScenario(scenario, file, "run-controller");
+  return scenario;
 }
 
 // A second process must not re-create what the first one made (their znodes are shared).

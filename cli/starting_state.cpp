@@ -34,4 +34,23 @@ spec::ClusterState startingState(const Scenario& scenario, std::string_view file
   return state;
 }
 
+void requireNoGiven(const std::optional<Given>& given, std::string_view file, std::string_view command) {
+  if (given) {
+    throw TextError(file, given->line,
+                    fmt::format("`kcspec {}` starts from the configuration's initial state: it does not run a given "
+                                "section (`kcspec replay` does)",
+                                command));
+  }
+}
+
+void requireClusterScenario(const Scenario& scenario, std::string_view file, std::string_view command) {
+  requireNoGiven(scenario.given, file, command);
+  if (!scenario.calls.empty()) {
+    throw TextError(file, scenario.calls.front().line,
+                    fmt::format("`kcspec {}` takes cluster actions only: this is a component action (`kcspec replay` "
+                                "runs them)",
+                                command));
+  }
+}
+
 }  // namespace kcspec::cli

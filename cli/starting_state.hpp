@@ -27,4 +27,10 @@ struct GivenWorldBreak {
 // with `unchecked`, `breaks` receives every rule it breaks, G rules first.
 spec::ClusterState startingState(const Scenario& scenario, std::string_view file, std::vector<GivenWorldBreak>& breaks);
 
+// For the commands that run scenarios from the configuration's initial state with cluster actions
+// only: a given section or a component action is a TextError at its line, saying that `kcspec
+// replay` runs it (rather than a run from the wrong state).
+void requireNoGiven(const std::optional<Given>& given, std::string_view file, std::string_view command);
+void requireClusterScenario(const Scenario& scenario, std::string_view file, std::string_view command);
+
 }  // namespace kcspec::cli

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/starting_state.hpp"
 #include "cli/command.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/files.hpp"
@@ -93,6 +94,7 @@ int writeHistory(std::string_view command, const std::string& scenario_file, con
   // bound only stops a file that is no scenario (/dev/zero) before it fills memory.
   UserFileLines lines(scenario_file, "a scenario file", kMaxReadLineBytes);
   ScenarioReader reader([&lines](std::string& line) { return lines.next(line); }, scenario_file);
+  requireNoGiven(reader.given(), scenario_file, command);
   Output output(out_file);
   WriteProgress progress(command, lines);
   auto writer = make(reader.config(), [&output](std::string_view text) { output.write(text); });

@@ -81,24 +81,7 @@ class ActionParser {
     return t;
   }
 
-  TopicPartition partition(std::string_view token) const {
-    const std::size_t dash = token.rfind('-');
-    if (dash == std::string_view::npos || dash == 0 || dash + 1 == token.size()) {
-      fail(fmt::format("bad partition `{}`: expected <topic>-<partition>", token));
-    }
-    const std::string_view number = token.substr(dash + 1);
-    if (!std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      fail(fmt::format("bad partition `{}`: expected <topic>-<partition>", token));
-    }
-    const TopicIndex t = topic(token.substr(0, dash));
-    const int p = text::parseNumber(number, file_, line_);
-    const TopicConfig& cfg = config_.topics[static_cast<std::size_t>(t)];
-    const std::size_t count = cfg.assignment.size() + cfg.added_partitions.size();
-    if (static_cast<std::size_t>(p) >= count) {
-      fail(fmt::format("topic `{}` has no partition {} (it has {}, counting added ones)", cfg.name, p, count));
-    }
-    return TopicPartition{t, p};
-  }
+  TopicPartition partition(std::string_view token) const { return text::parsePartition(config_, token, file_, line_); }
 
   BrokerId broker(std::string_view token) const { return broker(text::parseBrokerId(token, file_, line_)); }
 

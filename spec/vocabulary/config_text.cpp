@@ -121,6 +121,34 @@ BrokerId parseBrokerId(std::string_view token, std::string_view file, int line) 
   return id;
 }
 
+TopicPartition parsePartition(const Config& config, std::string_view token, std::string_view file, int line) {
+  const std::size_t dash = token.rfind('-');
+  const std::string_view number = dash == std::string_view::npos ? std::string_view{} : token.substr(dash + 1);
+  if (dash == std::string_view::npos || dash == 0 || number.empty() ||
+      !std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    throw TextError(file, line, fmt::format("bad partition `{}`: expected <topic>-<partition>", token));
+  }
+  const std::string_view name = token.substr(0, dash);
+  const TopicIndex t = config.topicNamed(name);
+  if (t < 0) throw TextError(file, line, fmt::format("unknown topic `{}`", name));
+  const int p = parseNumber(number, file, line);
+  const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];
+  const std::size_t count = topic.assignment.size() + topic.added_partitions.size();
+  if (static_cast<std::size_t>(p) >= count) {
+    throw TextError(file, line,
+                    fmt::format("topic `{}` has no partition {} (it has {}, counting added ones)", topic.name, p, count));
+  }
+  return TopicPartition{t, p};
+}
+
+BrokerId parseConfiguredBroker(const Config& config, std::string_view token, std::string_view file, int line) {
+  const BrokerId id = parseBrokerId(token, file, line);
+  if (!config.brokers.contains(id)) {
+    throw TextError(file, line, fmt::format("broker {} is not one of the configuration's brokers", id));
+  }
+  return id;
+}
+
 BrokerList parseBrokerList(std::string_view token, std::string_view file, int line) {
   std::vector<std::string_view> items;
   std::size_t start = 0;

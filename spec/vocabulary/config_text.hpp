@@ -77,6 +77,12 @@ BrokerId parseBrokerId(std::string_view token, std::string_view file, int line);
 // `<id>,<id>,…`: at most kMaxReplicationFactor distinct broker ids.
 BrokerList parseBrokerList(std::string_view token, std::string_view file, int line);
 
+// `<topic>-<partition>`: a topic of `config` and one of its partitions (counting added ones).
+TopicPartition parsePartition(const Config& config, std::string_view token, std::string_view file, int line);
+
+// A broker id that is one of `config`'s brokers.
+BrokerId parseConfiguredBroker(const Config& config, std::string_view token, std::string_view file, int line);
+
 // The configuration statements of `lines` (a scenario's first part). A missing `brokers`
 // statement is reported at `end_line`.
 Config parseConfigLines(std::span<const SourceLine> lines, std::string_view file, int end_line);

@@ -188,7 +188,7 @@ class Parser {
     if (at == 0) at = line_;
   }
 
-  BrokerId brokerId(std::string_view token) const { return brokerId(text::parseBrokerId(token, file_, line_)); }
+  BrokerId brokerId(std::string_view token) const { return text::parseConfiguredBroker(config_, token, file_, line_); }
   BrokerId brokerId(BrokerId id) const {
     if (!config_.brokers.contains(id)) fail(fmt::format("broker {} is not one of the configuration's brokers", id));
     return id;
@@ -200,22 +200,7 @@ class Parser {
     return t;
   }
 
-  TopicPartition partitionOf(std::string_view token) const {
-    const std::size_t dash = token.rfind('-');
-    const std::string_view number = dash == std::string_view::npos ? std::string_view{} : token.substr(dash + 1);
-    if (dash == std::string_view::npos || dash == 0 || number.empty() ||
-        !std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      fail(fmt::format("bad partition `{}`: expected <topic>-<partition>", token));
-    }
-    const TopicIndex t = topicIndex(token.substr(0, dash));
-    const int p = text::parseNumber(number, file_, line_);
-    const TopicConfig& topic = config_.topics[static_cast<std::size_t>(t)];
-    const std::size_t count = topic.assignment.size() + topic.added_partitions.size();
-    if (static_cast<std::size_t>(p) >= count) {
-      fail(fmt::format("topic `{}` has no partition {} (it has {}, counting added ones)", topic.name, p, count));
-    }
-    return TopicPartition{t, p};
-  }
+  TopicPartition partitionOf(std::string_view token) const { return text::parsePartition(config_, token, file_, line_); }
 
   std::int32_t positive(std::string_view token, std::string_view what) const {
     const int n = text::parseNumber(token, file_, line_);

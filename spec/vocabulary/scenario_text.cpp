@@ -84,6 +84,14 @@ bool ScenarioReader::nextLine() {
 }
 
 std::optional<Action> ScenarioReader::nextStep() {
+  std::optional<std::variant<Action, ComponentCall>> step = nextStepOrCall();
+  if (!step) return std::nullopt;
+  if (const Action* action = std::get_if<Action>(&*step)) return *action;
+  throw TextError(file_, step_line_, "a component action: this command takes cluster actions only (`kcspec replay` runs "
+                                     "component actions)");
+}
+
+std::optional<std::variant<Action, ComponentCall>> ScenarioReader::nextStepOrCall() {
   while (nextLine()) {  // bounded by the text's lines
     const std::string_view content = text::checkedLine(line_, line_number_, file_).content;
     const std::vector<std::string_view> tokens = text::tokenize(content);
@@ -93,6 +101,7 @@ std::optional<Action> ScenarioReader::nextStep() {
                       "a `given` section comes before `steps`: it states the world the steps start from");
     }
     step_line_ = line_number_;
+    if (isComponentCallText(content)) return parseComponentCall(config_, content, file_, line_number_);
     return parseAction(config_, content, file_, line_number_);
   }
   return std::nullopt;
@@ -113,9 +122,13 @@ Scenario parseScenario(std::string_view text, std::string_view file) {
   Scenario scenario;
   scenario.config = reader.config();
   scenario.given = reader.given();
-  while (std::optional<Action> step = reader.nextStep()) {  // bounded by the text's lines
-    scenario.steps.push_back(*step);
-    scenario.step_lines.push_back(reader.stepLine());
+  while (auto step = reader.nextStepOrCall()) {  // bounded by the text's lines
+    if (const Action* action = std::get_if<Action>(&*step)) {
+      scenario.steps.push_back(*action);
+      scenario.step_lines.push_back(reader.stepLine());
+    } else {
+      scenario.calls.push_back(Scenario::Call{scenario.steps.size(), reader.stepLine(), std::get<ComponentCall>(*step)});
+    }
   }
   return scenario;
 }
@@ -125,7 +138,13 @@ std::string printScenario(const Scenario& scenario) {
   out += printConfig(scenario.config);
   if (scenario.given) out += printGiven(*scenario.given);
   out += "steps\n";
-  for (const Action& action : scenario.steps) out += printAction(scenario.config, action) + "\n";
+  std::size_t call = 0;
+  for (std::size_t i = 0; i <= scenario.steps.size(); ++i) {
+    for (; call < scenario.calls.size() && scenario.calls[call].after_steps == i; ++call) {
+      out += printComponentCall(scenario.config, scenario.calls[call].call) + "\n";
+    }
+    if (i < scenario.steps.size()) out += printAction(scenario.config, scenario.steps[i]) + "\n";
+  }
   return out;
 }
 

@@ -6,8 +6,8 @@
 //   given [json] [unchecked]      optional: the world the steps start from (given_text.hpp);
 //   <given statements>            without it they start from the configuration's initial state
 //   steps                         the line that ends the configuration (and the given section)
-//   <action>                      action_text.hpp's grammar, one per line, comments allowed
-//   …
+//   <action>                      action_text.hpp's grammar, one per line, comments allowed, or a
+//   …                             component action (component_call.hpp): `kcspec replay` runs those
 //
 // Every error is a TextError with the file and the line (1-based, counting the header).
 #pragma once
@@ -17,9 +17,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/component_call.hpp"
 #include "spec/vocabulary/config.hpp"
 #include "spec/vocabulary/given_text.hpp"
 #include "spec/vocabulary/text_error.hpp"
@@ -33,6 +35,13 @@ struct Scenario {
   std::optional<Given> given;  // the stated world the steps start from, if any
   std::vector<Action> steps;
   std::vector<int> step_lines;  // the line of each step in the file it was parsed from
+  // The component actions among the steps: each runs after `after_steps` of the actions above.
+  struct Call {
+    std::size_t after_steps = 0;
+    int line = 0;
+    ComponentCall call;
+  };
+  std::vector<Call> calls;
 };
 
 Scenario parseScenario(std::string_view text, std::string_view file);
@@ -52,7 +61,11 @@ class ScenarioReader {
 
   const Config& config() const { return config_; }
   const std::optional<Given>& given() const { return given_; }
-  std::optional<Action> nextStep();               // nullopt after the last step
+  // nullopt after the last step; a component action is a TextError naming its line (the commands
+  // that read scenarios this way take cluster actions only).
+  std::optional<Action> nextStep();
+  // The next step of either kind.
+  std::optional<std::variant<Action, ComponentCall>> nextStepOrCall();
   int stepLine() const { return step_line_; }     // the line of the step nextStep returned last
 
  private:
