@@ -32,12 +32,14 @@ Scenario readScenario(const std::string& file) {
 // (with `mutants` switched on: how `kcspec explore --system impl --mutant M` counterexamples replay).
 int replayThroughImpl(const std::string& file, bool info_only, impl::Mutants mutants) {
   const Scenario scenario = readScenario(file);
+  std::vector<GivenWorldBreak> given_breaks;
+  startingState(scenario, file, given_breaks);  // the same checks of a given world as the spec's replay
   try {
-    fmt::print("{}", impl::replayImplStateChangeLog(scenario.config, scenario.steps,
-                                              info_only ? impl::LogLevel::INFO : impl::LogLevel::TRACE, mutants));
+    fmt::print("{}", impl::replayImplStateChangeLog(scenario, info_only ? impl::LogLevel::INFO : impl::LogLevel::TRACE,
+                                                    mutants));
   } catch (const impl::ImplStepNotEnabled& e) {
     std::fflush(stdout);
-    fmt::print(stderr, "{}:{}: {}\n", file, scenario.step_lines[e.index], e.what());
+    fmt::print(stderr, "{}:{}: {}\n", file, e.line, e.what());
     return 1;
   }
   return 0;

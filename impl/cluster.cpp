@@ -239,6 +239,8 @@ void ImplCluster::withController(BrokerId b, Run run) {
   run(controller);
 }
 
+void ImplCluster::runOnController(BrokerId b, const std::function<void(KafkaController&)>& run) { withController(b, run); }
+
 void ImplCluster::queueRequest(const ControllerEvent& event) {
   const std::optional<BrokerId> active = activeController();
   KCSPEC_ASSERT(active.has_value());

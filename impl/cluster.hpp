@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -19,10 +20,13 @@
 #include "impl/zookeeper/store.hpp"
 #include "impl/zookeeper/zk_store.hpp"
 #include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/component_call.hpp"
 #include "spec/vocabulary/config.hpp"
 #include "spec/vocabulary/observation.hpp"
 
 namespace kcspec::impl {
+
+class KafkaController;
 
 class ImplCluster {
  public:
@@ -67,6 +71,10 @@ class ImplCluster {
   std::vector<Action> enabledActions() const;
   // Takes an enabled action (an action that is not enabled is a caller bug: it stops the program).
   void apply(const Action& action);
+  // A component action (spec/vocabulary/component_call.hpp) on the active controller, then the
+  // ZooKeeper watches it fired routed as after any step. Needs an active controller
+  // (activeController()); returns the exception that escaped the method (impl/component_calls.cpp).
+  ComponentException callComponent(const ComponentCall& call);
   // The world as the spec's vocabulary sees it; brokers outside the configuration (never
   // started) keep their default observation.
   Observation observe() const;
@@ -105,6 +113,7 @@ class ImplCluster {
   void deliverStopReplicaResponse(BrokerId b, bool error);
   template <class Run>
   void withController(BrokerId b, Run run);
+  void runOnController(BrokerId b, const std::function<void(KafkaController&)>& run);  // withController, out of line
 
   std::shared_ptr<const Config> config_;
   Mutants mutants_;

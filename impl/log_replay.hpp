@@ -10,6 +10,7 @@
 #include "impl/state_change_logger.hpp"
 #include "spec/vocabulary/action.hpp"
 #include "spec/vocabulary/config.hpp"
+#include "spec/vocabulary/scenario_text.hpp"
 
 namespace kcspec::impl {
 
@@ -24,10 +25,18 @@ std::string replayImplStateChangeLog(const kcspec::Config& config, const std::ve
 std::string replayImplStateChangeLog(const kcspec::Config& config, const std::vector<kcspec::Action>& actions,
                                      LogLevel threshold, Mutants mutants = {});
 
-// The action that replayImplStateChangeLog found not enabled (0-based), with its message.
+// A scenario (spec/vocabulary/scenario_text.hpp): from its given world when it has one, with its
+// component actions in their places among the actions.
+std::string replayImplStateChangeLog(const kcspec::Scenario& scenario, LogLevel threshold, Mutants mutants = {});
+
+// The action that replayImplStateChangeLog found not enabled (0-based), with its message; from a
+// scenario, also its line (0 otherwise), which for a component action with no active controller
+// to call is that action's.
 struct ImplStepNotEnabled : std::invalid_argument {
-  ImplStepNotEnabled(std::size_t index_, const std::string& message) : std::invalid_argument(message), index(index_) {}
+  ImplStepNotEnabled(std::size_t index_, const std::string& message, int line_ = 0)
+      : std::invalid_argument(message), index(index_), line(line_) {}
   std::size_t index;
+  int line;
 };
 
 }  // namespace kcspec::impl

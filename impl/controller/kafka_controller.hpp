@@ -22,6 +22,7 @@
 #include "impl/controller/partition_state_machine.hpp"
 #include "impl/controller/replica_state_machine.hpp"
 #include "impl/controller/topic_deletion_manager.hpp"
+#include "spec/vocabulary/component_call.hpp"
 #include "spec/vocabulary/observation.hpp"
 
 namespace kcspec::impl {
@@ -71,6 +72,11 @@ class KafkaController final : public DeletionClient {
   // that is not the active one, and each is removed (resignation at Expire, a crash) before it can
   // be elected again. (impl/given_world.cpp.)
   static void restoreHandlers(BrokerId id, const ControllerContext& context, zk::KafkaZkClient& zk);
+
+  // A component action (spec/vocabulary/component_call.hpp): one method of this controller's
+  // PartitionStateMachine or ReplicaStateMachine, called with no event around it. Returns the
+  // exception that escaped (impl/component_calls.cpp).
+  ComponentException callComponent(const ComponentCall& call);
 
   // The event a ZooKeeper change seen by this controller's watches becomes, if any.
   static std::optional<ControllerEvent> eventForWatch(const Config& config, const zk::WatchEvent& change);
