@@ -216,13 +216,9 @@ bool ImplCluster::isEnabled(const Action& a) const {
 std::vector<Action> ImplCluster::enabledActions() const {
   // The candidates come from the action definitions; whether each is enabled is this
   // controller's own reading of its world (isEnabled above).
-  const auto partition_count = [&](TopicIndex t) {
-    int count = 0;
-    while (count < kMaxPartitionsPerTopic && partitionExistsInZk(TopicPartition{t, count})) ++count;
-    return count;
-  };
+  const auto in_zookeeper = [&](TopicIndex t, int p) { return partitionExistsInZk(TopicPartition{t, p}); };
   std::vector<Action> enabled;
-  forEachCandidate(*config_, partition_count, [&](const Action& a) {
+  forEachCandidate(*config_, in_zookeeper, [&](const Action& a) {
     if (isEnabled(a)) enabled.push_back(a);
   });
   return enabled;
@@ -410,8 +406,8 @@ Observation ImplCluster::observe() const {
     if (const zk::Znode* node = zk_.find(zk::paths::topic(name))) {
       topic.exists = true;
       for (const auto& [p, assignment] : zk::payload::topicAssignmentOf(node->data)) {
-        (void)p;
-        topic.partitions.push_back(assignment);
+        KCSPEC_ASSERT(p >= 0 && p < kMaxPartitionsPerTopic);
+        topic.partitions[static_cast<std::size_t>(p)] = assignment;
       }
     }
     for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {

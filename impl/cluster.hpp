@@ -54,12 +54,9 @@ class ImplCluster {
   //   the topic znode, deleted with it), /brokers/topics/<t>/partitions/<p> for every partition
   //   state, and each ephemeral node's owning session (a broker's registration or controller
   //   session, zk::registrationSession, zk::controllerSession), which closeSession removes.
-  // Not restorable: a topic znode whose partition ids have a gap. observe() lists the partitions
-  // in id order without their ids, so the loaded znode numbers them 0…n−1. A history writes one
-  // when partitions are added to a topic queued for deletion and one of its partitions never got
-  // a state (no live replica at creation): processPartitionModifications restores only the
-  // partitions whose /brokers/topics/<t>/partitions/<p> exists (Kafka's
-  // restorePartitionReplicaAssignment), e.g. {1: [2]}, which observe() shows as partition 0.
+  // A topic znode whose partition ids have a gap (processPartitionModifications restores only the
+  // partitions with a /brokers/topics/<t>/partitions/<p> znode, kafka.md §5.10.2, e.g. {1: [2]})
+  // is observed and restored with its ids.
   ImplCluster(const Config& config, const Observation& given, Mutants mutants = {}, LogTarget log = {});
 
   // *this = other, for a cluster of the same configuration (same brokers): copies only the

@@ -75,10 +75,12 @@ void KafkaController::restoreHandlers(BrokerId id, const ControllerContext& cont
 
 namespace {
 
-// The topic znode's assignment: observe() lists the partitions in id order.
+// The topic znode's assignment, each partition under its id (gaps included).
 zk::TopicAssignment assignmentOf(const TopicZnodes& topic) {
   zk::TopicAssignment assignment;
-  for (std::size_t p = 0; p < topic.partitions.size(); ++p) assignment.emplace(static_cast<int>(p), topic.partitions[p]);
+  for (std::size_t p = 0; p < topic.partitions.size(); ++p) {
+    if (topic.partitions[p]) assignment.emplace(static_cast<int>(p), *topic.partitions[p]);
+  }
   return assignment;
 }
 

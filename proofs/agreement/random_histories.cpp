@@ -78,8 +78,8 @@ int actionWeight(const Config& config, const spec::ClusterState& state, const Ac
       // Likely to succeed: the preferred replica is in the ISR but does not lead.
       const TopicZnodes& topic = world.zk.topics[static_cast<std::size_t>(a.tp.topic)];
       const auto& s = topic.states[static_cast<std::size_t>(a.tp.partition)];
-      if (s && a.tp.partition < static_cast<int>(topic.partitions.size())) {
-        const BrokerList& replicas = topic.partitions[static_cast<std::size_t>(a.tp.partition)].replicas;
+      if (s && topic.lists(a.tp.partition)) {
+        const BrokerList& replicas = topic.partitions[static_cast<std::size_t>(a.tp.partition)]->replicas;
         if (!replicas.empty() && s->leader_and_isr.leader != replicas.front() && s->leader_and_isr.isr.contains(replicas.front())) {
           return 12;
         }

@@ -102,9 +102,11 @@ bool healthy(const Config& config, const Observation& world) {
   for (const TopicZnodes& topic : world.zk.topics) {
     if (!topic.exists) continue;
     for (std::size_t p = 0; p < topic.partitions.size(); ++p) {
+      if (!topic.partitions[p]) continue;
+      const ReplicaAssignment& assignment = *topic.partitions[p];
       const auto& state = topic.states[p];
-      if (!state || !sameBrokers(state->leader_and_isr.isr, topic.partitions[p].replicas)) return false;
-      if (!topic.partitions[p].adding_replicas.empty() || !topic.partitions[p].removing_replicas.empty()) return false;
+      if (!state || !sameBrokers(state->leader_and_isr.isr, assignment.replicas)) return false;
+      if (!assignment.adding_replicas.empty() || !assignment.removing_replicas.empty()) return false;
     }
   }
   return true;

@@ -1029,6 +1029,10 @@ class Explorer {
         std::optional<State>& end = chains_ ? followChain(next, scratch.spare, scratch, &chained) : next;
         if (VisitedSet::stored(system_.fingerprint(*end)) != visited_.fingerprintAt(chain[step])) continue;
         state = std::move(*end);
+        // `end` may be the chain's spare: left moved-from, it would be stepped into as it is by the
+        // next chain (followChain seeds the spare only when it is empty) — a moved-from impl
+        // cluster has no configuration (the lockstep system crashed here).
+        end.reset();
         path.push_back(action);
         path.insert(path.end(), chained.begin(), chained.end());
         found = true;

@@ -382,8 +382,8 @@ KCSPEC_WALK_FIELDS(LeaderAndIsr, x.leader, x.leader_epoch, x.recovery_state, x.i
 KCSPEC_WALK_FIELDS(LeaderIsrAndControllerEpoch, x.leader_and_isr, x.controller_epoch)
 KCSPEC_WALK_FIELDS(ReplicaAssignment, x.replicas, x.adding_replicas, x.removing_replicas)
 KCSPEC_WALK_FIELDS(PartitionStateZnode, x.leader_and_isr, x.controller_epoch)
-KCSPEC_WALK_FIELDS(TopicZnodes, x.exists, x.partitions, bySlot(x.states, v.shape.partitionsOfATopic()),
-                   x.unclean_leader_election_enable)
+KCSPEC_WALK_FIELDS(TopicZnodes, x.exists, bySlot(x.partitions, v.shape.partitionsOfATopic()),
+                   bySlot(x.states, v.shape.partitionsOfATopic()), x.unclean_leader_election_enable)
 KCSPEC_WALK_FIELDS(BrokerRegistration, x.registered, x.broker_epoch)
 KCSPEC_WALK_FIELDS(ZooKeeperData, bySlot(x.brokers, v.shape.brokers()), bySlot(x.topics, v.shape.topics()),
                    x.controller, x.controller_epoch, x.controller_epoch_zk_version, x.delete_topics, x.last_zxid)
@@ -531,7 +531,7 @@ void copySlots(const A& from, A& to, std::span<const std::uint8_t> slots) {
 void copyTopic(const TopicZnodes& from, TopicZnodes& to, const StateShape& shape) {
   static_assert(kWalkedFields<TopicZnodes> == 4, "copy every field of TopicZnodes");
   to.exists = from.exists;
-  to.partitions = from.partitions;
+  copySlots(from.partitions, to.partitions, shape.partitionsOfATopic());
   copySlots(from.states, to.states, shape.partitionsOfATopic());
   to.unclean_leader_election_enable = from.unclean_leader_election_enable;
 }
@@ -599,7 +599,8 @@ bool sameSlots(const A& a, const A& b, std::span<const std::uint8_t> slots) {
 
 bool sameTopic(const TopicZnodes& a, const TopicZnodes& b, const StateShape& shape) {
   static_assert(kWalkedFields<TopicZnodes> == 4, "compare every field of TopicZnodes");
-  return a.exists == b.exists && a.partitions == b.partitions && sameSlots(a.states, b.states, shape.partitionsOfATopic()) &&
+  return a.exists == b.exists && sameSlots(a.partitions, b.partitions, shape.partitionsOfATopic()) &&
+         sameSlots(a.states, b.states, shape.partitionsOfATopic()) &&
          a.unclean_leader_election_enable == b.unclean_leader_election_enable;
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <set>
+#include <vector>
 
 #include "spec/rules/invariants.hpp"
 #include "spec/vocabulary/text_error.hpp"
@@ -98,10 +99,26 @@ std::vector<ZkFinding> findViolations(const ZkSnapshot& s) {
           if (!c.registered(r)) missing.insert(r);
         }
       }
-      const std::string why = !topic.znode ? "the topic znode is already gone"
-                              : missing.empty()
-                                  ? "all its replicas' brokers are registered, so the controller should complete it"
-                                  : fmt::format("brokers {} of its replicas are not registered", fmt::join(missing, ","));
+      // An assignment the controller restored during the deletion lists only the partitions that
+      // had a partition znode (kafka.md §5.10.2): an id missing below the highest listed one is a
+      // partition the controller may still be deleting, whose replicas ZooKeeper no longer names.
+      std::vector<int> unlisted;
+      int next_id = 0;
+      for (const auto& [p, partition] : topic.partitions) {
+        if (!partition.in_assignment) continue;
+        for (; next_id < p; ++next_id) unlisted.push_back(next_id);
+        next_id = p + 1;
+      }
+      const std::string why =
+          !topic.znode ? "the topic znode is already gone"
+          : !missing.empty()
+              ? fmt::format("brokers {} of its replicas are not registered", fmt::join(missing, ","))
+          : !unlisted.empty()
+              ? fmt::format("the brokers of the replicas its topic znode lists are registered, but the znode does not list "
+                            "partition(s) {} (an assignment restored during the deletion, kafka.md §5.10.2): the "
+                            "controller may be waiting for their replicas, which ZooKeeper no longer names",
+                            fmt::join(unlisted, ","))
+              : "all its replicas' brokers are registered, so the controller should complete it";
       c.add("deletion-pending", "L1", name, "/admin/delete_topics/" + name,
             fmt::format("topic {} is queued for deletion: {}", name, why));
     }

@@ -32,7 +32,7 @@ void sendToActiveController(ClusterState& s, const ControllerEvent& event) {
 
 bool partitionExists(const ClusterState& s, TopicPartition tp) {
   const TopicZnodes& topic = topicAt(s, tp.topic);
-  return topic.exists && tp.partition < static_cast<int>(topic.partitions.size());
+  return topic.exists && topic.lists(tp.partition);
 }
 
 bool hasEventRoom(const ClusterState& s) {
@@ -63,19 +63,21 @@ void deleteTopicApply(const Config&, ClusterState& s, const Action& a, StepObser
 }
 
 // ---- add-partitions: the admin appends the next configured partition to /brokers/topics/<t>.
+// (Its partition ids are 0…n−1 then: they have a gap only while the topic's deletion is pending.)
 
 std::size_t partitionsAdded(const Config& config, const ClusterState& s, TopicIndex t) {
-  return topicAt(s, t).partitions.size() - config.topics[static_cast<std::size_t>(t)].assignment.size();
+  return static_cast<std::size_t>(topicAt(s, t).partitionCount()) - config.topics[static_cast<std::size_t>(t)].assignment.size();
 }
 bool addPartitionsEnabled(const Config& config, const ClusterState& s, const Action& a) {
   if (!topicAt(s, a.topic).exists || deletionRequested(s, a.topic)) return false;
   return partitionsAdded(config, s, a.topic) < config.topics[static_cast<std::size_t>(a.topic)].added_partitions.size() &&
-         !topicAt(s, a.topic).partitions.full();
+         topicAt(s, a.topic).partitionCount() < kMaxPartitionsPerTopic;
 }
 void addPartitionsApply(const Config& config, ClusterState& s, const Action& a, StepObserver&) {
   const std::size_t added = partitionsAdded(config, s, a.topic);
-  s.world.zk.topics[static_cast<std::size_t>(a.topic)].partitions.push_back(
-      ReplicaAssignment(config.topics[static_cast<std::size_t>(a.topic)].added_partitions[added]));
+  TopicZnodes& topic = s.world.zk.topics[static_cast<std::size_t>(a.topic)];
+  topic.partitions[static_cast<std::size_t>(topic.partitionCount())] =
+      ReplicaAssignment(config.topics[static_cast<std::size_t>(a.topic)].added_partitions[added]);
   fireTopicDataWatch(s.world, a.topic);
 }
 
@@ -297,7 +299,8 @@ void createTopic(const Config& config, ClusterState& s, TopicIndex t) {
   TopicZnodes& znodes = s.world.zk.topics[static_cast<std::size_t>(t)];
   znodes = TopicZnodes{};
   znodes.exists = true;
-  for (const BrokerList& replicas : topic.assignment) znodes.partitions.push_back(ReplicaAssignment(replicas));
+  KCSPEC_ASSERT(topic.assignment.size() <= static_cast<std::size_t>(kMaxPartitionsPerTopic));
+  for (std::size_t p = 0; p < topic.assignment.size(); ++p) znodes.partitions[p] = ReplicaAssignment(topic.assignment[p]);
   znodes.unclean_leader_election_enable = topic.unclean_leader_election_enable;
 }
 

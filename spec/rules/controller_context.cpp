@@ -32,6 +32,10 @@ BrokerList partitionReplicaAssignment(const Context& ctx, TopicPartition tp) {
   return assignment ? assignment->replicas : BrokerList{};
 }
 
+ReplicaAssignment partitionFullReplicaAssignment(const Context& ctx, TopicPartition tp) {
+  return partition(ctx, tp).assignment.value_or(ReplicaAssignment{});
+}
+
 PartitionSet allPartitions(const Context& ctx) {
   PartitionSet all;
   for (int i = 0; i < kMaxPartitions; ++i) {

@@ -23,6 +23,8 @@ const PartitionContext& partition(const Context& ctx, TopicPartition tp);
 
 // partitionReplicaAssignment(tp): the full replica list, or [] without an assignment.
 BrokerList partitionReplicaAssignment(const Context& ctx, TopicPartition tp);
+// partitionFullReplicaAssignment(tp): the assignment, or ReplicaAssignment.empty without one.
+ReplicaAssignment partitionFullReplicaAssignment(const Context& ctx, TopicPartition tp);
 
 PartitionSet allPartitions(const Context& ctx);
 PartitionSet partitionsForTopic(const Context& ctx, TopicIndex topic);

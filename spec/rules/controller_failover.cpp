@@ -23,9 +23,10 @@ void initializeControllerContext(Controller& ctl) {
     const TopicZnodes& topic = zk.topics[static_cast<std::size_t>(t)];
     if (!topic.exists) continue;
     ctx.all_topics.insert(t);
-    for (int p = 0; p < static_cast<int>(topic.partitions.size()); ++p) {
+    for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
+      if (!topic.lists(p)) continue;  // the partitions are those the topic znode lists, gaps and all
       const TopicPartition tp{t, p};
-      const ReplicaAssignment& assignment = topic.partitions[static_cast<std::size_t>(p)];
+      const ReplicaAssignment& assignment = *topic.partitions[static_cast<std::size_t>(p)];
       partition(ctx, tp).assignment = assignment;
       if (assignment.isBeingReassigned()) ctx.partitions_being_reassigned.insert(tp);
       const auto& state = topic.states[static_cast<std::size_t>(p)];

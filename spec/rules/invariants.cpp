@@ -38,9 +38,9 @@ bool leaderInIsr(const Config&, const ClusterState& s) {
 bool isrWithinAssignment(const Config&, const ClusterState& s) {
   bool ok = true;
   forEachStateZnode(s, [&](TopicPartition tp, const PartitionStateZnode& z) {
-    const auto& partitions = s.world.zk.topics[static_cast<std::size_t>(tp.topic)].partitions;
-    if (tp.partition >= static_cast<int>(partitions.size())) return;
-    for (BrokerId r : z.leader_and_isr.isr) ok &= partitions[static_cast<std::size_t>(tp.partition)].replicas.contains(r);
+    const auto& assignment = s.world.zk.topics[static_cast<std::size_t>(tp.topic)].partitions[static_cast<std::size_t>(tp.partition)];
+    if (!assignment) return;
+    for (BrokerId r : z.leader_and_isr.isr) ok &= assignment->replicas.contains(r);
   });
   return ok;
 }
@@ -179,6 +179,9 @@ bool shuttingDownBrokerNeverElected(const Config&, const ClusterState& before, c
 // that is not registered or is shutting down (Kafka resumes such a deletion only when that
 // broker starts again; a broker in controlled shutdown stays down until it restarts), or one of
 // its partitions is still being reassigned (deletion racing a reassignment is S8's finding).
+// Its replicas are those of its partitions in the topic znode and in the controller's context:
+// an assignment restored during the deletion leaves out partitions the controller still deletes
+// (kafka.md §5.10.2).
 bool deletionCompletesAfterErrors(const Config&, const ClusterState& s) {
   const ControllerData* controller = activeController(s);
   if (!controller) return false;
@@ -189,10 +192,15 @@ bool deletionCompletesAfterErrors(const Config&, const ClusterState& s) {
     controller->context.partitions_being_reassigned.forEach([&](TopicPartition tp) { reassigning |= tp.topic == t; });
     if (reassigning) return;
     bool brokers_up = true;
-    for (const ReplicaAssignment& assignment : topic.partitions) {
-      for (BrokerId r : assignment.replicas) {
-        brokers_up &= registered(s, r) && !controller->context.shutting_down_broker_ids.contains(r);
-      }
+    const auto up = [&](const BrokerList& replicas) {
+      for (BrokerId r : replicas) brokers_up &= registered(s, r) && !controller->context.shutting_down_broker_ids.contains(r);
+    };
+    for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
+      const std::optional<ReplicaAssignment>& in_zookeeper = topic.partitions[static_cast<std::size_t>(p)];
+      const std::optional<ReplicaAssignment>& in_context =
+          controller->context.partitions[static_cast<std::size_t>(partitionIndex(TopicPartition{t, p}))].assignment;
+      if (in_zookeeper) up(in_zookeeper->replicas);
+      if (in_context) up(in_context->replicas);
     }
     if (brokers_up) ok = false;
   });
@@ -327,8 +335,8 @@ bool reassignmentsComplete(const Config&, const ClusterState& s) {
   if (pending) return false;
   for (TopicIndex t = 0; t < kMaxTopics; ++t) {
     if (ctx.topics_to_be_deleted.contains(t)) continue;
-    for (const ReplicaAssignment& assignment : s.world.zk.topics[static_cast<std::size_t>(t)].partitions) {
-      if (assignment.isBeingReassigned() && !waitsForShuttingDownReplica(ctx, assignment)) return false;
+    for (const std::optional<ReplicaAssignment>& assignment : s.world.zk.topics[static_cast<std::size_t>(t)].partitions) {
+      if (assignment && assignment->isBeingReassigned() && !waitsForShuttingDownReplica(ctx, *assignment)) return false;
     }
   }
   return true;

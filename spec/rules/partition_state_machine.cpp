@@ -28,7 +28,9 @@ PartitionSet initializeLeaderAndIsrForPartitions(Controller& ctl, RequestBatch& 
   PartitionSet to_create;
   partitions.forEach([&](TopicPartition tp) {
     bool any_live = false;
-    for (BrokerId r : partition(ctl.context(), tp).assignment->replicas) any_live |= isReplicaOnline(ctl.context(), r);
+    // partitionReplicaAssignment: [] for a partition whose topic the context no longer has (a
+    // zombie controller can still hold its NewPartition state).
+    for (BrokerId r : partitionReplicaAssignment(ctl.context(), tp)) any_live |= isReplicaOnline(ctl.context(), r);
     if (any_live) {
       to_create.insert(tp);
     } else {  // "No assigned replica is alive": stays NewPartition
@@ -37,7 +39,7 @@ PartitionSet initializeLeaderAndIsrForPartitions(Controller& ctl, RequestBatch& 
   });
   PartitionSet initialized;
   to_create.forEach([&](TopicPartition tp) {
-    const ReplicaAssignment assignment = *partition(ctl.context(), tp).assignment;
+    const ReplicaAssignment assignment = partitionFullReplicaAssignment(ctl.context(), tp);
     BrokerList live;
     for (BrokerId r : assignment.replicas) {
       if (isReplicaOnline(ctl.context(), r)) live.push_back(r);
@@ -59,7 +61,7 @@ PartitionSet initializeLeaderAndIsrForPartitions(Controller& ctl, RequestBatch& 
 std::optional<ElectionDecision> decide(Controller& ctl, TopicPartition tp, const LeaderAndIsr& current,
                                        ElectionStrategy strategy) {
   const Context& ctx = ctl.context();
-  const ReplicaAssignment assignment = *partition(ctx, tp).assignment;
+  const ReplicaAssignment assignment = partitionFullReplicaAssignment(ctx, tp);
   ElectionInputs inputs;
   inputs.assignment = assignment.replicas;
   inputs.target_replicas = assignment.targetReplicas();

@@ -31,10 +31,6 @@ AllReplicaList replicasOf(TopicPartition tp, const BrokerList& brokers) {
   return replicas;
 }
 
-ReplicaAssignment partitionFullReplicaAssignment(const Context& ctx, TopicPartition tp) {
-  return partition(ctx, tp).assignment.value_or(ReplicaAssignment{});
-}
-
 // §5.7.3: the target replicas are all in the ISR, as ZooKeeper has it now (not the cache).
 bool isReassignmentComplete(Controller& ctl, TopicPartition tp, const ReplicaAssignment& assignment) {
   if (!assignment.isBeingReassigned()) return true;
@@ -120,9 +116,9 @@ void removePartitionFromReassigningPartitions(Controller& ctl, TopicPartition tp
 // replaced — so a partition added in ZooKeeper that the controller has not seen yet (its
 // PartitionModifications still queued) is dropped from the znode, as in Kafka.
 void updateReplicaAssignmentForPartition(Controller& ctl, TopicPartition tp, const ReplicaAssignment& assignment) {
-  BoundedVector<ReplicaAssignment, kMaxPartitionsPerTopic> partitions;
+  PartitionAssignments partitions;
   partitionsForTopic(ctl.context(), tp.topic).forEach([&](TopicPartition p) {
-    partitions.push_back(p == tp ? assignment : *partition(ctl.context(), p).assignment);
+    partitions[static_cast<std::size_t>(p.partition)] = p == tp ? assignment : *partition(ctl.context(), p).assignment;
   });
   setTopicAssignment(ctl, tp.topic, partitions);
 }

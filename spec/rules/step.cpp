@@ -55,8 +55,8 @@ bool enabled(const Config& config, const ClusterState& s, const Action& a) {
   return withinBounds(s.budget, a) && ruleOf(a.kind).enabled(config, s, a);
 }
 
-int partitionCount(const ClusterState& s, TopicIndex t) {
-  return static_cast<int>(s.world.zk.topics[static_cast<std::size_t>(t)].partitions.size());
+bool listedInZooKeeper(const ClusterState& s, TopicIndex t, int p) {
+  return s.world.zk.topics[static_cast<std::size_t>(t)].lists(p);
 }
 
 }  // namespace
@@ -83,7 +83,7 @@ bool isEnabled(const Config& config, const ClusterState& state, const Action& ac
 }
 
 void enabledActions(const Config& config, const ClusterState& state, std::vector<Action>& out) {
-  forEachCandidate(config, [&](TopicIndex t) { return partitionCount(state, t); }, [&](const Action& action) {
+  forEachCandidate(config, [&](TopicIndex t, int p) { return listedInZooKeeper(state, t, p); }, [&](const Action& action) {
     if (enabled(config, state, action)) out.push_back(action);  // well-formed by construction
   });
 }

@@ -42,7 +42,8 @@ void processTopicChange(Controller& ctl) {
   PartitionSet new_partitions;
   added.forEach([&](TopicIndex t) {
     const TopicZnodes& topic = ctl.zk().topics[static_cast<std::size_t>(t)];
-    for (int p = 0; p < static_cast<int>(topic.partitions.size()); ++p) {
+    for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
+      if (!topic.lists(p)) continue;
       partition(ctx, TopicPartition{t, p}).assignment = topic.partitions[static_cast<std::size_t>(p)];
       new_partitions.insert(TopicPartition{t, p});
     }
@@ -56,20 +57,24 @@ void processPartitionModifications(Controller& ctl, TopicIndex topic) {
   const TopicZnodes& znodes = ctl.zk().topics[static_cast<std::size_t>(topic)];
   if (!znodes.exists || !ctx.all_topics.contains(topic)) return;
   PartitionSet added;
-  for (int p = 0; p < static_cast<int>(znodes.partitions.size()); ++p) {
-    if (!partition(ctx, TopicPartition{topic, p}).assignment) added.insert(TopicPartition{topic, p});
+  for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
+    if (znodes.lists(p) && !partition(ctx, TopicPartition{topic, p}).assignment) added.insert(TopicPartition{topic, p});
   }
   if (isTopicQueuedUpForDeletion(ctl, topic)) {
-    // "Skipping adding partitions … since it is currently being deleted": the topic znode is
-    // restored to the assignments of the partitions the controller knows.
+    // "Skipping adding partitions … since it is currently being deleted", then
+    // restorePartitionReplicaAssignment: the topic znode is rewritten with those of its partitions
+    // that have a /brokers/topics/<t>/partitions/<p> znode, each with the context's assignment.
+    // A partition that never had a leader (no replica was live when it was created) has none and
+    // is left out with the added ones, so the partition ids written can have gaps.
     if (!added.empty()) {
-      checkControllerEpoch(ctl);
-      TopicZnodes& writable = ctl.zk().topics[static_cast<std::size_t>(topic)];
-      while (writable.partitions.size() > 0 &&
-             !partition(ctx, TopicPartition{topic, static_cast<int>(writable.partitions.size()) - 1}).assignment) {
-        writable.partitions.pop_back();
+      PartitionAssignments existing;
+      for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
+        const TopicPartition tp{topic, p};
+        if (znodes.lists(p) && partitionZnodeExists(ctl.zk(), tp)) {
+          existing[static_cast<std::size_t>(p)] = partitionFullReplicaAssignment(ctx, tp);
+        }
       }
-      fireTopicDataWatch(ctl.world, topic);
+      setTopicAssignment(ctl, topic, existing);
     }
     return;
   }

@@ -29,6 +29,8 @@ std::optional<PartitionStateZnode> readPartitionState(const ZooKeeperData& zk, T
   return topic.states[static_cast<std::size_t>(tp.partition)];
 }
 
+bool partitionZnodeExists(const ZooKeeperData& zk, TopicPartition tp) { return readPartitionState(zk, tp).has_value(); }
+
 ZkCode createPartitionState(Controller& ctl, TopicPartition tp, const LeaderAndIsr& leader_and_isr) {
   checkControllerEpoch(ctl);
   auto& znode = stateZnode(ctl.zk(), tp);
@@ -48,8 +50,7 @@ ZkCode updatePartitionState(Controller& ctl, TopicPartition tp, const LeaderAndI
   return ZkCode::OK;
 }
 
-void setTopicAssignment(Controller& ctl, TopicIndex topic,
-                        const BoundedVector<ReplicaAssignment, kMaxPartitionsPerTopic>& partitions) {
+void setTopicAssignment(Controller& ctl, TopicIndex topic, const PartitionAssignments& partitions) {
   checkControllerEpoch(ctl);
   TopicZnodes& znodes = topicZnodes(ctl.zk(), topic);
   KCSPEC_ASSERT(znodes.exists);

@@ -17,6 +17,12 @@ void checkControllerEpoch(Controller& ctl);
 
 std::optional<PartitionStateZnode> readPartitionState(const ZooKeeperData& zk, TopicPartition tp);
 
+// Whether /brokers/topics/<t>/partitions/<p> exists (a child of getChildren(/brokers/topics/<t>/partitions)).
+// It is created with the partition's state znode (createTopicPartitionStatesRaw, when its first
+// leader is initialized, §2.5) and deleted only with the topic, so it exists exactly when the
+// state znode does.
+bool partitionZnodeExists(const ZooKeeperData& zk, TopicPartition tp);
+
 // Creates /brokers/topics/<t>/partitions/<p>/state (version 0) with the controller's epoch.
 ZkCode createPartitionState(Controller& ctl, TopicPartition tp, const LeaderAndIsr& leader_and_isr);
 
@@ -25,9 +31,8 @@ ZkCode createPartitionState(Controller& ctl, TopicPartition tp, const LeaderAndI
 ZkCode updatePartitionState(Controller& ctl, TopicPartition tp, const LeaderAndIsr& leader_and_isr,
                             std::int32_t& new_version);
 
-// setTopicAssignmentRaw: rewrites /brokers/topics/<t> with `partitions` (partition 0, 1, …).
-void setTopicAssignment(Controller& ctl, TopicIndex topic,
-                        const BoundedVector<ReplicaAssignment, kMaxPartitionsPerTopic>& partitions);
+// setTopicAssignment: rewrites /brokers/topics/<t> with `partitions` (each under its partition id).
+void setTopicAssignment(Controller& ctl, TopicIndex topic, const PartitionAssignments& partitions);
 
 // The topic's unclean.leader.election.enable, read from /config/topics/<t> (default false).
 bool topicUncleanLeaderElectionEnable(const ZooKeeperData& zk, TopicIndex topic);

@@ -5,7 +5,6 @@
 #pragma once
 
 #include "spec/vocabulary/action.hpp"
-#include "spec/vocabulary/assert.hpp"
 #include "spec/vocabulary/config.hpp"
 
 namespace kcspec {
@@ -26,12 +25,13 @@ constexpr ActionKindList kindsTaking(ActionArgs args) {
   return list;
 }
 
-// `partition_count(t)`: how many partitions topic t has in ZooKeeper now (partitions are
-// numbered from 0 without gaps). `add(action)` is called once per candidate, in a fixed order:
-// per topic its topic actions, then per partition its partition actions; then per broker its
-// broker actions, each group in the order of ActionKind.
-template <class PartitionCount, class Add>
-void forEachCandidate(const Config& config, PartitionCount partition_count, Add add) {
+// `in_zookeeper(t, p)`: whether topic t's znode lists partition p now (its ids are 0…n−1 but
+// for a topic whose assignment was restored during its deletion, kafka.md §5.10.2).
+// `add(action)` is called once per candidate, in a fixed order: per topic its topic actions,
+// then per partition, in id order, its partition actions; then per broker its broker actions,
+// each group in the order of ActionKind.
+template <class InZooKeeper, class Add>
+void forEachCandidate(const Config& config, InZooKeeper in_zookeeper, Add add) {
   static constexpr ActionKindList topic_kinds = kindsTaking(ActionArgs::Topic);
   static constexpr ActionKindList target_kinds = kindsTaking(ActionArgs::PartitionTarget);
   static constexpr ActionKindList partition_kinds = kindsTaking(ActionArgs::Partition);
@@ -41,9 +41,8 @@ void forEachCandidate(const Config& config, PartitionCount partition_count, Add 
   for (TopicIndex t = 0; t < config.topicCount(); ++t) {
     for (ActionKind kind : topic_kinds) add(Action{.kind = kind, .topic = t});
     const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];
-    const int partitions = partition_count(t);
-    KCSPEC_ASSERT(partitions >= 0 && partitions <= kMaxPartitionsPerTopic);
-    for (int p = 0; p < partitions; ++p) {
+    for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
+      if (!in_zookeeper(t, p)) continue;
       const TopicPartition tp{t, p};
       for (ActionKind kind : target_kinds) {
         for (const auto& [partition, target] : topic.reassignment_targets) {

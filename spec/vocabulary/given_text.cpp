@@ -300,7 +300,7 @@ class Derivation {
     ReplicaAssignment assignment(statement && statement->replicas ? *statement->replicas : configured);
     if (statement && statement->adding) assignment.adding_replicas = *statement->adding;
     if (statement && statement->removing) assignment.removing_replicas = *statement->removing;
-    topic.partitions.push_back(assignment);
+    topic.partitions[static_cast<std::size_t>(tp.partition)] = assignment;
     const bool stated_leadership = statement && (statement->leader || statement->isr);
     const bool without_znode = statement && statement->state &&
                                (*statement->state == PartitionState::NewPartition ||
@@ -346,8 +346,9 @@ class Derivation {
       if (flags && flags->ineligible_for_deletion) context.topics_ineligible_for_deletion.insert(t);
       const TopicZnodes& topic = world_.zk.topics[static_cast<std::size_t>(t)];
       for (std::size_t p = 0; p < topic.partitions.size(); ++p) {
+        if (!topic.partitions[p]) continue;
         const TopicPartition tp{t, static_cast<std::int32_t>(p)};
-        partitionContext(context, tp, topic.partitions[p], topic.states[p]);
+        partitionContext(context, tp, *topic.partitions[p], topic.states[p]);
       }
     });
   }
@@ -393,10 +394,10 @@ class Derivation {
         if (context != nullptr && context->topics_with_deletion_started.contains(t)) return;
         const TopicZnodes& topic = world_.zk.topics[static_cast<std::size_t>(t)];
         for (std::size_t p = 0; p < topic.partitions.size(); ++p) {
-          if (!topic.states[p]) continue;
+          if (!topic.partitions[p] || !topic.states[p]) continue;
           const TopicPartition tp{t, static_cast<std::int32_t>(p)};
           const LeaderAndIsr& lai = topic.states[p]->leader_and_isr;
-          const BrokerList& replicas = topic.partitions[p].replicas;
+          const BrokerList& replicas = topic.partitions[p]->replicas;
           UpdateMetadataPartitionState cached{tp, topic.states[p]->controller_epoch, lai.leader, lai.leader_epoch, lai.isr,
                                               lai.partition_epoch, replicas, {}};
           for (BrokerId r : replicas) {  // isReplicaOnline: a shutting-down broker's replicas are offline
@@ -433,7 +434,9 @@ class Rules {
     for (TopicIndex t = 0; t < config_.topicCount(); ++t) {
       const TopicZnodes& topic = world_.zk.topics[static_cast<std::size_t>(t)];
       if (!topic.exists) continue;
-      for (std::size_t p = 0; p < topic.partitions.size(); ++p) partitionRules({t, static_cast<std::int32_t>(p)}, live);
+      for (std::size_t p = 0; p < topic.partitions.size(); ++p) {
+        if (topic.partitions[p]) partitionRules({t, static_cast<std::int32_t>(p)}, live);
+      }
       const auto& flags = s_.topics[static_cast<std::size_t>(t)];
       if (flags && !flags->to_be_deleted && (flags->deletion_started || flags->ineligible_for_deletion)) {
         add("G8", flags->line, fmt::format("topic `{}` is {} but not to-be-deleted", topicName(config_, t),
@@ -469,7 +472,7 @@ class Rules {
     const std::string name = partitionName(config_, tp);
     const int line = lineOfPartition(tp);
     const TopicZnodes& topic = world_.zk.topics[static_cast<std::size_t>(tp.topic)];
-    const BrokerList& replicas = topic.partitions[static_cast<std::size_t>(tp.partition)].replicas;
+    const BrokerList& replicas = topic.partitions[static_cast<std::size_t>(tp.partition)]->replicas;
     if (const auto& znode = topic.states[static_cast<std::size_t>(tp.partition)]) {
       const LeaderAndIsr& lai = znode->leader_and_isr;
       if (lai.leader != kNoLeader && !replicas.contains(lai.leader)) {

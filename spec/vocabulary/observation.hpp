@@ -28,11 +28,27 @@ struct PartitionStateZnode {
   friend constexpr bool operator==(const PartitionStateZnode&, const PartitionStateZnode&) = default;
 };
 
+// A topic's partition assignments by partition id; an id the topic does not have is empty.
+using PartitionAssignments = std::array<std::optional<ReplicaAssignment>, kMaxPartitionsPerTopic>;
+
 struct TopicZnodes {
   bool exists = false;  // /brokers/topics/<t>
-  BoundedVector<ReplicaAssignment, kMaxPartitionsPerTopic> partitions;  // "partitions", "adding_replicas", "removing_replicas"
+  // Its "partitions", "adding_replicas" and "removing_replicas", by partition id (the JSON keys).
+  // The ids are 0…n−1, except where the controller restored the assignment of a topic queued for
+  // deletion: it keeps only the partitions that have a /brokers/topics/<t>/partitions/<p> znode,
+  // so ids can be missing, e.g. {"1":[2]} (kafka.md §5.10.2).
+  PartitionAssignments partitions;
   std::array<std::optional<PartitionStateZnode>, kMaxPartitionsPerTopic> states;
   bool unclean_leader_election_enable = false;  // /config/topics/<t>
+
+  // Whether the topic znode lists partition p.
+  constexpr bool lists(int p) const { return p >= 0 && p < kMaxPartitionsPerTopic && partitions[static_cast<std::size_t>(p)]; }
+  // How many partitions it lists.
+  constexpr int partitionCount() const {
+    int count = 0;
+    for (const auto& assignment : partitions) count += assignment ? 1 : 0;
+    return count;
+  }
   friend constexpr bool operator==(const TopicZnodes&, const TopicZnodes&) = default;
 };
 

@@ -151,9 +151,16 @@ class Writer {
       if (!fullTopic(t) && topic == TopicZnodes{}) continue;
       OJson entry = OJson::object();
       member(entry, "exists", topic.exists, !topic.exists);
+      // By partition id, up to the highest the znode lists; an id it does not list below that is null.
       OJson parts = OJson::array();
-      for (const ReplicaAssignment& a : topic.partitions) parts.push_back(assignment(a));
-      member(entry, "partitions", std::move(parts), topic.partitions.empty());
+      std::size_t listed_end = 0;
+      for (std::size_t p = 0; p < topic.partitions.size(); ++p) {
+        if (topic.partitions[p]) listed_end = p + 1;
+      }
+      for (std::size_t p = 0; p < listed_end; ++p) {
+        parts.push_back(topic.partitions[p] ? assignment(*topic.partitions[p]) : OJson(nullptr));
+      }
+      member(entry, "partitions", std::move(parts), listed_end == 0);
       OJson states = OJson::object();
       for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
         const auto& state = topic.states[static_cast<std::size_t>(p)];
@@ -472,6 +479,7 @@ class Reader {
   struct Element {
     const Json* value;
     std::string at;
+    std::size_t index = 0;  // its position in the array
   };
 
   // The elements of the array `j` of at most `max_size` elements. With arrays_keyed_by_index,
@@ -482,13 +490,14 @@ class Reader {
     std::vector<Element> out;
     if (j.is_array()) {
       if (j.size() > max_size) fail(at, "at most " + std::to_string(max_size) + " elements, got " + std::to_string(j.size()));
-      for (std::size_t i = 0; i < j.size(); ++i) out.push_back(Element{&j[i], child(at, i)});
+      for (std::size_t i = 0; i < j.size(); ++i) out.push_back(Element{&j[i], child(at, i), i});
       return out;
     }
     if (!options_.arrays_keyed_by_index || !j.is_object()) fail(at, "expected an array, got " + typeName(j));
     std::map<std::size_t, Element> by_index;
     for (const auto& [key, value] : j.items()) {
-      by_index.emplace(arrayIndex(key, child(at, key), max_size), Element{&value, child(at, key)});
+      const std::size_t index = arrayIndex(key, child(at, key), max_size);
+      by_index.emplace(index, Element{&value, child(at, key), index});
     }
     for (auto& [index, element] : by_index) out.push_back(std::move(element));
     return out;
@@ -634,7 +643,10 @@ class Reader {
         TopicZnodes& topic = zk.topics[static_cast<std::size_t>(t)];
         read(value, eat, "exists", [&](const Json& v, const std::string& p) { topic.exists = boolean(v, p); });
         read(value, eat, "partitions", [&](const Json& v, const std::string& p) {
-          for (const Element& e : elements(v, p, static_cast<std::size_t>(kMaxPartitionsPerTopic))) topic.partitions.push_back(assignment(*e.value, e.at));
+          // By partition id; null: the znode does not list that id (kafka.md §5.10.2).
+          for (const Element& e : elements(v, p, static_cast<std::size_t>(kMaxPartitionsPerTopic))) {
+            if (!e.value->is_null()) topic.partitions[e.index] = assignment(*e.value, e.at);
+          }
         });
         read(value, eat, "states", [&](const Json& states, const std::string& sat) {
           object(states, sat, {});

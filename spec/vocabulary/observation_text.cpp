@@ -62,7 +62,8 @@ std::string assignmentText(const ReplicaAssignment& assignment) {
 std::string topicZnodeText(const TopicZnodes& topic) {
   std::string all, adding, removing;
   for (std::size_t p = 0; p < topic.partitions.size(); ++p) {
-    const ReplicaAssignment& a = topic.partitions[p];
+    if (!topic.partitions[p]) continue;  // an id the znode does not list
+    const ReplicaAssignment& a = *topic.partitions[p];
     const auto entry = [&](std::string& out, const BrokerList& list) {
       out += fmt::format("{}{}:[{}]", out.empty() ? "" : ",", p, ids(list));
     };
@@ -175,7 +176,7 @@ void visitSlots(const Config& config, const Observation& o, Emit&& emit) {
     std::string value;
     if (topic.exists) {
       value = topicZnodeText(topic);
-    } else if (!topic.partitions.empty()) {
+    } else if (topic.partitionCount() > 0) {
       value = "(absent) " + topicZnodeText(topic);
     }
     emit(fmt::format("/brokers/topics/{}", topic_name(t)), value);

@@ -176,7 +176,9 @@ Observation relabelled(const Observation& world, const BrokerPermutation& sigma)
 void relabel(Observation& out, const BrokerPermutation& sigma) {
   relabelSlots(out.zk.brokers, sigma);
   for (TopicZnodes& topic : out.zk.topics) {
-    for (ReplicaAssignment& a : topic.partitions) relabel(a, sigma);
+    for (std::optional<ReplicaAssignment>& a : topic.partitions) {
+      if (a) relabel(*a, sigma);
+    }
     for (std::optional<PartitionStateZnode>& state : topic.states) {
       if (state) relabel(state->leader_and_isr, sigma);
     }

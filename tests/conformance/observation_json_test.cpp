@@ -53,8 +53,8 @@ Observation everyFieldSet() {
   o.zk.brokers[5] = BrokerRegistration{false, 3};
   TopicZnodes& topic = o.zk.topics[3];
   topic.exists = true;
-  topic.partitions.push_back(ReplicaAssignment(BrokerList{1, 2, 3}, BrokerList{3}, BrokerList{1}));
-  topic.partitions.push_back(ReplicaAssignment(BrokerList{2}));
+  topic.partitions[0] = ReplicaAssignment(BrokerList{1, 2, 3}, BrokerList{3}, BrokerList{1});
+  topic.partitions[1] = ReplicaAssignment(BrokerList{2});
   topic.states[1] = PartitionStateZnode{
       LeaderAndIsr{2, 4, LeaderRecoveryState::RECOVERING, BrokerList{2, 1}, 9}, 6};
   topic.unclean_leader_election_enable = true;
@@ -156,6 +156,24 @@ TEST(ObservationJson, CompactFormLeavesDefaultsOutAndFullFormSpellsThemOut) {
   EXPECT_TRUE(full["brokers"]["4"]["controller"]["context"]["partitions"]["2-1"]["replica_states"]["6"].is_null());
   EXPECT_EQ(full["brokers"]["4"]["controller"]["context"]["live_broker_epochs"]["5"], -1);
   EXPECT_EQ(full["zookeeper"]["topics"]["2"]["states"].size(), static_cast<std::size_t>(kMaxPartitionsPerTopic));
+}
+
+// A topic znode whose partition ids have a gap (an assignment restored during deletion keeps only
+// the partitions with a partition znode, kafka.md §5.10.2): the array is by partition id, with
+// null for an id the znode does not list, and reads back to the same gap.
+TEST(ObservationJson, ATopicZnodeWithAGapInItsPartitionIds) {
+  Observation o;
+  TopicZnodes& topic = o.zk.topics[1];
+  topic.exists = true;
+  topic.partitions[1] = ReplicaAssignment(BrokerList{2});
+  topic.partitions[3] = ReplicaAssignment(BrokerList{1, 2});
+  EXPECT_EQ(observationJson(o).dump(),
+            R"({"zookeeper":{"topics":{"1":{"exists":true,"partitions":[null,{"replicas":[2]},null,{"replicas":[1,2]}]}}},"brokers":{}})");
+  expectRoundTrip(o, "a gap");
+  Observation no_partitions;
+  no_partitions.zk.topics[1].exists = true;  // every partition left out: {"partitions":{}}
+  EXPECT_EQ(observationJson(no_partitions).dump(), R"({"zookeeper":{"topics":{"1":{"exists":true}}},"brokers":{}})");
+  expectRoundTrip(no_partitions, "no partitions");
 }
 
 struct Malformed {

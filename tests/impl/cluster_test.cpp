@@ -26,7 +26,8 @@ TEST(ImplCluster, InitialStateRegistersBrokersInIdOrderAndWritesStartingTopics) 
   EXPECT_EQ(world.zk.controller, kNoLeader);
   EXPECT_EQ(world.zk.controller_epoch_zk_version, -1);
   EXPECT_TRUE(world.zk.topics[0].exists);
-  EXPECT_EQ(world.zk.topics[0].partitions.size(), 2u);
+  EXPECT_EQ(world.zk.topics[0].partitionCount(), 2);
+  EXPECT_TRUE(world.zk.topics[0].lists(0) && world.zk.topics[0].lists(1));
   EXPECT_FALSE(world.zk.topics[0].states[0].has_value());
   EXPECT_FALSE(world.zk.topics[1].exists);
   EXPECT_TRUE(world.brokers[1].alive);
@@ -105,7 +106,7 @@ TEST(ImplCluster, ReassignmentCompletesOnceTheNewReplicaJoinsTheIsr) {
             (ReplicaAssignment(BrokerList{2, 3, 1}, BrokerList{3}, BrokerList{1})));
   EXPECT_TRUE(run.context(1).partitions_being_reassigned.contains(kT0));
   EXPECT_EQ(run.stateZnode(kT0)->leader_and_isr.leader_epoch, 1);  // A1
-  EXPECT_EQ(run.world().zk.topics[0].partitions[0].adding_replicas, (BrokerList{3}));
+  EXPECT_EQ(run.world().zk.topics[0].partitions[0]->adding_replicas, (BrokerList{3}));
   run.drain();
   // The leader (1) proposes 3 into the ISR; the controller completes the reassignment.
   run.step("expand-isr t-0 leader 1 add 3").drain();

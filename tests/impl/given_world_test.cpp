@@ -262,7 +262,7 @@ Observation statedWorld() {
   world.zk.last_zxid = 12;
   TopicZnodes& topic = world.zk.topics[0];
   topic.exists = true;
-  topic.partitions.push_back(replicas);
+  topic.partitions[0] = replicas;
   topic.states[0] = PartitionStateZnode{lai, 3};
 
   ControllerContextData& context = world.brokers[1].controller.context;

@@ -48,9 +48,9 @@ TEST(ActionDefinitions, CandidatesRoundTripThroughTextAndCoverEveryKind) {
   int candidates = 0;
   forEachCandidate(
       config,
-      [&](TopicIndex t) {
+      [&](TopicIndex t, int p) {
         const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];
-        return static_cast<int>(topic.assignment.size() + topic.added_partitions.size());
+        return p < static_cast<int>(topic.assignment.size() + topic.added_partitions.size());
       },
       [&](const Action& a) {
         ++candidates;

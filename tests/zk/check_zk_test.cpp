@@ -110,6 +110,29 @@ TEST(CheckZk, AppendixBFlowsMidwayShowWhatIsPending) {
   EXPECT_NE(findings[0].message.find("should complete"), std::string::npos);
 }
 
+// tests/scenarios/partition_gap_after_restore.scenario right after the controller restored u's
+// assignment to {"1":[2]} (kafka.md §5.10.2): the znode lists no partition 0, whose replica is on
+// the dead broker 1, so u's deletion is not said to be one that should complete.
+TEST(CheckZk, ADeletionWhoseRestoredAssignmentHasAGapNamesTheUnlistedPartitions) {
+  KCSPEC_REQUIRE_ZK(server);
+  const Populated gap = populate(server, "tests/scenarios/partition_gap_after_restore.scenario", 35);
+  const zkcheck::ZkSnapshot snapshot = snapshotOf(gap.connect);
+  ASSERT_EQ(snapshot.topics.count("u"), 1u);
+  const zkcheck::TopicSnapshot& u = snapshot.topics.at("u");
+  EXPECT_FALSE(u.partitions.count(0) && u.partitions.at(0).in_assignment);
+  ASSERT_EQ(u.partitions.count(1), 1u);
+  EXPECT_TRUE(u.partitions.at(1).in_assignment);
+  EXPECT_EQ(u.partitions.at(1).replicas, (std::vector<int>{2}));
+  bool found = false;
+  for (const zkcheck::ZkFinding& f : zkcheck::findViolations(snapshot)) {
+    if (f.kind != "deletion-pending" || f.topic != "u") continue;
+    found = true;
+    EXPECT_EQ(f.message.find("should complete"), std::string::npos) << f.message;
+    EXPECT_NE(f.message.find("does not list partition(s) 0"), std::string::npos) << f.message;
+  }
+  EXPECT_TRUE(found);
+}
+
 // Broken states: the healthy Appendix B.1 end state (t-0 leader 1, ISR [1,2,3], brokers 1,2,3,
 // controller 1 at epoch 1) with one thing planted.
 constexpr const char* kState = "/brokers/topics/t/partitions/0/state";
