@@ -25,5 +25,6 @@ CommandRun addDriveCommand(CLI::App& app);  // cli/drive_command.cpp
 CommandRun addSutCommand(CLI::App& app);    // cli/sut_command.cpp
 CommandRun addCheckZkCommand(CLI::App& app);        // cli/check_zk_command.cpp
 CommandRun addRunControllerCommand(CLI::App& app);  // cli/run_controller_command.cpp
+CommandRun addSuiteCommand(CLI::App& app);          // cli/suite_command.cpp
 
 }  // namespace kcspec::cli

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   add(addExploreCommand(app));
   add(addProveCommand(app));
   add(addReplayCommand(app));
+  add(addSuiteCommand(app));
   add(addCheckLogCommand(app));
   add(addCheckTraceCommand(app));
   add(addTraceCommand(app));

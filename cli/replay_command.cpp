@@ -13,6 +13,7 @@
 #include "cli/starting_state.hpp"
 #include "impl/generated_mutants.hpp"
 #include "impl/log_replay.hpp"
+#include "proofs/agreement/step_record.hpp"
 #include "spec/rules/components.hpp"
 #include "spec/rules/invariants.hpp"
 #include "spec/rules/step.hpp"
@@ -87,17 +88,6 @@ void printGivenBreaks(const Given& given, const std::vector<GivenWorldBreak>& br
   }
 }
 
-// "partition t-0 OfflinePartition -> OnlinePartition: applied", as a state-change record says it.
-std::string stateChangeText(const Config& config, const spec::StateChangeRecord& change) {
-  const std::string from = change.is_replica ? std::string(stateName(static_cast<ReplicaState>(change.from)))
-                                             : std::string(stateName(static_cast<PartitionState>(change.from)));
-  const std::string to = change.is_replica ? std::string(stateName(static_cast<ReplicaState>(change.to)))
-                                           : std::string(stateName(static_cast<PartitionState>(change.to)));
-  const std::string what = change.is_replica ? fmt::format("replica {} {}", change.replica, partitionName(config, change.tp))
-                                             : fmt::format("partition {}", partitionName(config, change.tp));
-  return fmt::format("{} {} -> {}: {}", what, from, to, spec::changeOutcomeName(change.outcome));
-}
-
 // A component action: what it changed, the state changes it asked for (the invalid ones with
 // them) and the exception that escaped. Not judged by the catalog: a method called outside the
 // event that keeps the properties may leave them broken, which is what such a test looks at.
@@ -122,7 +112,7 @@ bool replayCall(const Scenario& scenario, const Scenario::Call& call, std::size_
     object["component_action"] = text;
     object["changes"] = changesJson(changes);
     nlohmann::ordered_json records = nlohmann::ordered_json::array();
-    for (const spec::StateChangeRecord& r : observer.record.state_changes) records.push_back(stateChangeText(scenario.config, r));
+    for (const spec::StateChangeRecord& r : observer.record.state_changes) records.push_back(agreement::stateChangeText(scenario.config, r));
     object["state_changes"] = records;
     object["throws"] = thrown == ComponentException::None ? nlohmann::ordered_json() : componentExceptionName(thrown);
     fmt::print("{}\n", object.dump());
@@ -130,7 +120,7 @@ bool replayCall(const Scenario& scenario, const Scenario::Call& call, std::size_
   }
   fmt::print("call {} ({}:{}): {}\n{}", number, file, call.line, text, renderChangesText(changes));
   for (const spec::StateChangeRecord& r : observer.record.state_changes) {
-    fmt::print("  STATE CHANGE {}\n", stateChangeText(scenario.config, r));
+    fmt::print("  STATE CHANGE {}\n", agreement::stateChangeText(scenario.config, r));
   }
   if (thrown != ComponentException::None) fmt::print("  THROWS {}\n", componentExceptionName(thrown));
   return true;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "proofs/agreement/step_record.hpp"
+#include "spec/rules/components.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/observation_text.hpp"
@@ -39,6 +40,12 @@ Verdict checkStep(const Config& config, const spec::ClusterState* before_impl, c
       return Verdict{false, propertyLabel(id), renderObservationText(config, mine.world)};
     }
   }
+  return checkAgreement(config, after, spec_record, impl_record, impl);
+}
+
+Verdict checkAgreement(const Config& config, const spec::ClusterState& after, const spec::StepRecord& spec_record,
+                       const spec::StepRecord& impl_record, const impl::ImplCluster& impl) {
+  const spec::ClusterState mine = implState(impl);
   if (!(mine.world == after.world)) {
     const std::vector<Change> diff = diffObservations(config, after.world, mine.world);
     return Verdict{false, "observation " + (diff.empty() ? std::string("?") : diff.front().path),
@@ -72,7 +79,7 @@ std::string enabledActionsDisagreement(const Config& config, std::span<const Act
 }
 
 StepOutcome stepBoth(const Config& config, const spec::ClusterState& before, impl::ImplCluster& impl,
-                     const Action& action, Coverage* coverage) {
+                     const Action& action, Coverage* coverage, bool judge_properties) {
   // The impl's state before the step equals `before`: the previous step's check compared them.
   CoverageObserver observer(coverage);
   StepOutcome out{spec::next(config, before, action, observer), Verdict{}};
@@ -84,8 +91,89 @@ StepOutcome stepBoth(const Config& config, const spec::ClusterState& before, imp
     ++coverage->steps;
   }
   const spec::StepRecord impl_record = implStepRecord(config, log, before, implState(impl));
-  out.verdict = checkStep(config, &before, out.after, observer.record, impl_record, impl);
+  out.verdict = judge_properties ? checkStep(config, &before, out.after, observer.record, impl_record, impl)
+                                 : checkAgreement(config, out.after, observer.record, impl_record, impl);
   return out;
+}
+
+StepOutcome callBoth(const Config& config, const spec::ClusterState& before, impl::ImplCluster& impl,
+                     const ComponentCall& call) {
+  spec::RecordingObserver observer;
+  StepOutcome out{before, Verdict{}};
+  const ComponentException spec_thrown = spec::callComponent(config, out.after, call, observer);
+  thread_local std::vector<impl::LogRecord> log;
+  log.clear();
+  ComponentException impl_thrown = ComponentException::None;
+  callLogged(impl, call, impl_thrown, log);
+  const spec::StepRecord impl_record = implStepRecord(config, log, before, implState(impl));
+  out.verdict = checkAgreement(config, out.after, observer.record, impl_record, impl);
+  if (out.verdict.ok && spec_thrown != impl_thrown) {
+    out.verdict = Verdict{false, "exception", fmt::format("spec: {}, impl: {}", componentExceptionName(spec_thrown),
+                                                          componentExceptionName(impl_thrown))};
+  }
+  return out;
+}
+
+ScenarioRun runScenarioBoth(const Scenario& scenario, impl::Mutants mutants) {
+  const Config& config = scenario.config;
+  ScenarioRun run;
+  spec::ClusterState state =
+      scenario.given ? spec::givenState(config, scenario.given->world) : spec::initialState(config);
+  impl::ImplCluster impl =
+      scenario.given ? impl::ImplCluster(config, scenario.given->world, mutants) : impl::ImplCluster(config, mutants);
+  const int given_line = scenario.given ? scenario.given->line : 1;
+  if (Verdict v = checkAgreement(config, state, {}, {}, impl); !v.ok) {
+    run.disagreement = ScenarioDisagreement{given_line, scenario.given ? "given" : "the initial state", v};
+    return run;
+  }
+  std::size_t next_call = 0;
+  for (std::size_t i = 0; i <= scenario.steps.size(); ++i) {  // bounded by the scenario's steps
+    for (; next_call < scenario.calls.size() && scenario.calls[next_call].after_steps == i; ++next_call) {
+      const Scenario::Call& call = scenario.calls[next_call];
+      const std::string text = printComponentCall(config, call.call);
+      const bool in_spec = spec::componentCallPossible(state);
+      const bool in_impl = impl.activeController().has_value();
+      if (!in_spec && !in_impl) {
+        run.stopped_at = call.line;
+        return run;
+      }
+      if (in_spec != in_impl) {
+        run.disagreement = ScenarioDisagreement{
+            call.line, text, Verdict{false, "active controller", in_spec ? "only the spec has one" : "only the impl has one"}};
+        return run;
+      }
+      StepOutcome out = callBoth(config, state, impl, call.call);
+      ++run.calls;
+      if (!out.verdict.ok) {
+        run.disagreement = ScenarioDisagreement{call.line, text, out.verdict};
+        return run;
+      }
+      state = std::move(out.after);
+    }
+    if (i == scenario.steps.size()) break;
+    const Action& action = scenario.steps[i];
+    const int line = scenario.step_lines.empty() ? 0 : scenario.step_lines[i];
+    const bool in_spec = spec::isEnabled(config, state, action);
+    const bool in_impl = impl.isEnabled(action);
+    if (!in_spec && !in_impl) {
+      run.stopped_at = line;
+      return run;
+    }
+    if (in_spec != in_impl) {
+      run.disagreement = ScenarioDisagreement{line, printAction(config, action),
+                                              Verdict{false, "enabled actions", in_spec ? "  only spec\n" : "  only impl\n"}};
+      return run;
+    }
+    const bool judge = !(scenario.given && scenario.given->unchecked);
+    StepOutcome out = stepBoth(config, state, impl, action, nullptr, judge);
+    ++run.steps;
+    if (!out.verdict.ok) {
+      run.disagreement = ScenarioDisagreement{line, printAction(config, action), out.verdict};
+      return run;
+    }
+    state = std::move(out.after);
+  }
+  return run;
 }
 
 std::optional<Counterexample> replayBoth(const Config& config, impl::Mutants mutants, const std::vector<Action>& steps) {

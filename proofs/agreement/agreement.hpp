@@ -18,6 +18,7 @@
 #include "spec/rules/invariants.hpp"
 #include "spec/vocabulary/action.hpp"
 #include "spec/vocabulary/config.hpp"
+#include "spec/vocabulary/scenario_text.hpp"
 
 namespace kcspec::agreement {
 
@@ -41,6 +42,12 @@ Verdict checkStep(const Config& config, const spec::ClusterState* before_impl, c
                   const spec::StepRecord& spec_record, const spec::StepRecord& impl_record,
                   const impl::ImplCluster& impl);
 
+// The part of checkStep that compares the versions (observation, budget, state changes, enabled
+// actions), without judging the impl's state by the catalog: what a component action is checked
+// by, since a method called outside its event may leave a property broken in both.
+Verdict checkAgreement(const Config& config, const spec::ClusterState& after, const spec::StepRecord& spec_record,
+                       const spec::StepRecord& impl_record, const impl::ImplCluster& impl);
+
 // The actions only one version enables, one per line ("  only spec: …", "  only impl: …"), or
 // that both enable them in another order; "" when the lists are equal.
 std::string enabledActionsDisagreement(const Config& config, std::span<const Action> in_spec,
@@ -51,14 +58,40 @@ struct StepOutcome {
   spec::ClusterState after;
   Verdict verdict;
 };
+// Without `judge_properties`, checkAgreement alone (for a world stated `given unchecked`, which
+// may break a property in both versions from the start).
 StepOutcome stepBoth(const Config& config, const spec::ClusterState& before, impl::ImplCluster& impl,
-                     const Action& action, Coverage* coverage);
+                     const Action& action, Coverage* coverage, bool judge_properties = true);
 
 // A failing history: the steps up to and including the failing one, and what failed.
 struct Counterexample {
   std::vector<Action> steps;
   Verdict verdict;
 };
+
+// One component action (spec/vocabulary/component_call.hpp) on both versions: the spec's state
+// after it, and checkAgreement's verdict plus the exceptions that escaped (they must be the same).
+// Both versions must have an active controller.
+StepOutcome callBoth(const Config& config, const spec::ClusterState& before, impl::ImplCluster& impl,
+                     const ComponentCall& call);
+
+// Where a scenario run on both versions first disagrees: the line of the step or component
+// action, its text, and the verdict ("enabled actions" when one version cannot take the step).
+struct ScenarioDisagreement {
+  int line = 0;
+  std::string step;
+  Verdict verdict;
+};
+// What running a scenario on both versions came to: the steps and component actions taken, and
+// the first disagreement, if any. From its given world when it has one, with its component actions
+// in their places. A step neither version can take ends the run (`stopped_at` names its line).
+struct ScenarioRun {
+  int steps = 0;
+  int calls = 0;
+  int stopped_at = 0;
+  std::optional<ScenarioDisagreement> disagreement;
+};
+ScenarioRun runScenarioBoth(const Scenario& scenario, impl::Mutants mutants = {});
 
 // Replays `steps` through both versions; the first failing prefix, or nothing if every step
 // passes or a step is not enabled in the spec (the history does not apply).

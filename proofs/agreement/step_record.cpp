@@ -122,6 +122,18 @@ void applyLogged(impl::ImplCluster& cluster, const Action& action, std::vector<i
   sink.records = nullptr;
 }
 
+void callLogged(impl::ImplCluster& cluster, const ComponentCall& call, ComponentException& thrown,
+                std::vector<impl::LogRecord>& records, impl::LogLevel threshold) {
+  thread_local RecordSink sink;
+  thread_local impl::FakeClock clock;
+  sink.records = &records;
+  sink.threshold = threshold;
+  cluster.setLogTarget(impl::LogTarget{&sink, &clock});
+  thrown = cluster.callComponent(call);
+  cluster.setLogTarget(impl::LogTarget{});
+  sink.records = nullptr;
+}
+
 std::string stateChangeText(const Config& config, const spec::StateChangeRecord& c) {
   const std::string subject = c.is_replica ? fmt::format("replica {} of {}", c.replica, partitionName(config, c.tp))
                                            : partitionName(config, c.tp);

@@ -37,6 +37,11 @@ std::optional<std::pair<spec::ChangeOutcome, spec::ElectionStrategy>> failureOut
 void applyLogged(impl::ImplCluster& cluster, const Action& action, std::vector<impl::LogRecord>& records,
                  impl::LogLevel threshold = impl::LogLevel::TRACE);
 
+// Calls the component action `call` on `cluster` (ImplCluster::callComponent) with the same log
+// collection; `thrown` receives the exception that escaped.
+void callLogged(impl::ImplCluster& cluster, const ComponentCall& call, ComponentException& thrown,
+                std::vector<impl::LogRecord>& records, impl::LogLevel threshold = impl::LogLevel::TRACE);
+
 // The state changes of two versions' records of one step that differ, as text ("" when they
 // agree): compared as multisets, since Kafka's order within one call is a hash set's (kafka.md
 // Appendix D.12). Each is named with its outcome, a failed election with its strategy.

@@ -155,7 +155,10 @@ TEST_F(Determinism, ReplayGivesTheSameOutputForEveryScenario) {
   std::sort(scenarios.begin(), scenarios.end());
   ASSERT_GE(scenarios.size(), 4u);
   for (const fs::path& scenario : scenarios) {
-    const int status = scenario.stem() == "not_enabled" ? 1 : 0;
+    // The scenarios that end in a step not taken (1) or that are bad input (2: a given world that breaks a rule).
+    const int status = scenario.stem() == "not_enabled" || scenario.stem() == "component_action_without_controller" ? 1
+                       : scenario.stem() == "given_breaks_g1"                                                     ? 2
+                                                                                                                   : 0;
     const std::string stem = scenario.stem();
     expectRepeatable("replay-" + stem, {"replay", scenario.string()}, status);
     expectRepeatable("replay-json-" + stem, {"replay", "--json", scenario.string()}, status);

@@ -7,13 +7,15 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
-#include "impl/cluster.hpp"
+#include "proofs/agreement/agreement.hpp"
+#include "proofs/agreement/step_record.hpp"
+#include "spec/rules/invariants.hpp"
+#include "spec/vocabulary/valid_previous_states.hpp"
 #include "spec/rules/components.hpp"
 #include "spec/rules/step.hpp"
-#include "spec/vocabulary/action_text.hpp"
-#include "spec/vocabulary/observation_text.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
 
 namespace kcspec {
@@ -35,47 +37,16 @@ Scenario read(const std::filesystem::path& file) {
   return parseScenario(text.str(), file.string());
 }
 
-// Runs `scenario` on both versions in lockstep; returns the number of component actions run.
+// Runs `scenario` on both versions in lockstep (agreement::runScenarioBoth, what `kcspec suite`
+// runs): every step and component action taken, no disagreement. Returns the component actions run.
 int expectAgreement(const Scenario& scenario, const std::string& name) {
-  const Config& config = scenario.config;
-  spec::ClusterState spec_state =
-      scenario.given ? spec::givenState(config, scenario.given->world) : spec::initialState(config);
-  impl::ImplCluster impl = scenario.given ? impl::ImplCluster(config, scenario.given->world) : impl::ImplCluster(config);
-  const auto same = [&](const std::string& where) {
-    const Observation observed = impl.observe();
-    EXPECT_TRUE(observed == spec_state.world) << where << "\nspec -> impl:\n"
-                                              << renderChangesText(diffObservations(config, spec_state.world, observed));
-    return observed == spec_state.world;
-  };
-  if (!same(name + ": the given world")) return 0;
-  int calls = 0;
-  std::size_t next_call = 0;
-  for (std::size_t i = 0; i <= scenario.steps.size(); ++i) {
-    for (; next_call < scenario.calls.size() && scenario.calls[next_call].after_steps == i; ++next_call) {
-      const Scenario::Call& call = scenario.calls[next_call];
-      const std::string where = name + ":" + std::to_string(call.line) + " " + printComponentCall(config, call.call);
-      EXPECT_TRUE(spec::componentCallPossible(spec_state)) << where;
-      EXPECT_TRUE(impl.activeController().has_value()) << where;
-      if (!spec::componentCallPossible(spec_state) || !impl.activeController()) return calls;
-      spec::StepObserver ignore;
-      const ComponentException spec_thrown = spec::callComponent(config, spec_state, call.call, ignore);
-      const ComponentException impl_thrown = impl.callComponent(call.call);
-      EXPECT_EQ(componentExceptionName(spec_thrown), componentExceptionName(impl_thrown)) << where;
-      if (!same(where)) return calls;
-      ++calls;
-    }
-    if (i == scenario.steps.size()) break;
-    const Action& action = scenario.steps[i];
-    const std::string where = name + ":" + std::to_string(scenario.step_lines[i]) + " " + printAction(config, action);
-    EXPECT_TRUE(spec::isEnabled(config, spec_state, action)) << where;
-    EXPECT_TRUE(impl.isEnabled(action)) << where;
-    if (!spec::isEnabled(config, spec_state, action) || !impl.isEnabled(action)) return calls;
-    spec_state = spec::next(config, spec_state, action);
-    impl.apply(action);
-    if (!same(where)) return calls;
-    EXPECT_EQ(spec::enabledActions(config, spec_state), impl.enabledActions()) << where;
-  }
-  return calls;
+  const agreement::ScenarioRun run = agreement::runScenarioBoth(scenario);
+  EXPECT_FALSE(run.disagreement.has_value())
+      << name << ":" << run.disagreement->line << " " << run.disagreement->step << ": " << run.disagreement->verdict.by
+      << "\n" << run.disagreement->verdict.detail;
+  EXPECT_EQ(run.stopped_at, 0) << name;
+  EXPECT_EQ(run.steps, static_cast<int>(scenario.steps.size())) << name;
+  return run.calls;
 }
 
 TEST(ComponentScenarios, SpecAndImplAgreeAfterEveryComponentActionAndStep) {
@@ -97,6 +68,53 @@ TEST(ComponentScenarios, AFencedWriteThrowsTheSameOnBothVersions) {
   spec::ClusterState spec_state = spec::givenState(scenario.config, scenario.given->world);
   spec::StepObserver ignore;
   EXPECT_EQ(spec::callComponent(scenario.config, spec_state, scenario.calls[0].call, ignore), ComponentException::ControllerMoved);
+}
+
+// Every row of both transition tables — each (from, to) pair, valid and invalid — is asked for by
+// some component action of the suite, and the spec's outcome is the table's: applied (or failed for
+// another reason, such as no leader) when `from` is a valid previous state of `to`, an invalid
+// transition otherwise (kafka.md §1.4).
+TEST(ComponentScenarios, CoverEveryRowOfBothTransitionTables) {
+  std::set<std::pair<int, int>> partition_rows, replica_rows;
+  for (const auto& file : componentScenarios()) {
+    const Scenario scenario = read(file);
+    const Config& config = scenario.config;
+    spec::ClusterState state =
+        scenario.given ? spec::givenState(config, scenario.given->world) : spec::initialState(config);
+    std::size_t next_call = 0;
+    for (std::size_t i = 0; i <= scenario.steps.size(); ++i) {
+      for (; next_call < scenario.calls.size() && scenario.calls[next_call].after_steps == i; ++next_call) {
+        spec::RecordingObserver observer;
+        spec::callComponent(config, state, scenario.calls[next_call].call, observer);
+        for (const spec::StateChangeRecord& r : observer.record.state_changes) {
+          const bool invalid = r.outcome == spec::ChangeOutcome::InvalidTransition;
+          if (r.is_replica) {
+            const bool valid = isValidTransition(static_cast<ReplicaState>(r.from), static_cast<ReplicaState>(r.to));
+            EXPECT_EQ(invalid, !valid) << file.filename() << " " << agreement::stateChangeText(config, r);
+            replica_rows.insert({r.from, r.to});
+          } else {
+            const bool valid = isValidTransition(static_cast<PartitionState>(r.from), static_cast<PartitionState>(r.to));
+            EXPECT_EQ(invalid, !valid) << file.filename() << " " << agreement::stateChangeText(config, r);
+            partition_rows.insert({r.from, r.to});
+          }
+        }
+      }
+      if (i == scenario.steps.size()) break;
+      state = spec::next(config, state, scenario.steps[i]);
+    }
+  }
+  for (PartitionState from : StateTraits<PartitionState>::all) {
+    for (PartitionState to : StateTraits<PartitionState>::all) {
+      EXPECT_TRUE(partition_rows.contains({static_cast<int>(from), static_cast<int>(to)}))
+          << "no component action asks for " << stateName(from) << " -> " << stateName(to);
+    }
+  }
+  for (ReplicaState from : StateTraits<ReplicaState>::all) {
+    for (ReplicaState to : StateTraits<ReplicaState>::all) {
+      EXPECT_TRUE(replica_rows.contains({static_cast<int>(from), static_cast<int>(to)}))
+          << "no component action asks for " << stateName(from) << " -> " << stateName(to);
+    }
+  }
 }
 
 }  // namespace
