@@ -28,6 +28,7 @@
 #include "cli/resident_memory.hpp"
 #include "docs/generator/sequence_diagram.hpp"
 #include "cli/files.hpp"
+#include "cli/mutant_options.hpp"
 #include "cli/run_folder.hpp"
 #include "cli/interrupt_guard.hpp"
 #include "cli/shell_word.hpp"
@@ -522,15 +523,7 @@ int runExplore(const ExploreOptions& options, RunFolder* run_folder) {
                       ? "--preset " + shellWord(options.preset.empty() ? "default" : options.preset)
                       : "--config " + shellWord(options.config_file),
                   options.reduction};
-  for (const std::string& name : options.mutants) {
-    const std::optional<impl::Mutant> mutant = impl::mutantNamed(name);
-    if (!mutant) {
-      std::string names;
-      for (const impl::MutantInfo& info : impl::kMutants) names += (names.empty() ? "" : ", ") + std::string(info.name);
-      throw UserError("--mutant", fmt::format("no mutant called '{}' (there are: {})", name, names));
-    }
-    subject.mutants.enable(*mutant);
-  }
+  subject.mutants = mutantsNamed(options.mutants);
   if (options.system == "spec" && !subject.mutants.none()) {
     throw UserError("--mutant", "mutants belong to the reference implementation: use --system impl or --system both");
   }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/files.hpp"
+#include "cli/mutant_options.hpp"
 #include "cli/number_options.hpp"
 #include "cli/starting_state.hpp"
 #include "impl/generated_mutants.hpp"
@@ -93,7 +94,7 @@ void printGivenBreaks(const Given& given, const std::vector<GivenWorldBreak>& br
 // event that keeps the properties may leave them broken, which is what such a test looks at.
 // False when there is no active controller to call.
 bool replayCall(const Scenario& scenario, const Scenario::Call& call, std::size_t number, spec::ClusterState& state,
-                const std::string& file, bool json) {
+                  const std::string& file, bool json) {
   const std::string text = printComponentCall(scenario.config, call.call);
   if (!spec::componentCallPossible(state)) {
     std::fflush(stdout);
@@ -126,6 +127,51 @@ bool replayCall(const Scenario& scenario, const Scenario::Call& call, std::size_
   return true;
 }
 
+// One step: its changes and the safety properties it breaks (`violated` set when one is not a
+// known Kafka deviation). False when it is not enabled.
+bool replayAction(const Scenario& scenario, std::size_t i, spec::ClusterState& state, bool& violated,
+                  const std::string& file, bool json) {
+  const Action& action = scenario.steps[i];
+  const int line = scenario.step_lines[i];
+  const std::string action_text = printAction(scenario.config, action);
+  if (!spec::isEnabled(scenario.config, state, action)) {
+    std::fflush(stdout);
+    fmt::print(stderr, "{}:{}: action not enabled in this state: {}\n", file, line, action_text);
+    return false;
+  }
+  spec::RecordingObserver observer;
+  spec::ClusterState successor = spec::next(scenario.config, state, action, observer);
+  const std::vector<Change> changes = diffObservations(scenario.config, state.world, successor.world);
+  const std::vector<std::string_view> breaks = newlyViolated(scenario.config, state, successor, observer.record);
+  state = std::move(successor);
+  const int step = static_cast<int>(i) + 1;
+  for (std::string_view id : breaks) violated = violated || !spec::isKnownKafkaDeviation(id);
+  if (json) {
+    nlohmann::ordered_json object = nlohmann::ordered_json::object();
+    object["step"] = step;
+    object["line"] = line;
+    object["action"] = action_text;
+    object["changes"] = changesJson(changes);
+    if (!breaks.empty()) {
+      nlohmann::ordered_json violations = nlohmann::ordered_json::array();
+      for (std::string_view id : breaks) {
+        violations.push_back({{"property", id},
+                              {"name", propertyName(id)},
+                              {"known_kafka_deviation", spec::isKnownKafkaDeviation(id)}});
+      }
+      object["violates"] = std::move(violations);
+    }
+    fmt::print("{}\n", object.dump());
+  } else {
+    fmt::print("step {} ({}:{}): {}\n{}", step, file, line, action_text, renderChangesText(changes));
+    for (std::string_view id : breaks) {
+      fmt::print("  VIOLATES {} {}{}\n", id, propertyName(id),
+                 spec::isKnownKafkaDeviation(id) ? " (a known Kafka deviation)" : "");
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 int replayScenario(const std::string& file, bool json) {
@@ -135,52 +181,11 @@ int replayScenario(const std::string& file, bool json) {
   spec::ClusterState state = startingState(scenario, file, given_breaks);
   if (scenario.given) printGivenBreaks(*scenario.given, given_breaks, file, json);
   bool violated = false;  // a safety property that is not a known Kafka deviation
-  std::size_t next_call = 0;
-  for (std::size_t i = 0; i <= scenario.steps.size(); ++i) {
-    for (; next_call < scenario.calls.size() && scenario.calls[next_call].after_steps == i; ++next_call) {
-      if (!replayCall(scenario, scenario.calls[next_call], next_call + 1, state, file, json)) return 1;
-    }
-    if (i == scenario.steps.size()) break;
-    const Action& action = scenario.steps[i];
-    const int line = scenario.step_lines[i];
-    const std::string action_text = printAction(scenario.config, action);
-    if (!spec::isEnabled(scenario.config, state, action)) {
-      std::fflush(stdout);
-      fmt::print(stderr, "{}:{}: action not enabled in this state: {}\n", file, line, action_text);
-      return 1;
-    }
-    spec::RecordingObserver observer;
-    spec::ClusterState successor = spec::next(scenario.config, state, action, observer);
-    const std::vector<Change> changes = diffObservations(scenario.config, state.world, successor.world);
-    const std::vector<std::string_view> breaks = newlyViolated(scenario.config, state, successor, observer.record);
-    state = std::move(successor);
-    const int step = static_cast<int>(i) + 1;
-    for (std::string_view id : breaks) violated = violated || !spec::isKnownKafkaDeviation(id);
-    if (json) {
-      nlohmann::ordered_json object = nlohmann::ordered_json::object();
-      object["step"] = step;
-      object["line"] = line;
-      object["action"] = action_text;
-      object["changes"] = changesJson(changes);
-      if (!breaks.empty()) {
-        nlohmann::ordered_json violations = nlohmann::ordered_json::array();
-        for (std::string_view id : breaks) {
-          violations.push_back({{"property", id},
-                                {"name", propertyName(id)},
-                                {"known_kafka_deviation", spec::isKnownKafkaDeviation(id)}});
-        }
-        object["violates"] = std::move(violations);
-      }
-      fmt::print("{}\n", object.dump());
-    } else {
-      fmt::print("step {} ({}:{}): {}\n{}", step, file, line, action_text, renderChangesText(changes));
-      for (std::string_view id : breaks) {
-        fmt::print("  VIOLATES {} {}{}\n", id, propertyName(id),
-                   spec::isKnownKafkaDeviation(id) ? " (a known Kafka deviation)" : "");
-      }
-    }
-  }
-  return violated ? 1 : 0;
+  std::size_t calls = 0;
+  const bool ran = forEachStep(
+      scenario, [&](std::size_t i) { return replayAction(scenario, i, state, violated, file, json); },
+      [&](const Scenario::Call& call) { return replayCall(scenario, call, ++calls, state, file, json); });
+  return !ran || violated ? 1 : 0;
 }
 
 CommandRun addReplayCommand(CLI::App& app) {
@@ -214,12 +219,7 @@ CommandRun addReplayCommand(CLI::App& app) {
       ->needs(through_impl);
   return [options] {
     if (!options->impl) return replayScenario(options->file, options->json);
-    impl::Mutants mutants;
-    for (const std::string& name : options->mutants) {
-      const std::optional<impl::Mutant> mutant = impl::mutantNamed(name);
-      if (!mutant) throw UserError("--mutant", fmt::format("no mutant called '{}'", name));
-      mutants.enable(*mutant);
-    }
+    const impl::Mutants mutants = mutantsNamed(options->mutants);
     if (options->generated >= 0) {
       const std::size_t count = impl::generated::table().size();
       if (static_cast<std::size_t>(options->generated) >= count) {

@@ -15,6 +15,7 @@
 #include "cli/component_suite.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/files.hpp"
+#include "cli/mutant_options.hpp"
 #include "impl/mutants.hpp"
 #include "proofs/agreement/agreement.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
@@ -84,12 +85,7 @@ CommandRun addSuiteCommand(CLI::App& app) {
       ->delimiter(',')
       ->allow_extra_args(false);  // one value (or a comma list) per --mutant: DIR may follow
   return [options] {
-    impl::Mutants mutants;
-    for (const std::string& name : options->mutants) {
-      const std::optional<impl::Mutant> mutant = impl::mutantNamed(name);
-      if (!mutant) throw UserError("--mutant", fmt::format("no mutant called '{}'", name));
-      mutants.enable(*mutant);
-    }
+    const impl::Mutants mutants = mutantsNamed(options->mutants);
     const std::vector<SuiteFile> files = suiteFiles(options->dir);
     if (options->list) {
       for (const SuiteFile& f : files) fmt::print("{}  {}\n", f.name, purpose(f.text));

@@ -13,6 +13,7 @@
 
 #include "cli/command.hpp"
 #include "cli/files.hpp"
+#include "cli/mutant_options.hpp"
 #include "impl/cluster.hpp"
 #include "impl/mutants.hpp"
 #include "proofs/conformance/driver_protocol.hpp"
@@ -149,13 +150,7 @@ CommandRun addSutCommand(CLI::App& app) {
       "sut", "Serve the reference controller as a system under test on stdin/stdout (docs/driver-protocol.md)");
   cmd->add_option("--mutant", options->mutants, "re-introduce this mutant (see `kcspec mutants`), repeatable");
   return [options] {
-    impl::Mutants mutants;
-    for (const std::string& name : options->mutants) {
-      const std::optional<impl::Mutant> mutant = impl::mutantNamed(name);
-      if (!mutant) throw UserError("--mutant", fmt::format("no mutant called {}", name));
-      mutants.enable(*mutant);
-    }
-    return runSut(mutants);
+    return runSut(mutantsNamed(options->mutants));
   };
 }
 

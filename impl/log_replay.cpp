@@ -29,23 +29,25 @@ std::string replayImplStateChangeLog(const kcspec::Scenario& scenario, LogLevel 
   const Config& config = scenario.config;
   ImplCluster cluster = scenario.given ? ImplCluster(config, scenario.given->world, mutants, LogTarget{&sink, &clock})
                                        : ImplCluster(config, mutants, LogTarget{&sink, &clock});
-  std::size_t next_call = 0;
-  for (std::size_t i = 0; i <= scenario.steps.size(); ++i) {
-    for (; next_call < scenario.calls.size() && scenario.calls[next_call].after_steps == i; ++next_call) {
-      const Scenario::Call& call = scenario.calls[next_call];
-      if (!cluster.activeController()) {
-        throw ImplStepNotEnabled(i, "no active controller to call: " + printComponentCall(config, call.call), call.line);
-      }
-      cluster.callComponent(call.call);
-    }
-    if (i == scenario.steps.size()) break;
-    const Action& action = scenario.steps[i];
-    if (!cluster.isEnabled(action)) {
-      throw ImplStepNotEnabled(i, "action " + std::to_string(i + 1) + " (" + printAction(config, action) + ") is not enabled",
-                               scenario.step_lines.empty() ? 0 : scenario.step_lines[i]);
-    }
-    cluster.apply(action);
-  }
+  forEachStep(
+      scenario,
+      [&](std::size_t i) {
+        const Action& action = scenario.steps[i];
+        if (!cluster.isEnabled(action)) {
+          throw ImplStepNotEnabled(i, "action " + std::to_string(i + 1) + " (" + printAction(config, action) + ") is not enabled",
+                                   scenario.step_lines.empty() ? 0 : scenario.step_lines[i]);
+        }
+        cluster.apply(action);
+        return true;
+      },
+      [&](const Scenario::Call& call) {
+        if (!cluster.activeController()) {
+          throw ImplStepNotEnabled(call.after_steps, "no active controller to call: " + printComponentCall(config, call.call),
+                                   call.line);
+        }
+        cluster.callComponent(call.call);
+        return true;
+      });
   return sink.text();
 }
 

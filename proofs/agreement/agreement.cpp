@@ -126,53 +126,47 @@ ScenarioRun runScenarioBoth(const Scenario& scenario, impl::Mutants mutants) {
     run.disagreement = ScenarioDisagreement{given_line, scenario.given ? "given" : "the initial state", v};
     return run;
   }
-  std::size_t next_call = 0;
-  for (std::size_t i = 0; i <= scenario.steps.size(); ++i) {  // bounded by the scenario's steps
-    for (; next_call < scenario.calls.size() && scenario.calls[next_call].after_steps == i; ++next_call) {
-      const Scenario::Call& call = scenario.calls[next_call];
-      const std::string text = printComponentCall(config, call.call);
-      const bool in_spec = spec::componentCallPossible(state);
-      const bool in_impl = impl.activeController().has_value();
-      if (!in_spec && !in_impl) {
-        run.stopped_at = call.line;
-        return run;
-      }
-      if (in_spec != in_impl) {
-        run.disagreement = ScenarioDisagreement{
-            call.line, text, Verdict{false, "active controller", in_spec ? "only the spec has one" : "only the impl has one"}};
-        return run;
-      }
-      StepOutcome out = callBoth(config, state, impl, call.call);
-      ++run.calls;
-      if (!out.verdict.ok) {
-        run.disagreement = ScenarioDisagreement{call.line, text, out.verdict};
-        return run;
-      }
-      state = std::move(out.after);
-    }
-    if (i == scenario.steps.size()) break;
-    const Action& action = scenario.steps[i];
-    const int line = scenario.step_lines.empty() ? 0 : scenario.step_lines[i];
-    const bool in_spec = spec::isEnabled(config, state, action);
-    const bool in_impl = impl.isEnabled(action);
+  const bool judge = !(scenario.given && scenario.given->unchecked);
+  // Where a step or component action ends the run: neither version takes it, or only one does.
+  const auto stops = [&](int line, const std::string& text, bool in_spec, bool in_impl, std::string_view what,
+                         std::string_view detail_spec, std::string_view detail_impl) {
+    if (in_spec && in_impl) return false;
     if (!in_spec && !in_impl) {
       run.stopped_at = line;
-      return run;
+    } else {
+      run.disagreement = ScenarioDisagreement{
+          line, text, Verdict{false, std::string(what), std::string(in_spec ? detail_spec : detail_impl)}};
     }
-    if (in_spec != in_impl) {
-      run.disagreement = ScenarioDisagreement{line, printAction(config, action),
-                                              Verdict{false, "enabled actions", in_spec ? "  only spec\n" : "  only impl\n"}};
-      return run;
-    }
-    const bool judge = !(scenario.given && scenario.given->unchecked);
-    StepOutcome out = stepBoth(config, state, impl, action, nullptr, judge);
-    ++run.steps;
-    if (!out.verdict.ok) {
-      run.disagreement = ScenarioDisagreement{line, printAction(config, action), out.verdict};
-      return run;
-    }
-    state = std::move(out.after);
-  }
+    return true;
+  };
+  forEachStep(
+      scenario,
+      [&](std::size_t i) {
+        const Action& action = scenario.steps[i];
+        const int line = scenario.step_lines.empty() ? 0 : scenario.step_lines[i];
+        const std::string text = printAction(config, action);
+        if (stops(line, text, spec::isEnabled(config, state, action), impl.isEnabled(action), "enabled actions",
+                  "  only spec\n", "  only impl\n")) {
+          return false;
+        }
+        StepOutcome out = stepBoth(config, state, impl, action, nullptr, judge);
+        ++run.steps;
+        if (!out.verdict.ok) run.disagreement = ScenarioDisagreement{line, text, out.verdict};
+        state = std::move(out.after);
+        return out.verdict.ok;
+      },
+      [&](const Scenario::Call& call) {
+        const std::string text = printComponentCall(config, call.call);
+        if (stops(call.line, text, spec::componentCallPossible(state), impl.activeController().has_value(),
+                  "active controller", "only the spec has one", "only the impl has one")) {
+          return false;
+        }
+        StepOutcome out = callBoth(config, state, impl, call.call);
+        ++run.calls;
+        if (!out.verdict.ok) run.disagreement = ScenarioDisagreement{call.line, text, out.verdict};
+        state = std::move(out.after);
+        return out.verdict.ok;
+      });
   return run;
 }
 

@@ -75,11 +75,7 @@ class ActionParser {
     }
   }
 
-  TopicIndex topic(std::string_view name) const {
-    const TopicIndex t = config_.topicNamed(name);
-    if (t < 0) fail(fmt::format("unknown topic `{}`", name));
-    return t;
-  }
+  TopicIndex topic(std::string_view name) const { return text::parseTopic(config_, name, file_, line_); }
 
   TopicPartition partition(std::string_view token) const { return text::parsePartition(config_, token, file_, line_); }
 

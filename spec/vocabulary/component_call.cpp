@@ -21,17 +21,6 @@ constexpr std::array<std::pair<ElectionKind, std::string_view>, 4> kElectionWord
     {ElectionKind::ControlledShutdown, "controlled-shutdown"},
 }};
 
-std::vector<std::string_view> splitCommas(std::string_view token) {
-  std::vector<std::string_view> items;
-  std::size_t start = 0;
-  for (;;) {  // bounded by the token's commas
-    const std::size_t comma = token.find(',', start);
-    items.push_back(token.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-    if (comma == std::string_view::npos) return items;
-    start = comma + 1;
-  }
-}
-
 class CallParser {
  public:
   CallParser(const Config& config, std::string_view file, int line) : config_(config), file_(file), line_(line) {}
@@ -54,7 +43,7 @@ class CallParser {
     if (args.size() < 2) fail(fmt::format("expected {}", usage));
     ComponentCall call;
     call.method = ComponentMethod::PartitionStateMachineHandleStateChanges;
-    for (std::string_view item : splitCommas(args[0])) {
+    for (std::string_view item : text::splitCommas(args[0])) {
       const TopicPartition tp = text::parsePartition(config_, item, file_, line_);
       if (call.partitions.contains(tp)) fail(fmt::format("partition `{}` appears twice", item));
       call.partitions.insert(tp);
@@ -91,7 +80,7 @@ class CallParser {
     }
     ComponentCall call;
     call.method = ComponentMethod::ReplicaStateMachineHandleStateChanges;
-    for (std::string_view item : splitCommas(args[0])) {
+    for (std::string_view item : text::splitCommas(args[0])) {
       const std::size_t colon = item.find(':');
       if (colon == std::string_view::npos) fail(fmt::format("bad replica `{}`: expected <broker>:<topic>-<partition>", item));
       const PartitionAndReplica replica{text::parsePartition(config_, item.substr(colon + 1), file_, line_),

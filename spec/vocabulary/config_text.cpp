@@ -121,6 +121,12 @@ BrokerId parseBrokerId(std::string_view token, std::string_view file, int line) 
   return id;
 }
 
+TopicIndex parseTopic(const Config& config, std::string_view name, std::string_view file, int line) {
+  const TopicIndex t = config.topicNamed(name);
+  if (t < 0) throw TextError(file, line, fmt::format("unknown topic `{}`", name));
+  return t;
+}
+
 TopicPartition parsePartition(const Config& config, std::string_view token, std::string_view file, int line) {
   const std::size_t dash = token.rfind('-');
   const std::string_view number = dash == std::string_view::npos ? std::string_view{} : token.substr(dash + 1);
@@ -128,9 +134,7 @@ TopicPartition parsePartition(const Config& config, std::string_view token, std:
       !std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     throw TextError(file, line, fmt::format("bad partition `{}`: expected <topic>-<partition>", token));
   }
-  const std::string_view name = token.substr(0, dash);
-  const TopicIndex t = config.topicNamed(name);
-  if (t < 0) throw TextError(file, line, fmt::format("unknown topic `{}`", name));
+  const TopicIndex t = parseTopic(config, token.substr(0, dash), file, line);
   const int p = parseNumber(number, file, line);
   const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];
   const std::size_t count = topic.assignment.size() + topic.added_partitions.size();
@@ -149,15 +153,19 @@ BrokerId parseConfiguredBroker(const Config& config, std::string_view token, std
   return id;
 }
 
-BrokerList parseBrokerList(std::string_view token, std::string_view file, int line) {
+std::vector<std::string_view> splitCommas(std::string_view token) {
   std::vector<std::string_view> items;
   std::size_t start = 0;
-  for (;;) {
+  for (;;) {  // bounded by the token's commas
     const std::size_t comma = token.find(',', start);
     items.push_back(token.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-    if (comma == std::string_view::npos) break;
+    if (comma == std::string_view::npos) return items;
     start = comma + 1;
   }
+}
+
+BrokerList parseBrokerList(std::string_view token, std::string_view file, int line) {
+  const std::vector<std::string_view> items = splitCommas(token);
   if (items.size() > static_cast<std::size_t>(kMaxReplicationFactor)) {
     throw TextError(file, line,
                     fmt::format("replication factor {} is over the maximum {}", items.size(), kMaxReplicationFactor));

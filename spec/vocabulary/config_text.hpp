@@ -77,6 +77,12 @@ BrokerId parseBrokerId(std::string_view token, std::string_view file, int line);
 // `<id>,<id>,…`: at most kMaxReplicationFactor distinct broker ids.
 BrokerList parseBrokerList(std::string_view token, std::string_view file, int line);
 
+// The items of a comma-separated token (`1,2,3`, `t-0,u-1`), empty ones included.
+std::vector<std::string_view> splitCommas(std::string_view token);
+
+// A topic `config` names.
+TopicIndex parseTopic(const Config& config, std::string_view name, std::string_view file, int line);
+
 // `<topic>-<partition>`: a topic of `config` and one of its partitions (counting added ones).
 TopicPartition parsePartition(const Config& config, std::string_view token, std::string_view file, int line);
 

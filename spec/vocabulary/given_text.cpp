@@ -194,11 +194,7 @@ class Parser {
     return id;
   }
 
-  TopicIndex topicIndex(std::string_view name) const {
-    const TopicIndex t = config_.topicNamed(name);
-    if (t < 0) fail(fmt::format("unknown topic `{}`: the configuration has no such topic", name));
-    return t;
-  }
+  TopicIndex topicIndex(std::string_view name) const { return text::parseTopic(config_, name, file_, line_); }
 
   TopicPartition partitionOf(std::string_view token) const { return text::parsePartition(config_, token, file_, line_); }
 

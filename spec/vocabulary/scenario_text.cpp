@@ -138,13 +138,16 @@ std::string printScenario(const Scenario& scenario) {
   out += printConfig(scenario.config);
   if (scenario.given) out += printGiven(*scenario.given);
   out += "steps\n";
-  std::size_t call = 0;
-  for (std::size_t i = 0; i <= scenario.steps.size(); ++i) {
-    for (; call < scenario.calls.size() && scenario.calls[call].after_steps == i; ++call) {
-      out += printComponentCall(scenario.config, scenario.calls[call].call) + "\n";
-    }
-    if (i < scenario.steps.size()) out += printAction(scenario.config, scenario.steps[i]) + "\n";
-  }
+  forEachStep(
+      scenario,
+      [&](std::size_t i) {
+        out += printAction(scenario.config, scenario.steps[i]) + "\n";
+        return true;
+      },
+      [&](const Scenario::Call& call) {
+        out += printComponentCall(scenario.config, call.call) + "\n";
+        return true;
+      });
   return out;
 }
 

@@ -46,6 +46,21 @@ struct Scenario {
 
 Scenario parseScenario(std::string_view text, std::string_view file);
 
+// Visits a scenario's steps in file order: `on_action(i)` for steps[i], `on_call(call)` for each
+// component action in its place among them. A visitor that returns false stops the walk;
+// forEachStep then returns false.
+template <class OnAction, class OnCall>
+bool forEachStep(const Scenario& scenario, OnAction&& on_action, OnCall&& on_call) {
+  std::size_t next_call = 0;
+  for (std::size_t i = 0; i <= scenario.steps.size(); ++i) {  // bounded by the scenario's steps
+    for (; next_call < scenario.calls.size() && scenario.calls[next_call].after_steps == i; ++next_call) {
+      if (!on_call(scenario.calls[next_call])) return false;
+    }
+    if (i < scenario.steps.size() && !on_action(i)) return false;
+  }
+  return true;
+}
+
 // A scenario read a line at a time, so that a history of any length is run in bounded memory
 // (`kcspec trace`, `kcspec itf`): the constructor reads the header and the configuration through
 // the `steps` line, nextStep one action at a time. The same errors as parseScenario.

@@ -64,15 +64,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (scenario.given && scenario.given->unchecked) return 0;
   spec::ClusterState state =
       scenario.given ? spec::givenState(scenario.config, scenario.given->world) : spec::initialState(scenario.config);
-  std::size_t next_call = 0;
-  for (std::size_t i = 0; i <= scenario.steps.size() && i < kMaxReplayedSteps; ++i) {
-    for (; next_call < scenario.calls.size() && scenario.calls[next_call].after_steps == i; ++next_call) {
-      if (!spec::componentCallPossible(state)) return 0;
-      spec::StepObserver ignore;
-      spec::callComponent(scenario.config, state, scenario.calls[next_call].call, ignore);
-    }
-    if (i == scenario.steps.size() || !spec::isEnabled(scenario.config, state, scenario.steps[i])) break;
-    state = spec::next(scenario.config, state, scenario.steps[i]);
-  }
+  forEachStep(
+      scenario,
+      [&](std::size_t i) {
+        if (i >= kMaxReplayedSteps || !spec::isEnabled(scenario.config, state, scenario.steps[i])) return false;
+        state = spec::next(scenario.config, state, scenario.steps[i]);
+        return true;
+      },
+      [&](const Scenario::Call& call) {
+        if (call.after_steps >= kMaxReplayedSteps || !spec::componentCallPossible(state)) return false;
+        spec::StepObserver ignore;
+        spec::callComponent(scenario.config, state, call.call, ignore);
+        return true;
+      });
   return 0;
 }

@@ -81,27 +81,29 @@ TEST(ComponentScenarios, CoverEveryRowOfBothTransitionTables) {
     const Config& config = scenario.config;
     spec::ClusterState state =
         scenario.given ? spec::givenState(config, scenario.given->world) : spec::initialState(config);
-    std::size_t next_call = 0;
-    for (std::size_t i = 0; i <= scenario.steps.size(); ++i) {
-      for (; next_call < scenario.calls.size() && scenario.calls[next_call].after_steps == i; ++next_call) {
-        spec::RecordingObserver observer;
-        spec::callComponent(config, state, scenario.calls[next_call].call, observer);
-        for (const spec::StateChangeRecord& r : observer.record.state_changes) {
-          const bool invalid = r.outcome == spec::ChangeOutcome::InvalidTransition;
-          if (r.is_replica) {
-            const bool valid = isValidTransition(static_cast<ReplicaState>(r.from), static_cast<ReplicaState>(r.to));
-            EXPECT_EQ(invalid, !valid) << file.filename() << " " << agreement::stateChangeText(config, r);
-            replica_rows.insert({r.from, r.to});
-          } else {
-            const bool valid = isValidTransition(static_cast<PartitionState>(r.from), static_cast<PartitionState>(r.to));
-            EXPECT_EQ(invalid, !valid) << file.filename() << " " << agreement::stateChangeText(config, r);
-            partition_rows.insert({r.from, r.to});
+    forEachStep(
+        scenario,
+        [&](std::size_t i) {
+          state = spec::next(config, state, scenario.steps[i]);
+          return true;
+        },
+        [&](const Scenario::Call& call) {
+          spec::RecordingObserver observer;
+          spec::callComponent(config, state, call.call, observer);
+          for (const spec::StateChangeRecord& r : observer.record.state_changes) {
+            const bool invalid = r.outcome == spec::ChangeOutcome::InvalidTransition;
+            if (r.is_replica) {
+              const bool valid = isValidTransition(static_cast<ReplicaState>(r.from), static_cast<ReplicaState>(r.to));
+              EXPECT_EQ(invalid, !valid) << file.filename() << " " << agreement::stateChangeText(config, r);
+              replica_rows.insert({r.from, r.to});
+            } else {
+              const bool valid = isValidTransition(static_cast<PartitionState>(r.from), static_cast<PartitionState>(r.to));
+              EXPECT_EQ(invalid, !valid) << file.filename() << " " << agreement::stateChangeText(config, r);
+              partition_rows.insert({r.from, r.to});
+            }
           }
-        }
-      }
-      if (i == scenario.steps.size()) break;
-      state = spec::next(config, state, scenario.steps[i]);
-    }
+          return true;
+        });
   }
   for (PartitionState from : StateTraits<PartitionState>::all) {
     for (PartitionState to : StateTraits<PartitionState>::all) {
