@@ -96,14 +96,16 @@ void printGivenBreaks(const Given& given, const std::vector<GivenWorldBreak>& br
 bool replayCall(const Scenario& scenario, const Scenario::Call& call, std::size_t number, spec::ClusterState& state,
                   const std::string& file, bool json) {
   const std::string text = printComponentCall(scenario.config, call.call);
-  if (!spec::componentCallPossible(state)) {
+  if (!spec::componentCallPossible(state, call.call)) {
     std::fflush(stdout);
     fmt::print(stderr, "{}:{}: no active controller to call: {}\n", file, call.line, text);
     return false;
   }
   spec::RecordingObserver observer;
   spec::ClusterState after = state;
-  const ComponentException thrown = spec::callComponent(scenario.config, after, call.call, observer);
+  const ComponentResult result = spec::callComponent(scenario.config, after, call.call, observer);
+  const ComponentException thrown = result.exception;
+  const std::string answer = printComponentAnswer(scenario.config, result.answer);
   const std::vector<Change> changes = diffObservations(scenario.config, state.world, after.world);
   state = std::move(after);
   if (json) {
@@ -115,6 +117,7 @@ bool replayCall(const Scenario& scenario, const Scenario::Call& call, std::size_
     nlohmann::ordered_json records = nlohmann::ordered_json::array();
     for (const spec::StateChangeRecord& r : observer.record.state_changes) records.push_back(agreement::stateChangeText(scenario.config, r));
     object["state_changes"] = records;
+    object["answer"] = result.answer.kind == ComponentAnswer::Kind::None ? nlohmann::ordered_json() : nlohmann::ordered_json(answer);
     object["throws"] = thrown == ComponentException::None ? nlohmann::ordered_json() : componentExceptionName(thrown);
     fmt::print("{}\n", object.dump());
     return true;
@@ -123,6 +126,7 @@ bool replayCall(const Scenario& scenario, const Scenario::Call& call, std::size_
   for (const spec::StateChangeRecord& r : observer.record.state_changes) {
     fmt::print("  STATE CHANGE {}\n", agreement::stateChangeText(scenario.config, r));
   }
+  if (result.answer.kind != ComponentAnswer::Kind::None) fmt::print("  ANSWER {}\n", answer);
   if (thrown != ComponentException::None) fmt::print("  THROWS {}\n", componentExceptionName(thrown));
   return true;
 }

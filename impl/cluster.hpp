@@ -71,7 +71,11 @@ class ImplCluster {
   // A component action (spec/vocabulary/component_call.hpp) on the active controller, then the
   // ZooKeeper watches it fired routed as after any step. Needs an active controller
   // (activeController()); returns the exception that escaped the method (impl/component_calls.cpp).
-  ComponentException callComponent(const ComponentCall& call);
+  ComponentResult callComponent(const ComponentCall& call);
+  // Whether `call` can be made: an active controller, unless it needs none (needsActiveController).
+  bool callComponentPossible(const ComponentCall& call) const {
+    return !needsActiveController(call) || activeController().has_value();
+  }
   // The world as the spec's vocabulary sees it; brokers outside the configuration (never
   // started) keep their default observation.
   Observation observe() const;

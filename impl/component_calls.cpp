@@ -22,7 +22,7 @@ PartitionLeaderElectionStrategy strategyOf(ElectionKind kind, bool allowUnclean)
 
 }  // namespace
 
-ComponentException KafkaController::callComponent(const ComponentCall& call) {
+ComponentResult KafkaController::callComponent(const ComponentCall& call) {
   try {
     switch (call.method) {
       case ComponentMethod::PartitionStateMachineHandleStateChanges: {
@@ -34,22 +34,23 @@ ComponentException KafkaController::callComponent(const ComponentCall& call) {
       case ComponentMethod::ReplicaStateMachineHandleStateChanges:
         rsm_.handleStateChanges(call.replicas, call.replica_target);
         break;
+      default: KCSPEC_ASSERT(false && "not built yet");
     }
   } catch (const ControllerMovedException&) {
-    return ComponentException::ControllerMoved;
+    return ComponentResult{ComponentException::ControllerMoved, {}};
   } catch (const KafkaThrowable&) {
-    return ComponentException::Other;
+    return ComponentResult{ComponentException::Other, {}};
   }
-  return ComponentException::None;
+  return ComponentResult{};
 }
 
-ComponentException ImplCluster::callComponent(const ComponentCall& call) {
+ComponentResult ImplCluster::callComponent(const ComponentCall& call) {
   const std::optional<BrokerId> active = activeController();
   KCSPEC_ASSERT(active.has_value());
-  ComponentException thrown = ComponentException::None;
-  runOnController(*active, [&](KafkaController& controller) { thrown = controller.callComponent(call); });
+  ComponentResult result;
+  runOnController(*active, [&](KafkaController& controller) { result = controller.callComponent(call); });
   routeWatchEvents();
-  return thrown;
+  return result;
 }
 
 }  // namespace kcspec::impl

@@ -41,7 +41,7 @@ std::string replayImplStateChangeLog(const kcspec::Scenario& scenario, LogLevel 
         return true;
       },
       [&](const Scenario::Call& call) {
-        if (!cluster.activeController()) {
+        if (!cluster.callComponentPossible(call.call)) {
           throw ImplStepNotEnabled(call.after_steps, "no active controller to call: " + printComponentCall(config, call.call),
                                    call.line);
         }

@@ -76,7 +76,7 @@ class KafkaController final : public DeletionClient {
   // A component action (spec/vocabulary/component_call.hpp): one method of this controller's
   // PartitionStateMachine or ReplicaStateMachine, called with no event around it. Returns the
   // exception that escaped (impl/component_calls.cpp).
-  ComponentException callComponent(const ComponentCall& call);
+  ComponentResult callComponent(const ComponentCall& call);
 
   // The event a ZooKeeper change seen by this controller's watches becomes, if any.
   static std::optional<ControllerEvent> eventForWatch(const Config& config, const zk::WatchEvent& change);

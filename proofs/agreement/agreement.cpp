@@ -100,16 +100,20 @@ StepOutcome callBoth(const Config& config, const spec::ClusterState& before, imp
                      const ComponentCall& call) {
   spec::RecordingObserver observer;
   StepOutcome out{before, Verdict{}};
-  const ComponentException spec_thrown = spec::callComponent(config, out.after, call, observer);
+  const ComponentResult spec_result = spec::callComponent(config, out.after, call, observer);
   thread_local std::vector<impl::LogRecord> log;
   log.clear();
-  ComponentException impl_thrown = ComponentException::None;
-  callLogged(impl, call, impl_thrown, log);
+  ComponentResult impl_result;
+  callLogged(impl, call, impl_result, log);
   const spec::StepRecord impl_record = implStepRecord(config, log, before, implState(impl));
   out.verdict = checkAgreement(config, out.after, observer.record, impl_record, impl);
-  if (out.verdict.ok && spec_thrown != impl_thrown) {
-    out.verdict = Verdict{false, "exception", fmt::format("spec: {}, impl: {}", componentExceptionName(spec_thrown),
-                                                          componentExceptionName(impl_thrown))};
+  if (out.verdict.ok && spec_result.exception != impl_result.exception) {
+    out.verdict = Verdict{false, "exception", fmt::format("spec: {}, impl: {}", componentExceptionName(spec_result.exception),
+                                                          componentExceptionName(impl_result.exception))};
+  }
+  if (out.verdict.ok && spec_result.answer != impl_result.answer) {
+    out.verdict = Verdict{false, "answer", fmt::format("spec: {}, impl: {}", printComponentAnswer(config, spec_result.answer),
+                                                       printComponentAnswer(config, impl_result.answer))};
   }
   return out;
 }
@@ -157,7 +161,7 @@ ScenarioRun runScenarioBoth(const Scenario& scenario, impl::Mutants mutants) {
       },
       [&](const Scenario::Call& call) {
         const std::string text = printComponentCall(config, call.call);
-        if (stops(call.line, text, spec::componentCallPossible(state), impl.activeController().has_value(),
+        if (stops(call.line, text, spec::componentCallPossible(state, call.call), impl.callComponentPossible(call.call),
                   "active controller", "only the spec has one", "only the impl has one")) {
           return false;
         }

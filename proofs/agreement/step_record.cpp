@@ -122,14 +122,14 @@ void applyLogged(impl::ImplCluster& cluster, const Action& action, std::vector<i
   sink.records = nullptr;
 }
 
-void callLogged(impl::ImplCluster& cluster, const ComponentCall& call, ComponentException& thrown,
+void callLogged(impl::ImplCluster& cluster, const ComponentCall& call, ComponentResult& result,
                 std::vector<impl::LogRecord>& records, impl::LogLevel threshold) {
   thread_local RecordSink sink;
   thread_local impl::FakeClock clock;
   sink.records = &records;
   sink.threshold = threshold;
   cluster.setLogTarget(impl::LogTarget{&sink, &clock});
-  thrown = cluster.callComponent(call);
+  result = cluster.callComponent(call);
   cluster.setLogTarget(impl::LogTarget{});
   sink.records = nullptr;
 }

@@ -39,7 +39,7 @@ void applyLogged(impl::ImplCluster& cluster, const Action& action, std::vector<i
 
 // Calls the component action `call` on `cluster` (ImplCluster::callComponent) with the same log
 // collection; `thrown` receives the exception that escaped.
-void callLogged(impl::ImplCluster& cluster, const ComponentCall& call, ComponentException& thrown,
+void callLogged(impl::ImplCluster& cluster, const ComponentCall& call, ComponentResult& result,
                 std::vector<impl::LogRecord>& records, impl::LogLevel threshold = impl::LogLevel::TRACE);
 
 // The state changes of two versions' records of one step that differ, as text ("" when they

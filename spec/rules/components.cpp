@@ -20,11 +20,13 @@ ElectionStrategy strategyOf(ElectionKind kind, bool unclean) {
 
 }  // namespace
 
-bool componentCallPossible(const ClusterState& state) { return activeControllerOf(state.world) != kNoLeader; }
+bool componentCallPossible(const ClusterState& state, const ComponentCall& call) {
+  return !needsActiveController(call) || activeControllerOf(state.world) != kNoLeader;
+}
 
-ComponentException callComponent(const Config& config, ClusterState& state, const ComponentCall& call,
-                                 StepObserver& observer) {
-  KCSPEC_ASSERT(componentCallPossible(state));
+ComponentResult callComponent(const Config& config, ClusterState& state, const ComponentCall& call,
+                              StepObserver& observer) {
+  KCSPEC_ASSERT(componentCallPossible(state, call));
   Controller ctl{config, state.world, activeControllerOf(state.world), observer};
   try {
     switch (call.method) {
@@ -40,13 +42,14 @@ ComponentException callComponent(const Config& config, ClusterState& state, cons
         handleStateChanges(ctl, replicas, call.replica_target);
         break;
       }
+      default: KCSPEC_ASSERT(false && "not built yet");
     }
   } catch (const ControllerMovedException&) {
-    return ComponentException::ControllerMoved;
+    return ComponentResult{ComponentException::ControllerMoved, {}};
   } catch (const KafkaException&) {
-    return ComponentException::Other;
+    return ComponentResult{ComponentException::Other, {}};
   }
-  return ComponentException::None;
+  return ComponentResult{};
 }
 
 }  // namespace kcspec::spec

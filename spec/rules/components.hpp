@@ -9,12 +9,14 @@
 
 namespace kcspec::spec {
 
-// A component action needs an active controller (one with its ZooKeeper session).
-bool componentCallPossible(const ClusterState& state);
+// A component action needs an active controller (one with its ZooKeeper session), except the
+// election algorithms on given values.
+bool componentCallPossible(const ClusterState& state, const ComponentCall& call);
 
 // Runs `call` on the active controller; `observer` hears of every state change it asks for.
-// Returns the exception that escaped the method (the steps before it stay taken).
-ComponentException callComponent(const Config& config, ClusterState& state, const ComponentCall& call,
-                                 StepObserver& observer);
+// Returns the exception that escaped the method (the steps before it stay taken) and the answer
+// of a query or election.
+ComponentResult callComponent(const Config& config, ClusterState& state, const ComponentCall& call,
+                              StepObserver& observer);
 
 }  // namespace kcspec::spec

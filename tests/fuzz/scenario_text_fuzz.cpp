@@ -72,7 +72,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return true;
       },
       [&](const Scenario::Call& call) {
-        if (call.after_steps >= kMaxReplayedSteps || !spec::componentCallPossible(state)) return false;
+        if (call.after_steps >= kMaxReplayedSteps || !spec::componentCallPossible(state, call.call)) return false;
         spec::StepObserver ignore;
         spec::callComponent(scenario.config, state, call.call, ignore);
         return true;

@@ -67,7 +67,7 @@ TEST(ComponentScenarios, AFencedWriteThrowsTheSameOnBothVersions) {
   EXPECT_EQ(expectAgreement(scenario, "fenced"), 1);
   spec::ClusterState spec_state = spec::givenState(scenario.config, scenario.given->world);
   spec::StepObserver ignore;
-  EXPECT_EQ(spec::callComponent(scenario.config, spec_state, scenario.calls[0].call, ignore), ComponentException::ControllerMoved);
+  EXPECT_EQ(spec::callComponent(scenario.config, spec_state, scenario.calls[0].call, ignore).exception, ComponentException::ControllerMoved);
 }
 
 // Every row of both transition tables — each (from, to) pair, valid and invalid — is asked for by

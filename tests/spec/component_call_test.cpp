@@ -41,7 +41,7 @@ CallRun callOnGiven(const std::string& call_text) {
   EXPECT_EQ(s.calls.size(), 1u);
   CallRun run{spec::givenState(s.config, s.given->world)};
   spec::RecordingObserver observer;
-  run.thrown = spec::callComponent(s.config, run.state, s.calls.at(0).call, observer);
+  run.thrown = spec::callComponent(s.config, run.state, s.calls.at(0).call, observer).exception;
   run.changes = observer.record.state_changes;
   return run;
 }
@@ -87,7 +87,7 @@ TEST(ComponentCall, AFencedWriteThrowsControllerMoved) {
   ++state.world.zk.controller_epoch_zk_version;  // another controller wrote /controller_epoch since
   const spec::ClusterState before = state;
   spec::RecordingObserver observer;
-  EXPECT_EQ(spec::callComponent(s.config, state, s.calls[0].call, observer), ComponentException::ControllerMoved);
+  EXPECT_EQ(spec::callComponent(s.config, state, s.calls[0].call, observer).exception, ComponentException::ControllerMoved);
   EXPECT_EQ(state.world.zk, before.world.zk);
 }
 
