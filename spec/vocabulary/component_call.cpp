@@ -315,16 +315,16 @@ class CallParser {
     if (args.size() < 2 || args[0] != "send") fail(fmt::format("expected {}", usage));
     ComponentCall call;
     call.method = ComponentMethod::RequestBatchSend;
-    // Entries are separated by `;`, which may stand alone or end a word.
+    // Entries are separated by `;`, with or without spaces around it.
     std::vector<std::vector<std::string_view>> entries(1);
     for (std::string_view token : args.subspan(1)) {
-      const bool ends = token.ends_with(';');
-      if (ends) token.remove_suffix(1);
-      if (token.find(';') != std::string_view::npos) fail(fmt::format("unexpected `;` in `{}`", token));
+      for (std::size_t semicolon = token.find(';'); semicolon != std::string_view::npos; semicolon = token.find(';')) {
+        if (semicolon > 0) entries.back().push_back(token.substr(0, semicolon));
+        entries.emplace_back();
+        token.remove_prefix(semicolon + 1);
+      }
       if (!token.empty()) entries.back().push_back(token);
-      if (ends) entries.emplace_back();
     }
-    if (entries.back().empty()) entries.pop_back();
     constexpr std::size_t kMaxEntries = 64;
     if (entries.size() > kMaxEntries) fail(fmt::format("at most {} entries in one batch", kMaxEntries));
     for (const std::vector<std::string_view>& words : entries) {
