@@ -74,8 +74,9 @@ class KafkaController final : public DeletionClient {
   static void restoreHandlers(BrokerId id, const ControllerContext& context, zk::KafkaZkClient& zk);
 
   // A component action (spec/vocabulary/component_call.hpp): one method of this controller's
-  // PartitionStateMachine or ReplicaStateMachine, called with no event around it. Returns the
-  // exception that escaped (impl/component_calls.cpp).
+  // PartitionStateMachine, ReplicaStateMachine, TopicDeletionManager, request batch, context or
+  // Election, called with no event around it. Returns the exception that escaped and what the
+  // method answered (impl/component_calls.cpp).
   ComponentResult callComponent(const ComponentCall& call);
 
   // The event a ZooKeeper change seen by this controller's watches becomes, if any.
@@ -147,6 +148,10 @@ class KafkaController final : public DeletionClient {
   void checkAndTriggerAutoLeaderRebalance();
   bool canPreferredReplicaBeLeader(TopicPartition tp) const;
   void processTopicUncleanLeaderElectionEnable(TopicIndex topic);
+
+  // --- component_calls.cpp (component actions only: no event reaches these)
+  ComponentAnswer electLeadersWithoutChange(const ComponentCall& call);
+  void sendComponentBatch(const std::vector<BatchEntry>& entries);
 
   // --- alter_partition.cpp
   void processAlterPartition(BrokerId brokerId, std::int64_t brokerEpoch, TopicPartition tp, const LeaderAndIsr& proposed);

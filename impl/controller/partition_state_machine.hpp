@@ -30,6 +30,11 @@ class PartitionStateMachine {
   ElectionOutcomes triggerOnlinePartitionStateChange(TopicIndex topic);
   ElectionOutcomes handleStateChanges(const std::vector<TopicPartition>& partitions, PartitionState target,
                                       std::optional<PartitionLeaderElectionStrategy> strategy = std::nullopt);
+  // kafka.md §2.7: each partition's unclean flag for leaderForOffline — false when some ISR member
+  // is live, else allowUnclean || the topic's unclean.leader.election.enable — the partitions
+  // without a live ISR member first. Public for the elect component action (component_calls.cpp).
+  std::vector<UncleanElectionInput> collectUncleanLeaderElectionState(
+      const std::vector<std::pair<TopicPartition, LeaderAndIsr>>& leaderAndIsrs, bool allowUnclean);
 
  private:
   ElectionOutcomes triggerOnlineStateChangeForPartitions(PartitionSet partitions);
@@ -40,8 +45,6 @@ class PartitionStateMachine {
                                             PartitionLeaderElectionStrategy strategy);
   std::pair<ElectionOutcomes, std::vector<TopicPartition>> doElectLeaderForPartitions(
       const std::vector<TopicPartition>& partitions, PartitionLeaderElectionStrategy strategy);
-  std::vector<UncleanElectionInput> collectUncleanLeaderElectionState(
-      const std::vector<std::pair<TopicPartition, LeaderAndIsr>>& leaderAndIsrs, bool allowUnclean);
 
   void logInvalidTransition(TopicPartition tp, PartitionState target) const;
   void logFailedStateChange(TopicPartition tp, PartitionState current, PartitionState target, const Failure& failure) const;
