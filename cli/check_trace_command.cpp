@@ -53,6 +53,12 @@ class TraceProgress {
 // A trace line holds at most one observation: far below this.
 constexpr std::size_t kMaxTraceLineBytes = std::size_t{64} << 20;
 
+// A trace that starts from a given world stated "unchecked": the rules that world breaks, one a line
+// before the verdict (as `kcspec replay` prints a `given unchecked` section's).
+void printGivenBreaks(const conformance::TraceVerdict& verdict) {
+  for (const std::string& rule : verdict.given_breaks) fmt::print("given world BREAKS {}\n", rule);
+}
+
 int runCheckTrace(const CheckTraceOptions& options) {
   InterruptGuard guard;  // Ctrl-C: stop before the next line and report what was checked
   // One line in memory at a time: a trace of any length is checked in bounded memory, and a file
@@ -79,6 +85,7 @@ int runCheckTrace(const CheckTraceOptions& options) {
   const bool nothing_checked =
       !verdict.divergence && !verdict.interrupted && verdict.steps == 0 && verdict.observations_checked == 0;
   using Json = nlohmann::ordered_json;
+  if (!options.json) printGivenBreaks(verdict);
   if (options.json) {
     Json out = Json::object();
     out["file"] = options.file;
@@ -89,6 +96,7 @@ int runCheckTrace(const CheckTraceOptions& options) {
     out["config"] = verdict.config_name;
     out["steps"] = verdict.steps;
     out["observations_checked"] = verdict.observations_checked;
+    if (verdict.from_given) out["given_breaks"] = verdict.given_breaks;  // only then: the usual object is unchanged
     if (verdict.interrupted) {  // only then: the usual object is unchanged
       out["interrupted"] = true;
       out["lines_checked"] = verdict.lines_checked;
@@ -117,8 +125,9 @@ int runCheckTrace(const CheckTraceOptions& options) {
                "(configuration {})\n",
                options.file, verdict.config_name);
   } else {
-    fmt::print("check-trace: {}: conforms ({} steps, {} observations checked, configuration {})\n", options.file,
-               verdict.steps, verdict.observations_checked, verdict.config_name);
+    fmt::print("check-trace: {}: conforms ({} steps, {} observations checked, configuration {}{})\n", options.file,
+               verdict.steps, verdict.observations_checked, verdict.config_name,
+               verdict.from_given ? ", from the given world" : "");
   }
   if (verdict.divergence) return kExitViolation;
   if (verdict.interrupted) return kExitInterrupted;

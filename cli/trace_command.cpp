@@ -1,7 +1,8 @@
 // `kcspec trace SCENARIO [--out FILE] [--fields P,…] [--compact] [--actions-only]` writes a kcspec
 // history (a scenario file; explorer counterexamples are scenario files) as a trace
 // (docs/trace-format.md) that `kcspec check-trace` accepts; `kcspec itf SCENARIO [--out FILE]`
-// writes it as ITF JSON for Apalache and Quint users. Exit 0 written; 1 a step of the scenario is
+// writes it as ITF JSON for Apalache and Quint users. A scenario with a given section is written
+// from its given world (the trace's header records it); component actions are refused at their line. Exit 0 written; 1 a step of the scenario is
 // not enabled; 2 bad input; 130 interrupted (SIGINT, SIGTERM, SIGHUP).
 //
 // Both stream: the scenario is read a line at a time and each state's text is written as soon as
@@ -94,10 +95,17 @@ int writeHistory(std::string_view command, const std::string& scenario_file, con
   // bound only stops a file that is no scenario (/dev/zero) before it fills memory.
   UserFileLines lines(scenario_file, "a scenario file", kMaxReadLineBytes);
   ScenarioReader reader([&lines](std::string& line) { return lines.next(line); }, scenario_file);
-  requireNoGiven(reader.given(), scenario_file, command);
+  // A given world is judged as `kcspec replay` judges it (exit 2 at the `given` line for one that
+  // breaks a rule) and becomes the history's start.
+  std::optional<conformance::GivenStart> given;
+  if (reader.given()) {
+    std::vector<GivenWorldBreak> breaks;
+    (void)startingState(reader.config(), reader.given(), scenario_file, breaks);
+    given = conformance::GivenStart{reader.given()->world, reader.given()->unchecked};
+  }
   Output output(out_file);
   WriteProgress progress(command, lines);
-  auto writer = make(reader.config(), [&output](std::string_view text) { output.write(text); });
+  auto writer = make(reader.config(), [&output](std::string_view text) { output.write(text); }, std::move(given));
   try {
     while (std::optional<Action> step = reader.nextStep()) {  // bounded by the file's lines
       if (interruptFlag().load()) {
@@ -154,9 +162,11 @@ CommandRun addTraceCommand(CLI::App& app) {
     if (!options->out.empty() && options->out != "-") checkWritableLater(options->out, false, "--out");
     const conformance::TraceWriteOptions write_options{options->fields, options->compact, !options->actions_only};
     return writeHistory("trace", options->scenario, options->out,
-                        [&](const Config& config, conformance::TextSink sink) {
+                        [&](const Config& config, conformance::TextSink sink,
+                            std::optional<conformance::GivenStart> given) {
                           try {
-                            return conformance::TraceStreamWriter(config, write_options, std::move(sink));
+                            return conformance::TraceStreamWriter(config, write_options, std::move(sink),
+                                                                  std::move(given));
                           } catch (const std::invalid_argument& e) {  // a pointer that is not one
                             throw UserError("--fields", e.what());
                           }
@@ -177,9 +187,11 @@ CommandRun addItfCommand(CLI::App& app) {
   return [options] {
     if (!options->out.empty() && options->out != "-") checkWritableLater(options->out, false, "--out");
     const std::string source = std::filesystem::path(options->scenario).filename().string();
-    return writeHistory("itf", options->scenario, options->out, [&](const Config& config, conformance::TextSink sink) {
-      return conformance::ItfStreamWriter(config, source, std::move(sink));
-    });
+    return writeHistory("itf", options->scenario, options->out,
+                        [&](const Config& config, conformance::TextSink sink,
+                            const std::optional<conformance::GivenStart>& given) {
+                          return conformance::ItfStreamWriter(config, source, std::move(sink), given);
+                        });
   };
 }
 

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <vector>
 
+#include "proofs/conformance/given_start.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/config_text.hpp"
@@ -108,6 +109,22 @@ std::optional<TraceDivergence> checkObservation(const Config& config, const spec
   return std::nullopt;
 }
 
+// The header's given world, judged as a scenario's `given json` is (given_start.hpp): a world no
+// Kafka controller could hold is bad input at the header's line unless it says "unchecked".
+spec::ClusterState givenState(const Config& config, const TraceGiven& trace_given, std::string_view file, int line,
+                              TraceVerdict& verdict) {
+  constexpr std::string_view kHint = "\"given\":{…,\"unchecked\":true} states it anyway";
+  const Given given = givenFromJson(config, trace_given.observation, trace_given.unchecked, file, line, kHint);
+  std::vector<GivenWorldBreak> breaks;
+  spec::ClusterState state = givenStartingState(config, given, file, breaks, kHint);
+  verdict.from_given = true;
+  for (const GivenWorldBreak& b : breaks) {
+    verdict.given_breaks.push_back(b.message.empty() ? fmt::format("{} {}", b.id, b.statement)
+                                                     : fmt::format("{} ({}): {}", b.id, b.statement, b.message));
+  }
+  return state;
+}
+
 std::string shown(const Json& value) {
   std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
   constexpr std::size_t kMaxShown = 2000;
@@ -160,7 +177,8 @@ TraceVerdict checkTrace(const TraceLineSource& next_line, std::string_view file,
       if (config) throw TextError(file, lines.number, "a second header: the header is the first line only");
       config = headerConfig(*header, file, lines.number);
       verdict.config_name = config->name;
-      state = spec::initialState(*config);
+      state = header->given ? givenState(*config, *header->given, file, lines.number, verdict)
+                            : spec::initialState(*config);
       if (auto divergence = checkObservation(*config, state, header->observation, lines.number, "", verdict)) {
         verdict.divergence = std::move(divergence);
         return verdict;
@@ -204,7 +222,7 @@ std::string divergenceText(const TraceDivergence& d, std::string_view file) {
     return fmt::format("{}:{}: /action: not enabled in the spec here: {}\n  the spec enables: {}", file, d.line,
                        d.action, enabled.empty() ? std::string("(nothing)") : fmt::format("{}", fmt::join(enabled, "; ")));
   }
-  const std::string after = d.action.empty() ? std::string("the initial state") : "after " + d.action;
+  const std::string after = d.action.empty() ? std::string("the starting state") : "after " + d.action;
   return fmt::format("{}:{}: {}: spec has {}, trace has {} ({})", file, d.line, d.pointer, shown(d.expected),
                      shown(d.actual), after);
 }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kcspec::conformance {
 
@@ -39,6 +40,11 @@ struct TraceDivergence {
 
 struct TraceVerdict {
   std::string config_name;
+  // The header's "given": the replay started from that world, not the configuration's initial
+  // state; with "unchecked", each rule it breaks ("G3 (a partition's leader is in its ISR): …",
+  // "S1 LeaderInIsr"), G rules first (a checked world breaks none but known Kafka deviations).
+  bool from_given = false;
+  std::vector<std::string> given_breaks;
   int steps = 0;                   // steps replayed (up to and including a diverging one)
   int observations_checked = 0;    // partial observations that matched
   std::optional<TraceDivergence> divergence;
@@ -68,9 +74,12 @@ struct TraceCheckOptions {
 using TraceLineSource = std::function<bool(std::string& line)>;
 
 // Replays the trace line by line as `next_line` gives them (one line in memory at a time: a trace
-// of any length is checked in bounded memory). Bad input — a malformed line, a wrong or missing
-// header, an action that does not parse, a configuration that does not parse, an unknown preset —
-// throws TextError "file:line: message".
+// of any length is checked in bounded memory), from the header's given world when it has one
+// (judged as a scenario's `given json`: given_start.hpp), else from the configuration's initial
+// state. Bad input — a malformed line, a wrong or missing header, an action that does not parse,
+// a configuration that does not parse, an unknown preset, a given world that is not one of the
+// configuration's or (without "unchecked") breaks a rule G1–G9 or a state property of the
+// catalog that is no known Kafka deviation — throws TextError "file:line: message".
 TraceVerdict checkTrace(const TraceLineSource& next_line, std::string_view file, const TraceCheckOptions& options = {});
 
 // The same over a whole text in memory (tests).

@@ -19,6 +19,14 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// Where a history starts: the given world, or the configuration's initial state.
+spec::ClusterState startingState(const Config& config, const std::optional<GivenStart>& given) {
+  return given ? spec::givenState(config, given->world) : spec::initialState(config);
+}
+
+// State 0's action in ITF.
+std::string startingAction(const std::optional<GivenStart>& given) { return given ? "given" : "init"; }
+
 // The spec's next state after `action` (the `number`th, 1-based), which must be enabled.
 void runStep(const Config& config, spec::ClusterState& state, const Action& action, std::size_t number) {
   if (!spec::isEnabled(config, state, action)) {
@@ -223,8 +231,13 @@ void appendItf(std::string& out, const Json& value, std::string_view name, bool 
 
 }  // namespace
 
-TraceStreamWriter::TraceStreamWriter(const Config& config, TraceWriteOptions options, TextSink sink)
-    : config_(config), options_(std::move(options)), sink_(std::move(sink)), state_(spec::initialState(config)) {
+TraceStreamWriter::TraceStreamWriter(const Config& config, TraceWriteOptions options, TextSink sink,
+                                     std::optional<GivenStart> given)
+    : config_(config),
+      options_(std::move(options)),
+      sink_(std::move(sink)),
+      given_(std::move(given)),
+      state_(startingState(config, given_)) {
   for (const std::string& field : options_.fields) fields_.push_back(pointerTokens(field));
   named_.assign(fields_.size(), false);
   emitState("init");
@@ -233,10 +246,19 @@ TraceStreamWriter::TraceStreamWriter(const Config& config, TraceWriteOptions opt
 void TraceStreamWriter::emitState(const std::string& action) {
   std::optional<Json> observation;
   if (options_.observations) observation = observationFor(config_, state_, options_, fields_, named_);
-  std::string line = steps_ == 0  // the initial state: the header
-                         ? printTraceHeader(TraceHeader{kTraceFormatVersion, printConfig(config_), std::nullopt,
-                                                        std::move(observation)})
-                         : printTraceStep(TraceStep{action, std::move(observation)});
+  std::string line;
+  if (steps_ == 0) {  // the starting state: the header
+    TraceHeader header{1, printConfig(config_), std::nullopt, std::move(observation), std::nullopt};
+    if (given_) {
+      // The whole world in the compact form: what it leaves out holds its default.
+      header.version = kTraceFormatGivenVersion;
+      header.given = TraceGiven{observationJson(given_->world), given_->unchecked};
+      given_.reset();  // written: a long history does not keep it
+    }
+    line = printTraceHeader(header);
+  } else {
+    line = printTraceStep(TraceStep{action, std::move(observation)});
+  }
   line += '\n';
   sink_(line);
 }
@@ -251,9 +273,10 @@ void TraceStreamWriter::finish() {
   if (options_.observations) requireNamed(options_, named_);
 }
 
-std::string writeTrace(const Config& config, const std::vector<Action>& actions, const TraceWriteOptions& options) {
+std::string writeTrace(const Config& config, const std::vector<Action>& actions, const TraceWriteOptions& options,
+                       const std::optional<GivenStart>& given) {
   std::string out;
-  TraceStreamWriter writer(config, options, [&out](std::string_view text) { out += text; });
+  TraceStreamWriter writer(config, options, [&out](std::string_view text) { out += text; }, given);
   for (const Action& action : actions) writer.step(action);
   writer.finish();
   return out;
@@ -291,35 +314,43 @@ Json itfMeta(std::string_view source, std::string description) {
   return meta;
 }
 
+// The description's words for a history that starts from a given world.
+std::string fromGiven(const std::optional<GivenStart>& given) {
+  if (!given) return "";
+  return given->unchecked ? " from a given world (stated unchecked)" : " from a given world";
+}
+
 Json itfVars() { return Json::array({"action", "zookeeper", "brokers"}); }
 
 std::string dumped(const Json& value) { return value.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
 }  // namespace
 
-Json writeItf(const Config& config, const std::vector<Action>& actions, std::string_view source) {
-  spec::ClusterState state = spec::initialState(config);
-  std::string states = itfState(config, 0, "init", state);
+Json writeItf(const Config& config, const std::vector<Action>& actions, std::string_view source,
+              const std::optional<GivenStart>& given) {
+  spec::ClusterState state = startingState(config, given);
+  std::string states = itfState(config, 0, startingAction(given), state);
   for (std::size_t i = 0; i < actions.size(); ++i) {
     runStep(config, state, actions[i], i + 1);
     states += ',' + itfState(config, i + 1, printAction(config, actions[i]), state);
   }
   Json out = Json::object();
   out["#meta"] = itfMeta(source,
-                         fmt::format("kcspec history of configuration {}: {} actions through the spec", config.name,
-                                     actions.size()));
+                         fmt::format("kcspec history of configuration {}{}: {} actions through the spec", config.name,
+                                     fromGiven(given), actions.size()));
   out["vars"] = itfVars();
   out["states"] = Json::parse("[" + states + "]");
   return out;
 }
 
-ItfStreamWriter::ItfStreamWriter(const Config& config, std::string_view source, TextSink sink)
-    : config_(config), sink_(std::move(sink)), state_(spec::initialState(config)) {
+ItfStreamWriter::ItfStreamWriter(const Config& config, std::string_view source, TextSink sink,
+                                 const std::optional<GivenStart>& given)
+    : config_(config), sink_(std::move(sink)), state_(startingState(config, given)) {
   const Json meta = itfMeta(source,
-                            fmt::format("kcspec history of configuration {} through the spec (state i: after action i)",
-                                        config.name));
+                            fmt::format("kcspec history of configuration {}{} through the spec (state i: after action i)",
+                                        config.name, fromGiven(given)));
   sink_(fmt::format("{{\"#meta\":{},\"vars\":{},\"states\":[", dumped(meta), dumped(itfVars())));
-  emitState("init");
+  emitState(startingAction(given));
 }
 
 void ItfStreamWriter::emitState(const std::string& action) {

@@ -7,12 +7,14 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "spec/vocabulary/action.hpp"
 #include "spec/vocabulary/config.hpp"
+#include "spec/vocabulary/observation.hpp"
 #include "spec/rules/cluster_state.hpp"
 
 namespace kcspec::conformance {
@@ -26,18 +28,29 @@ struct TraceWriteOptions {
   bool observations = true;    // false: actions only
 };
 
-// The trace: a header with the configuration's text (and the initial observation), then one line
+// A history that starts from a given world (a scenario's `given` section, judged by the caller)
+// instead of the configuration's initial state: the trace's header records it (format version 2,
+// "given"), and ITF's state 0 is it.
+struct GivenStart {
+  Observation world;
+  bool unchecked = false;  // the world was stated `given unchecked`: recorded so that a checker accepts it
+};
+
+// The trace: a header with the configuration's text (and the starting observation), then one line
 // per action with the spec's observation after it. Throws std::invalid_argument naming the first
 // action (1-based) that is not enabled, or a field pointer that names no member in any state.
-std::string writeTrace(const Config& config, const std::vector<Action>& actions, const TraceWriteOptions& options);
+std::string writeTrace(const Config& config, const std::vector<Action>& actions, const TraceWriteOptions& options,
+                       const std::optional<GivenStart>& given = std::nullopt);
 
 // ITF: {"#meta":{…},"vars":["action","zookeeper","brokers"],"states":[{"#meta":{"index":i},…}, …]},
-// state 0 the initial state (action "init"), state i the state after action i. The encoding of
+// state 0 the initial state (action "init") or the given world (action "given"), state i the
+// state after action i. The encoding of
 // the observation (docs/trace-format.md "ITF export"): integers as {"#bigint":"…"}, id-keyed
 // objects as {"#map":[[key,value],…]} without their absent entries, sets as {"#set":[…]},
 // optional record members as Quint options ({"tag":"Some","value":…} / {"tag":"None",…}).
 // Throws std::invalid_argument like writeTrace.
-nlohmann::ordered_json writeItf(const Config& config, const std::vector<Action>& actions, std::string_view source);
+nlohmann::ordered_json writeItf(const Config& config, const std::vector<Action>& actions, std::string_view source,
+                                const std::optional<GivenStart>& given = std::nullopt);
 
 // Where a streaming writer sends its text, piece by piece, as each state is known.
 using TextSink = std::function<void(std::string_view)>;
@@ -48,7 +61,8 @@ using TextSink = std::function<void(std::string_view)>;
 // written); finish throws for a field that named no member in any state.
 class TraceStreamWriter {
  public:
-  TraceStreamWriter(const Config& config, TraceWriteOptions options, TextSink sink);
+  TraceStreamWriter(const Config& config, TraceWriteOptions options, TextSink sink,
+                    std::optional<GivenStart> given = std::nullopt);
   void step(const Action& action);
   void finish();
   std::size_t steps() const { return steps_; }
@@ -59,6 +73,7 @@ class TraceStreamWriter {
   const Config& config_;
   TraceWriteOptions options_;
   TextSink sink_;
+  std::optional<GivenStart> given_;
   std::vector<std::vector<std::string>> fields_;
   std::vector<bool> named_;
   spec::ClusterState state_;
@@ -70,7 +85,8 @@ class TraceStreamWriter {
 // meta description, which cannot give the number of actions before they are read.
 class ItfStreamWriter {
  public:
-  ItfStreamWriter(const Config& config, std::string_view source, TextSink sink);
+  ItfStreamWriter(const Config& config, std::string_view source, TextSink sink,
+                  const std::optional<GivenStart>& given = std::nullopt);
   void step(const Action& action);  // throws like TraceStreamWriter::step
   void finish();
   std::size_t steps() const { return steps_; }

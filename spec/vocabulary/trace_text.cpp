@@ -135,6 +135,43 @@ std::optional<std::string> observationProblem(const Json& value, std::string_vie
   return std::nullopt;
 }
 
+// The header's "given": {"observation": the whole starting world, "unchecked": bool}. The world is
+// read as a whole observation (what it leaves out holds its default; no array given by index).
+std::variant<TraceGiven, TraceLineError> parseGiven(const Json& value) {
+  if (!value.is_object()) {
+    return TraceLineError{fmt::format("\"given\" must be an object {{\"observation\":{{…}}}}, not {}", typeName(value))};
+  }
+  TraceGiven given;
+  bool has_observation = false;
+  for (const auto& [key, member] : value.items()) {
+    if (key == "observation") {
+      if (!member.is_object()) {
+        return TraceLineError{fmt::format("\"given\" \"observation\" must be an object, not {}", typeName(member))};
+      }
+      try {
+        (void)observationFromJson(member);
+      } catch (const ObservationJsonError& e) {
+        return TraceLineError{fmt::format("\"given\" \"observation\" {}: {}", e.pointer.empty() ? "(root)" : e.pointer,
+                                          e.message)};
+      } catch (const std::exception& e) {
+        return TraceLineError{fmt::format("\"given\" \"observation\": {}", e.what())};
+      }
+      given.observation = member;
+      has_observation = true;
+    } else if (key == "unchecked") {
+      if (!member.is_boolean()) {
+        return TraceLineError{fmt::format("\"given\" \"unchecked\" must be true or false, not {}", typeName(member))};
+      }
+      given.unchecked = member.get<bool>();
+    } else {
+      return TraceLineError{
+          fmt::format("unknown member \"{}\" of \"given\" (expected \"observation\", \"unchecked\")", key)};
+    }
+  }
+  if (!has_observation) return TraceLineError{"\"given\" needs \"observation\": the world the steps start from"};
+  return given;
+}
+
 TraceLine parseHeader(const Json& object) {
   TraceHeader header;
   const Json& version = object.at(kTraceVersionKey);
@@ -142,10 +179,12 @@ TraceLine parseHeader(const Json& object) {
     return TraceLineError{fmt::format("\"{}\" must be an integer (the format version), not {}", kTraceVersionKey,
                                       version.dump(-1, ' ', false, Json::error_handler_t::replace))};
   }
-  if (version.get<std::int64_t>() != kTraceFormatVersion) {
-    return TraceLineError{fmt::format("unsupported trace format version {} (this kcspec reads version {})",
+  const std::int64_t number = version.get<std::int64_t>();
+  if (number < 1 || number > kTraceFormatVersion) {
+    return TraceLineError{fmt::format("unsupported trace format version {} (this kcspec reads versions 1 to {})",
                                       version.dump(), kTraceFormatVersion)};
   }
+  header.version = static_cast<int>(number);
   for (const auto& [key, value] : object.items()) {
     if (key == kTraceVersionKey || key == "meta") continue;
     if (key == "config" || key == "preset") {
@@ -154,10 +193,18 @@ TraceLine parseHeader(const Json& object) {
     } else if (key == "observation") {
       if (auto problem = observationProblem(value, key)) return TraceLineError{*problem};
       header.observation = value;
+    } else if (key == "given" && header.version >= kTraceFormatGivenVersion) {
+      std::variant<TraceGiven, TraceLineError> given = parseGiven(value);
+      if (auto* error = std::get_if<TraceLineError>(&given)) return std::move(*error);
+      header.given = std::move(std::get<TraceGiven>(given));
+    } else if (key == "given") {
+      return TraceLineError{fmt::format("\"given\" is a member of version {} of the format: the header says "
+                                        "\"{}\":{}",
+                                        kTraceFormatGivenVersion, kTraceVersionKey, header.version)};
     } else {
       return TraceLineError{fmt::format("unknown header member \"{}\" (expected \"config\" or \"preset\", "
-                                        "\"observation\", \"meta\")",
-                                        key)};
+                                        "\"observation\", {}\"meta\")",
+                                        key, header.version >= kTraceFormatGivenVersion ? "\"given\", " : "")};
     }
   }
   if (header.config_text.has_value() == header.preset.has_value()) {
@@ -215,6 +262,12 @@ std::string printTraceHeader(const TraceHeader& header) {
   object[std::string(kTraceVersionKey)] = header.version;
   if (header.config_text) object["config"] = *header.config_text;
   if (header.preset) object["preset"] = *header.preset;
+  if (header.given) {
+    Json given = Json::object();
+    given["observation"] = header.given->observation;
+    if (header.given->unchecked) given["unchecked"] = true;
+    object["given"] = std::move(given);
+  }
   if (header.observation) object["observation"] = *header.observation;
   return object.dump(-1, ' ', false, Json::error_handler_t::replace);
 }

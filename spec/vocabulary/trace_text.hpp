@@ -2,9 +2,15 @@
 //
 //   {"kcspec-trace":1,"config":"<configuration text>"}       the header, the first non-blank line
 //   {"kcspec-trace":1,"preset":"default"}                    … or a preset by name
+//   {"kcspec-trace":2,"config":"…","given":{"observation":{…},"unchecked":false}}
+//                                                            version 2: the steps start from a
+//                                                            given world, not the initial state
 //   {"action":"crash 1","observation":{…}}                   one line per step
 //
-// The header may also carry "observation" (checked against the initial state). A step's
+// The header may also carry "observation" (checked against the starting state). "given" (version
+// 2 only) is the whole world the steps start from, observation_json.hpp's form with every member
+// left out holding its default (as a scenario's `given json`), and "unchecked": true to state a
+// world that breaks the rules of a given world (given_text.hpp). A step's
 // "action" is action_text.hpp's text form; its "observation" is a PARTIAL observation in
 // observation_json.hpp's form: only the members it gives are checked, and an array may be given
 // as an object keyed by decimal index ({"0":…}: only those elements are checked). Either line may
@@ -24,15 +30,26 @@
 
 namespace kcspec {
 
-inline constexpr int kTraceFormatVersion = 1;
+// The newest version this reader reads; it reads every version from 1. Version 2 adds the header's
+// "given"; a writer writes the lowest version that holds what it writes (1 without a given), so
+// that older readers read every trace they can.
+inline constexpr int kTraceFormatVersion = 2;
+inline constexpr int kTraceFormatGivenVersion = 2;
 inline constexpr std::string_view kTraceVersionKey = "kcspec-trace";
 inline constexpr std::size_t kMaxTraceLineBytes = std::size_t{16} << 20;
 
+// The header's "given": the world the steps start from (whole, not partial).
+struct TraceGiven {
+  nlohmann::ordered_json observation;  // an object of observation_json.hpp's form
+  bool unchecked = false;              // "unchecked": true — printed only when true
+};
+
 struct TraceHeader {
-  int version = kTraceFormatVersion;
+  int version = 1;
   std::optional<std::string> config_text;  // exactly one of config_text and preset
   std::optional<std::string> preset;
-  std::optional<nlohmann::ordered_json> observation;  // partial, of the initial state
+  std::optional<nlohmann::ordered_json> observation;  // partial, of the starting state
+  std::optional<TraceGiven> given;                    // version 2: the starting world
 };
 
 struct TraceStep {
