@@ -94,7 +94,7 @@ void printGivenBreaks(const Given& given, const std::vector<GivenWorldBreak>& br
 // event that keeps the properties may leave them broken, which is what such a test looks at.
 // False when there is no active controller to call.
 bool replayCall(const Scenario& scenario, const Scenario::Call& call, std::size_t number, spec::ClusterState& state,
-                  const std::string& file, bool json) {
+                  const std::string& file, bool json, bool& unexpected) {
   const std::string text = printComponentCall(scenario.config, call.call);
   if (!spec::componentCallPossible(state, call.call)) {
     std::fflush(stdout);
@@ -106,6 +106,9 @@ bool replayCall(const Scenario& scenario, const Scenario::Call& call, std::size_
   const ComponentResult result = spec::callComponent(scenario.config, after, call.call, observer);
   const ComponentException thrown = result.exception;
   const std::string answer = printComponentAnswer(scenario.config, result.answer);
+  const std::string came_to = resultText(scenario.config, result);
+  const bool as_expected = !call.call.expected || *call.call.expected == came_to;
+  unexpected = unexpected || !as_expected;
   const std::vector<Change> changes = diffObservations(scenario.config, state.world, after.world);
   state = std::move(after);
   if (json) {
@@ -119,6 +122,7 @@ bool replayCall(const Scenario& scenario, const Scenario::Call& call, std::size_
     object["state_changes"] = records;
     object["answer"] = result.answer.kind == ComponentAnswer::Kind::None ? nlohmann::ordered_json() : nlohmann::ordered_json(answer);
     object["throws"] = thrown == ComponentException::None ? nlohmann::ordered_json() : componentExceptionName(thrown);
+    if (call.call.expected) object["as_expected"] = as_expected;
     fmt::print("{}\n", object.dump());
     return true;
   }
@@ -128,6 +132,7 @@ bool replayCall(const Scenario& scenario, const Scenario::Call& call, std::size_
   }
   if (result.answer.kind != ComponentAnswer::Kind::None) fmt::print("  ANSWER {}\n", answer);
   if (thrown != ComponentException::None) fmt::print("  THROWS {}\n", componentExceptionName(thrown));
+  if (!as_expected) fmt::print("  UNEXPECTED: expected => {}, came to {}\n", *call.call.expected, came_to);
   return true;
 }
 
@@ -184,12 +189,13 @@ int replayScenario(const std::string& file, bool json) {
   std::vector<GivenWorldBreak> given_breaks;
   spec::ClusterState state = startingState(scenario, file, given_breaks);
   if (scenario.given) printGivenBreaks(*scenario.given, given_breaks, file, json);
-  bool violated = false;  // a safety property that is not a known Kafka deviation
+  bool violated = false;    // a safety property that is not a known Kafka deviation
+  bool unexpected = false;  // a component action whose `=> result` differs
   std::size_t calls = 0;
   const bool ran = forEachStep(
       scenario, [&](std::size_t i) { return replayAction(scenario, i, state, violated, file, json); },
-      [&](const Scenario::Call& call) { return replayCall(scenario, call, ++calls, state, file, json); });
-  return !ran || violated ? 1 : 0;
+      [&](const Scenario::Call& call) { return replayCall(scenario, call, ++calls, state, file, json, unexpected); });
+  return !ran || violated || unexpected ? 1 : 0;
 }
 
 CommandRun addReplayCommand(CLI::App& app) {

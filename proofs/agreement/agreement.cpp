@@ -115,6 +115,10 @@ StepOutcome callBoth(const Config& config, const spec::ClusterState& before, imp
     out.verdict = Verdict{false, "answer", fmt::format("spec: {}, impl: {}", printComponentAnswer(config, spec_result.answer),
                                                        printComponentAnswer(config, impl_result.answer))};
   }
+  if (out.verdict.ok && call.expected && resultText(config, spec_result) != *call.expected) {
+    out.verdict = Verdict{false, "result", fmt::format("expected => {}, both versions: {}", *call.expected,
+                                                       resultText(config, spec_result))};
+  }
   return out;
 }
 

@@ -455,19 +455,42 @@ TopicPartition onlyPartition(PartitionSet partitions) {
 
 }  // namespace
 
+std::string printCallOnly(const Config& config, const ComponentCall& call);
+
 bool isComponentCallText(std::string_view line) {
   const std::vector<std::string_view> tokens = text::tokenize(line);
   return !tokens.empty() && std::find(kComponents.begin(), kComponents.end(), tokens[0]) != kComponents.end();
 }
 
 ComponentCall parseComponentCall(const Config& config, std::string_view line, std::string_view file, int line_number) {
-  const std::vector<std::string_view> tokens = text::tokenize(line);
+  std::vector<std::string_view> tokens = text::tokenize(line);
   if (tokens.empty() || !isComponentCallText(line)) {
     throw TextError(file, line_number,
                     "expected a component action: partition-state-machine, replica-state-machine, "
                     "topic-deletion-manager, elect, request-batch or controller-context");
   }
-  return CallParser(config, file, line_number).parse(tokens);
+  std::optional<std::string> expected;
+  if (const auto arrow = std::find(tokens.begin(), tokens.end(), "=>"); arrow != tokens.end()) {
+    if (arrow + 1 == tokens.end()) throw TextError(file, line_number, "expected the result after `=>`");
+    std::string result;
+    for (auto it = arrow + 1; it != tokens.end(); ++it) {
+      if (*it == "=>") throw TextError(file, line_number, "`=>` appears twice");
+      result += (result.empty() ? "" : " ") + std::string(*it);
+    }
+    expected = std::move(result);
+    tokens.erase(arrow, tokens.end());
+  }
+  ComponentCall call = CallParser(config, file, line_number).parse(tokens);
+  call.expected = std::move(expected);
+  return call;
+}
+
+std::string resultText(const Config& config, const ComponentResult& result) {
+  if (result.exception != ComponentException::None) {
+    return fmt::format("throws {}", componentExceptionName(result.exception));
+  }
+  if (result.answer.kind == ComponentAnswer::Kind::None) return "done";
+  return printComponentAnswer(config, result.answer);
 }
 
 std::string_view componentName(ComponentMethod method) {
@@ -499,6 +522,11 @@ std::string_view methodName(ComponentMethod method) {
 }
 
 std::string printComponentCall(const Config& config, const ComponentCall& call) {
+  const std::string text = printCallOnly(config, call);
+  return call.expected ? fmt::format("{} => {}", text, *call.expected) : text;
+}
+
+std::string printCallOnly(const Config& config, const ComponentCall& call) {
   switch (call.method) {
     case ComponentMethod::PartitionStateMachineHandleStateChanges: {
       std::string out = fmt::format("{} {} {} {}", kPartitionStateMachine, kHandleStateChanges,

@@ -34,6 +34,11 @@
 //
 //   controller-context <query> [arguments]                     one of ControllerContext's getters (kContextQueries)
 //
+// Any of them may end with `=> <result>`, what the call must come to: the answer as
+// printComponentAnswer prints it (`=> leader 4`, `=> partitions t-0,t-1`, `=> true`), `=> throws
+// ControllerMovedException` / `=> throws KafkaException`, or `=> done` (no answer, no exception).
+// `kcspec replay` and `kcspec suite` report a call whose result differs (resultText).
+//
 // `election` names the PartitionLeaderElectionStrategy (Offline…, Reassign…, PreferredReplica…,
 // ControlledShutdown…); `unclean` is OfflinePartitionLeaderElectionStrategy(allowUnclean = true)
 // and needs `election offline`. Lists of partitions, replicas and topics are sets: each appears
@@ -189,6 +194,7 @@ struct ComponentCall {
   BrokerSet brokers;                           // a query's brokers
   std::vector<PartitionState> partition_states;  // partitions-in-states, ascending
   bool include_shutting_down = false;          // is-replica-online
+  std::optional<std::string> expected;         // `=> <result>`: what resultText must be
   friend bool operator==(const ComponentCall&, const ComponentCall&) = default;
 };
 
@@ -258,6 +264,10 @@ std::string printComponentCall(const Config& config, const ComponentCall& call);
 // elections one `t-0: leader 2 leader-epoch 3 isr 2 recovery RECOVERED partition-epoch 1 to 1,2`
 // (or `t-0: none to 1,2`, `t-0: no state znode`) per partition, joined by "; ". "" for None.
 std::string printComponentAnswer(const Config& config, const ComponentAnswer& answer);
+
+// What a call came to, as `=> <result>` states it: `throws <exception>`, the answer's text, or
+// `done`.
+std::string resultText(const Config& config, const ComponentResult& result);
 
 // The names of the methods a component has, for messages and docs ("handle-state-changes", …).
 std::string_view componentName(ComponentMethod method);

@@ -119,5 +119,36 @@ TEST(ComponentScenarios, CoverEveryRowOfBothTransitionTables) {
   }
 }
 
+// Item 4 of issue 28: every public method of the components the actions reach has a scenario —
+// each ComponentMethod, both forms of `elect` with each of the four elections, each entry of the
+// request batch, and each ControllerContext getter.
+TEST(ComponentScenarios, EveryPublicMethodHasAScenario) {
+  std::set<int> methods, algorithms, leader_fors, entries, queries;
+  for (const auto& file : componentScenarios()) {
+    for (const Scenario::Call& call : read(file).calls) {
+      const ComponentCall& c = call.call;
+      methods.insert(static_cast<int>(c.method));
+      if (c.method == ComponentMethod::ElectionAlgorithm) algorithms.insert(static_cast<int>(*c.election));
+      if (c.method == ComponentMethod::ElectionLeaderFor) leader_fors.insert(static_cast<int>(*c.election));
+      for (const BatchEntry& e : c.batch) entries.insert(static_cast<int>(e.kind));
+      if (c.method == ComponentMethod::ControllerContextQuery) queries.insert(static_cast<int>(c.query));
+    }
+  }
+  for (int m = 0; m <= static_cast<int>(ComponentMethod::ControllerContextQuery); ++m) {
+    const auto method = static_cast<ComponentMethod>(m);
+    EXPECT_TRUE(methods.contains(m)) << "no scenario calls " << componentName(method) << " " << methodName(method);
+  }
+  for (int k = 0; k <= static_cast<int>(ElectionKind::ControlledShutdown); ++k) {
+    EXPECT_TRUE(algorithms.contains(k)) << "no scenario runs election algorithm " << k;
+    EXPECT_TRUE(leader_fors.contains(k)) << "no scenario runs Election.leaderFor " << k;
+  }
+  for (int k = 0; k <= static_cast<int>(BatchEntry::Kind::UpdateMetadata); ++k) {
+    EXPECT_TRUE(entries.contains(k)) << "no scenario adds batch entry " << k;
+  }
+  for (const ContextQueryInfo& q : kContextQueries) {
+    EXPECT_TRUE(queries.contains(static_cast<int>(q.query))) << "no scenario asks controller-context " << q.name;
+  }
+}
+
 }  // namespace
 }  // namespace kcspec

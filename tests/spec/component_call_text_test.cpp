@@ -56,6 +56,9 @@ const std::vector<std::string> kCanonical = {
     "controller-context replicas-in-state u ReplicaDeletionIneligible",
     "controller-context partition-leaders-on-broker 4",
     "controller-context offline-partition-count",
+    "controller-context offline-partition-count => 3",
+    "elect offline partitions t-0 => t-0: leader 2 leader-epoch 5 isr 2 recovery RECOVERING partition-epoch 6 to 2",
+    "topic-deletion-manager try-topic-deletion => throws ControllerMovedException",
 };
 
 TEST(ComponentCallText, EveryCanonicalFormPrintsBackToItself) {
@@ -153,6 +156,9 @@ TEST(ComponentCallText, RejectsEachMistakeAtItsLine) {
       {"controller-context partitions-in-states OnlinePartition,OnlinePartition", "state `OnlinePartition` appears twice"},
       {"controller-context partitions-in-states OnlinePartition for t", "[topic <topic>]"},
       {"controller-context is-replica-online 1 t-0 shutting-down", "[include-shutting-down]"},
+      {"controller-context offline-partition-count =>", "expected the result after `=>`"},
+      {"controller-context offline-partition-count => 1 => 2", "`=>` appears twice"},
+      {"controller-context offline-partition-count 1 => 2", "expected `controller-context offline-partition-count`"},
   };
   const std::string header = "# kcspec scenario v1\nbrokers 1 2 3 4\ntopic t\n  partition 0 replicas 1,2\n"
                              "topic u\n  partition 0 replicas 3,4\nsteps\nelect-controller 1\n";  // line 8
@@ -167,6 +173,19 @@ TEST(ComponentCallText, RejectsEachMistakeAtItsLine) {
       EXPECT_NE(e.message.find(message), std::string::npos) << e.what();
     }
   }
+}
+
+TEST(ComponentCallText, AStatedResultIsKeptAndComparedAsText) {
+  const ComponentCall call = parseComponentCall(config(), "elect preferred   assignment 1,2 isr 2 live 1,2  =>  leader   none", "c", 1);
+  ASSERT_TRUE(call.expected.has_value());
+  EXPECT_EQ(*call.expected, "leader none");  // words joined by one space, as answers are printed
+  EXPECT_EQ(printComponentCall(config(), call), "elect preferred assignment 1,2 isr 2 live 1,2 => leader none");
+  ComponentResult result;
+  EXPECT_EQ(resultText(config(), result), "done");
+  result.answer.kind = ComponentAnswer::Kind::Leader;
+  EXPECT_EQ(resultText(config(), result), "leader none");
+  result.exception = ComponentException::Other;
+  EXPECT_EQ(resultText(config(), result), "throws KafkaException");  // the exception wins over an answer
 }
 
 TEST(ComponentCallText, PrintsEachKindOfAnswer) {
