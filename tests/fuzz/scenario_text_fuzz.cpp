@@ -28,6 +28,22 @@ std::vector<std::pair<std::string, std::string>> builtinSeeds() {
                          "replica 2 t-0 OnlineReplica\nsteps\npartition-state-machine handle-state-changes t-0 OnlinePartition "
                          "election controlled-shutdown\ncrash 1\nreplica-state-machine handle-state-changes 2:t-0 "
                          "OfflineReplica\nprocess-event 0\n");
+  // Every other component (docs/scenarios.md "Component actions"), with stated results.
+  seeds.emplace_back("every-component.scenario",
+                     std::string(kScenarioHeader) +
+                         "\nbrokers 0 1 2\ntopic t\n  partition 0 replicas 1,2\n  partition 1 replicas 2,1\ntopic u\n"
+                         "  partition 0 replicas 2,1\ngiven\ncontroller 0\nbroker 0 alive\nbroker 1 alive\nbroker 2 "
+                         "shutting-down\ntopic u\npartition t-0 leader 1 isr 1,2\nsteps\n"
+                         "elect offline assignment 2,1 isr none live 1 unclean => leader 1\n"
+                         "elect controlled-shutdown assignment 1,2 isr 1,2 live-or-shutting-down 1,2 shutting-down 2\n"
+                         "elect controlled-shutdown partitions t-0,t-1\n"
+                         "request-batch send leader-and-isr 1,2 t-0 is-new; stop-replica 2 t-1 delete; update-metadata 0,1\n"
+                         "controller-context partitions-in-states OnlinePartition topic t => partitions t-0,t-1\n"
+                         "controller-context replicas-on-brokers 1,2\n"
+                         "topic-deletion-manager init u ineligible u\ntopic-deletion-manager enqueue-topics-for-deletion t\n"
+                         "topic-deletion-manager fail-replica-deletion 2:t-0\ntopic-deletion-manager resume-deletion-for-topics t,u\n"
+                         "topic-deletion-manager complete-replica-deletion 1:t-0,1:t-1\n"
+                         "topic-deletion-manager is-topic-queued-up-for-deletion t => true\n");
   seeds.emplace_back("given-unchecked.scenario", std::string(kScenarioHeader) +
                                                      "\nbrokers 1 2\ntopic t\n  partition 0 replicas 1,2\ngiven unchecked\n"
                                                      "controller 1\nbroker 1 alive\npartition t-0 leader 2 isr none\nsteps\n");
