@@ -1,5 +1,9 @@
 #include "spec/rules/controller_context.hpp"
 
+#include <algorithm>
+
+#include "spec/rules/controller.hpp"
+
 namespace kcspec::spec {
 
 BrokerSet liveOrShuttingDownBrokerIds(const Context& ctx) {
@@ -64,6 +68,14 @@ bool isTopicQueuedUpForDeletion(const Context& ctx, TopicIndex topic) {
   return ctx.topics_to_be_deleted.contains(topic);
 }
 
+bool isTopicDeletionInProgress(const Context& ctx, TopicIndex topic) {
+  return ctx.topics_with_deletion_started.contains(topic);
+}
+
+bool isTopicEligibleForDeletion(const Context& ctx, TopicIndex topic) {
+  return ctx.topics_to_be_deleted.contains(topic) && !ctx.topics_ineligible_for_deletion.contains(topic);
+}
+
 std::int32_t leaderEpoch(const Context& ctx, TopicPartition tp) {
   if (isTopicQueuedUpForDeletion(ctx, tp.topic)) return LeaderAndIsr::kEpochDuringDelete;
   const auto& leadership = partition(ctx, tp).leadership;
@@ -104,16 +116,33 @@ PartitionSet partitionLeadersOnBroker(const Context& ctx, BrokerId broker) {
   return led;
 }
 
-PartitionSet partitionsInStates(const Context& ctx, std::initializer_list<PartitionState> states) {
+PartitionSet partitionsInStates(const Context& ctx, std::span<const PartitionState> states) {
   PartitionSet in_states;
   for (int i = 0; i < kMaxPartitions; ++i) {
     const auto& state = ctx.partitions[static_cast<std::size_t>(i)].state;
-    if (!state) continue;
-    for (PartitionState wanted : states) {
-      if (*state == wanted) in_states.insert(partitionAt(i));
-    }
+    if (state && std::ranges::find(states, *state) != states.end()) in_states.insert(partitionAt(i));
   }
   return in_states;
+}
+
+PartitionSet partitionsInStates(const Context& ctx, std::initializer_list<PartitionState> states) {
+  return partitionsInStates(ctx, std::span(states.begin(), states.size()));
+}
+
+PartitionSet partitionsInStates(const Context& ctx, TopicIndex topic, std::span<const PartitionState> states) {
+  PartitionSet in_states;
+  partitionsForTopic(ctx, topic).forEach([&](TopicPartition tp) {
+    const auto& state = partition(ctx, tp).state;
+    if (!state) throw KafkaException{"NoSuchElementException: key not found in partitionStates"};
+    if (std::ranges::find(states, *state) != states.end()) in_states.insert(tp);
+  });
+  return in_states;
+}
+
+int partitionWithLeadersCount(const Context& ctx) {
+  return static_cast<int>(std::ranges::count_if(ctx.partitions, [](const PartitionContext& p) {
+    return p.leadership.has_value();
+  }));
 }
 
 std::optional<ReplicaState> replicaState(const Context& ctx, TopicPartition tp, BrokerId replica) {
@@ -150,6 +179,14 @@ AllReplicaList replicasOnBrokers(const Context& ctx, BrokerSet brokers) {
     for (BrokerId r : partitionReplicaAssignment(ctx, tp)) {
       if (brokers.contains(r)) replicas.push_back({tp, r});
     }
+  });
+  return replicas;
+}
+
+AllReplicaList replicasForPartition(const Context& ctx, PartitionSet partitions) {
+  AllReplicaList replicas;
+  partitions.forEach([&](TopicPartition tp) {
+    for (BrokerId r : partitionReplicaAssignment(ctx, tp)) replicas.push_back({tp, r});
   });
   return replicas;
 }

@@ -1,7 +1,9 @@
 // ControllerContext's derived getters (kafka.md §5.1, §5.2), over the context value.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
+#include <span>
 
 #include "spec/vocabulary/broker_set.hpp"
 #include "spec/vocabulary/observation.hpp"
@@ -32,6 +34,13 @@ PartitionSet partitionsOnBroker(const Context& ctx, BrokerId broker);
 
 bool isTopicQueuedUpForDeletion(const Context& ctx, TopicIndex topic);
 
+// The context's isTopicDeletionInProgress(t): its partitions were already moved to
+// NonExistentPartition (topicsWithDeletionStarted) — not the deletion manager's notion.
+bool isTopicDeletionInProgress(const Context& ctx, TopicIndex topic);
+
+// The context's isTopicEligibleForDeletion(t): queued for deletion and not halted.
+bool isTopicEligibleForDeletion(const Context& ctx, TopicIndex topic);
+
 // leaderEpoch(tp): −2 while the topic is queued for deletion, else the cached one, else −1.
 std::int32_t leaderEpoch(const Context& ctx, TopicPartition tp);
 
@@ -44,7 +53,18 @@ PartitionSet partitionsWithLeaders(const Context& ctx);
 // partitionLeadersOnBroker(b): cached leader b, topic not queued, more than one replica.
 PartitionSet partitionLeadersOnBroker(const Context& ctx, BrokerId broker);
 
+// partitionsInStates(states): every partition with a partition-state entry in one of `states`.
+PartitionSet partitionsInStates(const Context& ctx, std::span<const PartitionState> states);
 PartitionSet partitionsInStates(const Context& ctx, std::initializer_list<PartitionState> states);
+
+// partitionsInStates(topic, states): the topic's partitions (partitionsForTopic) in one of
+// `states`. Kafka reads each one's entry with partitionStates(tp), so a partition of the topic
+// without one throws NoSuchElementException (KafkaException here).
+PartitionSet partitionsInStates(const Context& ctx, TopicIndex topic, std::span<const PartitionState> states);
+
+// partitionWithLeadersCount: the size of the leadership cache (partitionLeadershipInfo), topics
+// queued for deletion included.
+int partitionWithLeadersCount(const Context& ctx);
 
 // The replica state, if the replica has an entry.
 std::optional<ReplicaState> replicaState(const Context& ctx, TopicPartition tp, BrokerId replica);
@@ -59,6 +79,9 @@ bool isAnyReplicaInState(const Context& ctx, TopicIndex topic, ReplicaState stat
 // The replicas hosted on a set of brokers, over all partitions with an assignment.
 using AllReplicaList = BoundedVector<PartitionAndReplica, kMaxPartitions * kMaxBrokers>;
 AllReplicaList replicasOnBrokers(const Context& ctx, BrokerSet brokers);
+
+// replicasForPartition(partitions): every (tp, r) with r in tp's assignment (none without one).
+AllReplicaList replicasForPartition(const Context& ctx, PartitionSet partitions);
 
 // Partition-state setter that keeps offlinePartitionCount (kafka.md §5.3).
 void putPartitionState(Context& ctx, TopicPartition tp, PartitionState state);

@@ -83,27 +83,26 @@ std::optional<ElectionDecision> leaderForOffline(bool allow_unclean, const Elect
 
   const auto leader = offlinePartitionLeaderElection(in.assignment, in.isr, in.live, unclean_enabled);
   if (!leader) return std::nullopt;
-  const BrokerList recipients = filter(in.assignment, online);
   if (in.isr.contains(*leader)) {
     return ElectionDecision{.leader = *leader, .new_isr = filter(in.isr, online), .isr_replaced = true,
-                            .recovering = false, .unclean = false, .recipients = recipients};
+                            .recovering = false, .unclean = false};
   }
   return ElectionDecision{.leader = *leader, .new_isr = BrokerList{*leader}, .isr_replaced = true,
-                          .recovering = true, .unclean = true, .recipients = recipients};
+                          .recovering = true, .unclean = true};
 }
 
 std::optional<ElectionDecision> leaderForReassign(const ElectionInputs& in) {
   const auto leader = reassignPartitionLeaderElection(in.target_replicas, in.isr, in.live);
   if (!leader) return std::nullopt;
   return ElectionDecision{.leader = *leader, .new_isr = in.isr, .isr_replaced = false,
-                          .recovering = false, .unclean = false, .recipients = in.target_replicas};
+                          .recovering = false, .unclean = false};
 }
 
 std::optional<ElectionDecision> leaderForPreferredReplica(const ElectionInputs& in) {
   const auto leader = preferredReplicaPartitionLeaderElection(in.assignment, in.isr, in.live);
   if (!leader) return std::nullopt;
   return ElectionDecision{.leader = *leader, .new_isr = in.isr, .isr_replaced = false,
-                          .recovering = false, .unclean = false, .recipients = in.assignment};
+                          .recovering = false, .unclean = false};
 }
 
 std::optional<ElectionDecision> leaderForControlledShutdown(const ElectionInputs& in) {
@@ -112,18 +111,10 @@ std::optional<ElectionDecision> leaderForControlledShutdown(const ElectionInputs
   if (!leader) return std::nullopt;
   return ElectionDecision{.leader = *leader,
                           .new_isr = filter(in.isr, [&](BrokerId i) { return !in.shutting_down.contains(i); }),
-                          .isr_replaced = true, .recovering = false, .unclean = false,
-                          .recipients = filter(in.assignment, [&](BrokerId r) {
-                            return in.live_or_shutting_down.contains(r);
-                          })};
+                          .isr_replaced = true, .recovering = false, .unclean = false};
 }
 
-}  // namespace
-
-std::optional<ElectionDecision> electLeader(const ElectionStrategy& strategy, const ElectionInputs& inputs) {
-  // isReplicaOnline without shutting-down brokers implies it with them, and excludes them.
-  KCSPEC_ASSERT((inputs.live - inputs.live_or_shutting_down).empty());
-  KCSPEC_ASSERT((inputs.live & inputs.shutting_down).empty());
+std::optional<ElectionDecision> leaderFor(const ElectionStrategy& strategy, const ElectionInputs& inputs) {
   switch (strategy.kind) {
     case ElectionStrategyKind::OfflinePartition:
       return leaderForOffline(strategy.allow_unclean, inputs);
@@ -136,6 +127,32 @@ std::optional<ElectionDecision> electLeader(const ElectionStrategy& strategy, co
   }
   KCSPEC_ASSERT(false);
   return std::nullopt;
+}
+
+}  // namespace
+
+BrokerList electionRecipients(const ElectionStrategy& strategy, const ElectionInputs& in) {
+  switch (strategy.kind) {
+    case ElectionStrategyKind::OfflinePartition:
+      return filter(in.assignment, [&](BrokerId r) { return in.live.contains(r); });
+    case ElectionStrategyKind::ReassignPartition:
+      return in.target_replicas;
+    case ElectionStrategyKind::PreferredReplicaPartition:
+      return in.assignment;
+    case ElectionStrategyKind::ControlledShutdownPartition:
+      return filter(in.assignment, [&](BrokerId r) { return in.live_or_shutting_down.contains(r); });
+  }
+  KCSPEC_ASSERT(false);
+  return {};
+}
+
+std::optional<ElectionDecision> electLeader(const ElectionStrategy& strategy, const ElectionInputs& inputs) {
+  // isReplicaOnline without shutting-down brokers implies it with them, and excludes them.
+  KCSPEC_ASSERT((inputs.live - inputs.live_or_shutting_down).empty());
+  KCSPEC_ASSERT((inputs.live & inputs.shutting_down).empty());
+  std::optional<ElectionDecision> decision = leaderFor(strategy, inputs);
+  if (decision) decision->recipients = electionRecipients(strategy, inputs);
+  return decision;
 }
 
 }  // namespace kcspec::spec

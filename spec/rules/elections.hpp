@@ -80,6 +80,12 @@ struct ElectionDecision {
   friend constexpr bool operator==(const ElectionDecision&, const ElectionDecision&) = default;
 };
 
+// ElectionResult.liveReplicas: the brokers the partition's LeaderAndIsr request goes to after an
+// election under `strategy` (the table of §2.8), which Kafka computes whether or not a leader is
+// found — the live replicas for Offline, every target replica for Reassign, every replica for
+// PreferredReplica, the live-or-shutting-down replicas for ControlledShutdown; in assignment order.
+BrokerList electionRecipients(const ElectionStrategy& strategy, const ElectionInputs& inputs);
+
 // The election of one partition under `strategy`, or none when no leader can be elected
 // ("Failed to elect leader for partition <tp> under strategy <S>"; the partition is left as it was).
 // For the Offline strategy, unclean election is enabled only when no ISR member is live, and then

@@ -57,29 +57,6 @@ PartitionSet initializeLeaderAndIsrForPartitions(Controller& ctl, RequestBatch& 
   return initialized;
 }
 
-// §2.7 + §2.8: the decision for one partition whose state znode was read as `current`.
-std::optional<ElectionDecision> decide(Controller& ctl, TopicPartition tp, const LeaderAndIsr& current,
-                                       ElectionStrategy strategy) {
-  const Context& ctx = ctl.context();
-  const ReplicaAssignment assignment = partitionFullReplicaAssignment(ctx, tp);
-  ElectionInputs inputs;
-  inputs.assignment = assignment.replicas;
-  inputs.target_replicas = assignment.targetReplicas();
-  inputs.isr = current.isr;
-  inputs.live = liveBrokerIds(ctx);
-  inputs.live_or_shutting_down = liveOrShuttingDownBrokerIds(ctx);
-  inputs.shutting_down = ctx.shutting_down_broker_ids;
-  inputs.topic_unclean_enabled = topicUncleanLeaderElectionEnable(ctl.zk(), tp.topic);
-  return electLeader(strategy, inputs);
-}
-
-// The LeaderAndIsr a decision writes (leader epoch + 1; the partition epoch is set by the write).
-LeaderAndIsr electedLeaderAndIsr(const LeaderAndIsr& current, const ElectionDecision& decision) {
-  if (!decision.isr_replaced) return current.newLeader(decision.leader);
-  if (decision.recovering) return current.newRecoveringLeaderAndIsr(decision.leader, decision.new_isr);
-  return current.newLeaderAndIsr(decision.leader, decision.new_isr);
-}
-
 // §2.6: read each partition's state from ZooKeeper (never the cache), elect, write conditionally.
 // Within one atomic event nothing else writes the znode between the read and the write, so
 // Kafka's BADVERSION retry loop never runs here (asserted). The partitions that fail are logged
@@ -98,7 +75,8 @@ ElectionResults electLeaderForPartitions(Controller& ctl, RequestBatch& batch, P
     const std::optional<PartitionStateZnode> znode = readPartitionState(ctl.zk(), tp);
     if (!znode) return fail(tp, ChangeOutcome::NoLeaderAndIsr);  // "LeaderAndIsr information doesn't exist …"
     if (znode->controller_epoch > ctl.epoch()) return fail(tp, ChangeOutcome::WrittenByAnotherController);
-    const std::optional<ElectionDecision> decision = decide(ctl, tp, znode->leader_and_isr, strategy);
+    const std::optional<ElectionDecision> decision =
+        electLeader(strategy, electionInputs(ctl, tp, znode->leader_and_isr));
     ctl.observer.electionOutcome(tp, strategy, decision.has_value());
     if (!decision) return fail(tp, ChangeOutcome::NoLeaderElected);  // "Failed to elect leader for partition …"
     const LeaderAndIsr elected = electedLeaderAndIsr(znode->leader_and_isr, *decision);
@@ -152,6 +130,26 @@ ElectionResults doHandleStateChanges(Controller& ctl, RequestBatch& batch, Parti
 }
 
 }  // namespace
+
+ElectionInputs electionInputs(Controller& ctl, TopicPartition tp, const LeaderAndIsr& current) {
+  const Context& ctx = ctl.context();
+  const ReplicaAssignment assignment = partitionFullReplicaAssignment(ctx, tp);
+  ElectionInputs inputs;
+  inputs.assignment = assignment.replicas;
+  inputs.target_replicas = assignment.targetReplicas();
+  inputs.isr = current.isr;
+  inputs.live = liveBrokerIds(ctx);
+  inputs.live_or_shutting_down = liveOrShuttingDownBrokerIds(ctx);
+  inputs.shutting_down = ctx.shutting_down_broker_ids;
+  inputs.topic_unclean_enabled = topicUncleanLeaderElectionEnable(ctl.zk(), tp.topic);
+  return inputs;
+}
+
+LeaderAndIsr electedLeaderAndIsr(const LeaderAndIsr& current, const ElectionDecision& decision) {
+  if (!decision.isr_replaced) return current.newLeader(decision.leader);
+  if (decision.recovering) return current.newRecoveringLeaderAndIsr(decision.leader, decision.new_isr);
+  return current.newLeaderAndIsr(decision.leader, decision.new_isr);
+}
 
 ElectionResults handleStateChanges(Controller& ctl, PartitionSet partitions, PartitionState target,
                                    std::optional<ElectionStrategy> strategy) {

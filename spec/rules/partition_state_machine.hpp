@@ -17,6 +17,15 @@ struct ElectionResults {
   bool empty() const { return elected.empty() && failed.empty(); }
 };
 
+// §2.7, §2.8: what Election.leaderFor* reads for one partition whose state znode holds `current` —
+// the context's assignment and broker sets, the ISR read from ZooKeeper, the topic's
+// unclean.leader.election.enable read from /config/topics/<t>.
+ElectionInputs electionInputs(Controller& ctl, TopicPartition tp, const LeaderAndIsr& current);
+
+// The LeaderAndIsr an election makes of `current`: leader epoch + 1, partition epoch unchanged
+// (the ZooKeeper write sets it).
+LeaderAndIsr electedLeaderAndIsr(const LeaderAndIsr& current, const ElectionDecision& decision);
+
 // PartitionStateMachine.startup (§2.1): initializePartitionState, then triggerOnlinePartitionStateChange.
 void partitionStateMachineStartup(Controller& ctl);
 

@@ -63,9 +63,13 @@ bool topicUncleanLeaderElectionEnable(const ZooKeeperData& zk, TopicIndex topic)
 }
 
 void deleteTopic(Controller& ctl, TopicIndex topic) {
-  checkControllerEpoch(ctl);
-  topicZnodes(ctl.zk(), topic) = TopicZnodes{};  // recursive: partitions and their state znodes too
-  fireTopicChildren(ctl.world);
+  // deleteRecursive starts with getChildren: on a topic znode that does not exist (NONODE) it
+  // deletes nothing, so no fenced write is made and no watch fires.
+  if (topicZnodes(ctl.zk(), topic).exists) {
+    checkControllerEpoch(ctl);
+    topicZnodes(ctl.zk(), topic) = TopicZnodes{};  // recursive: partitions and their state znodes too
+    fireTopicChildren(ctl.world);
+  }
   deleteTopicDeletions(ctl, TopicSet{topic});
 }
 
