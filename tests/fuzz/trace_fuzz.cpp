@@ -1,6 +1,7 @@
 // Fuzz target: the NDJSON trace format (spec/vocabulary/trace_text.hpp) and `kcspec check-trace`'s
-// replay of it (proofs/conformance/trace_checker.hpp). Every line parses to what it holds or to
-// an error without throwing; a parsed header or step prints and parses back to the same text;
+// replay of it (proofs/conformance/trace_checker.hpp), from the initial state or from a header's
+// given world (judged first: proofs/conformance/given_start.hpp). Every line parses to what it
+// holds or to an error without throwing; a parsed header or step prints and parses back to the same text;
 // the whole input is checked as a trace, which either throws TextError or gives a verdict whose
 // divergence names a line of the input. scripts/fuzz bounds an input to 512 bytes (-max_len=512):
 // a header and up to about 15 steps, fewer with observations (each observed step builds the spec's
@@ -26,6 +27,18 @@ std::vector<std::pair<std::string, std::string>> builtinSeeds() {
                        printTraceHeader(header) + "\n" + printTraceStep({"elect-controller 1", std::nullopt}) + "\n" +
                            printTraceStep({"process-event 1", std::nullopt}) + "\n");
   }
+  // Version 2: a header with a given world (a small one: the fuzzer's inputs are short), checked
+  // and unchecked, with a step from it.
+  TraceHeader given;
+  given.version = kTraceFormatGivenVersion;
+  given.config_text = "brokers 1 2\ntopic t\n  partition 0 replicas 1,2\nbound crashes 1\n";
+  given.given = TraceGiven{nlohmann::ordered_json::parse(
+                               R"({"zookeeper":{"brokers":{"1":{"registered":true,"broker_epoch":1}},"last_zxid":1},)"
+                               R"("brokers":{"1":{"alive":true,"broker_epoch":1}}})"),
+                           false};
+  seeds.emplace_back("given.ndjson", printTraceHeader(given) + "\n" + printTraceStep({"crash 1", std::nullopt}) + "\n");
+  given.given->unchecked = true;
+  seeds.emplace_back("given-unchecked.ndjson", printTraceHeader(given) + "\n");
   return seeds;
 }
 
