@@ -7,6 +7,7 @@
 #include <set>
 
 #include "cli/command.hpp"
+#include "cli/component_suite.hpp"
 #include "cli/docs_site.hpp"
 #include "docs/generator/spec_pages.hpp"
 #include "cli/files.hpp"
@@ -39,9 +40,11 @@ std::vector<std::string> staleFiles(const fs::path& docs_dir, const std::vector<
 // docs/proofs.md as `kcspec prove` wrote it ("" when there is none).
 std::string proofsPageOf(const fs::path& docs_dir) { return readFileIfExists(docs_dir / "proofs.md").value_or(""); }
 
-// The generated pages, Graphviz's diagrams rendered by `dot`.
+// The generated pages, Graphviz's diagrams rendered by `dot`; the component actions' examples run
+// the component suite built into kcspec (so `--check` does not depend on the folder it is run in).
 std::vector<docs::GeneratedFile> generatedPages(std::string_view proofs_md) {
-  return docs::generateDocs([](const std::string& dot) { return runFilter("dot", {"-Tsvg"}, dot); }, proofs_md);
+  return docs::generateDocs([](const std::string& dot) { return runFilter("dot", {"-Tsvg"}, dot); }, componentSuite(),
+                            proofs_md);
 }
 
 }  // namespace

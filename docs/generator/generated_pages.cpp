@@ -19,11 +19,13 @@ void addLifecycle(std::vector<GeneratedFile>& files, const SvgRenderer& render_s
 
 }  // namespace
 
-std::vector<GeneratedFile> generateDocs(const SvgRenderer& render_svg, std::string_view proofs_md) {
+std::vector<GeneratedFile> generateDocs(const SvgRenderer& render_svg, ScenarioFiles component_suite,
+                                        std::string_view proofs_md) {
   std::vector<GeneratedFile> files;
   addLifecycle<PartitionState>(files, render_svg);
   addLifecycle<ReplicaState>(files, render_svg);
   addSpecPages(files, proofs_md);
+  files.push_back({"spec/components.md", componentsPage(component_suite)});
   return files;
 }
 

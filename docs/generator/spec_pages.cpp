@@ -383,6 +383,10 @@ std::string indexPage() {
     md += fmt::format("| [`{}`](events/{}.md) | {} | {} |\n", eventName(doc.kind), eventName(doc.kind),
                       cell(doc.enqueued_by), cell(doc.summary));
   }
+  md += "\n## Component actions\n\nScenarios may also call one method of one component of the active controller "
+        "directly (`spec/vocabulary/component_call.hpp`, [docs/scenarios.md](../scenarios.md#component-actions)): "
+        "[component actions — a worked example per method](components.md), each a run of the spec on the built-in "
+        "component suite (`tests/components/`).\n";
   md += "\n## Elections and invariants\n\n"
         "- [The four leader elections as decision tables](elections.md)\n"
         "- [The invariant catalog](invariants.md), with each property's latest verdict\n\n";

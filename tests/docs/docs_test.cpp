@@ -10,8 +10,10 @@
 #include <fstream>
 #include <map>
 
+#include "cli/component_suite.hpp"
 #include "cli/docs_command.hpp"
 #include "docs/generator/action_texts.hpp"
+#include "docs/generator/components_page.hpp"
 #include "docs/generator/examples.hpp"
 #include "docs/generator/generated_pages.hpp"
 #include "docs/generator/sequence_diagram.hpp"
@@ -25,7 +27,8 @@ namespace {
 
 // The diagrams as `kcspec docs` renders them (Graphviz).
 std::vector<GeneratedFile> generatedNow() {
-  return generateDocs([](const std::string& dot) { return cli::runFilter("dot", {"-Tsvg"}, dot); });
+  return generateDocs([](const std::string& dot) { return cli::runFilter("dot", {"-Tsvg"}, dot); },
+                      cli::componentSuite());
 }
 
 const std::map<std::string, std::string>& generated() {
@@ -118,6 +121,102 @@ TEST(SpecPages, TheIndexLinksEveryActionEventAndCatalogPage) {
   }
   EXPECT_NE(index.find("(elections.md)"), std::string::npos);
   EXPECT_NE(index.find("(invariants.md)"), std::string::npos);
+  EXPECT_NE(index.find("(components.md)"), std::string::npos);
+}
+
+// ---- spec/components.md: a worked example per component method
+
+// The section of components.md headed `title`: from its heading to the next "## " heading.
+std::string componentSection(const std::string& page, const std::string& title) {
+  const auto at = page.find("\n## " + title + "\n");
+  if (at == std::string::npos) return "";
+  const auto end = page.find("\n## ", at + 1);
+  return page.substr(at + 1, end == std::string::npos ? std::string::npos : end - at - 1);
+}
+
+// Every ComponentMethod the vocabulary names (methodName knows it), whether or not the page's
+// list has it: a method added to the vocabulary without a section fails below.
+std::vector<ComponentMethod> everyComponentMethod() {
+  std::vector<ComponentMethod> out;
+  for (int i = 0; i < 256; ++i) {
+    const auto method = static_cast<ComponentMethod>(i);
+    if (methodName(method) != "?") out.push_back(method);
+  }
+  return out;
+}
+
+TEST(ComponentsPage, EveryComponentMethodHasASectionWithAWorkedExampleFromTheSuite) {
+  const std::string& page = generated().at("spec/components.md");
+  const std::vector<ComponentMethod> methods = everyComponentMethod();
+  ASSERT_EQ(methods.size(), std::size(kComponentMethods));
+  for (ComponentMethod method : methods) {
+    const std::string title = componentSectionTitle(method);
+    SCOPED_TRACE(title);
+    EXPECT_NE(std::find(std::begin(kComponentMethods), std::end(kComponentMethods), method), std::end(kComponentMethods));
+    const std::string section = componentSection(page, title);
+    ASSERT_FALSE(section.empty()) << "no section";
+    EXPECT_NE(section.find("Kafka: `kafka.controller."), std::string::npos);
+    ASSERT_NE(section.find("### Worked example"), std::string::npos);
+    EXPECT_EQ(section.find(kNoComponentExample), std::string::npos) << "a method, algorithm, entry or getter has no example";
+    EXPECT_NE(section.find("`tests/components/"), std::string::npos) << "no scenario of the suite named";
+    switch (method) {
+      case ComponentMethod::ElectionAlgorithm:
+        for (std::string_view form : {"elect offline assignment ", "elect reassign target ", "elect preferred assignment ",
+                                      "elect controlled-shutdown assignment "}) {
+          EXPECT_NE(section.find(fmt::format("| `{}", form)), std::string::npos) << form;
+        }
+        break;
+      case ComponentMethod::ControllerContextQuery:
+        for (const ContextQueryInfo& info : kContextQueries) {
+          const bool in_row = section.find(fmt::format("| `controller-context {} ", info.name)) != std::string::npos ||
+                              section.find(fmt::format("| `controller-context {}`", info.name)) != std::string::npos;
+          const bool on_its_own = section.find(fmt::format("\ncontroller-context {}", info.name)) != std::string::npos;
+          EXPECT_TRUE(in_row || on_its_own) << info.name;
+        }
+        break;
+      case ComponentMethod::RequestBatchSend:
+        for (std::string_view entry : {"leader-and-isr", "stop-replica", "update-metadata"}) {
+          const auto at = section.find(fmt::format("#### Entries `{}`", entry));
+          ASSERT_NE(at, std::string::npos) << entry;
+          const auto next = section.find("#### ", at + 1);
+          const std::string example = section.substr(at, next == std::string::npos ? std::string::npos : next - at);
+          EXPECT_NE(example.find(std::string(entry) + " "), std::string::npos) << entry;
+          EXPECT_NE(example.find(") and what it did:\n\n```text\nrequest-batch send "), std::string::npos) << entry;
+        }
+        break;
+      default: {
+        // The action shown is a call of this method.
+        constexpr std::string_view kShown = ") and what it did:\n\n```text\n";
+        const auto at = section.find(kShown);
+        ASSERT_NE(at, std::string::npos);
+        const std::size_t from = at + kShown.size();
+        const std::string action = section.substr(from, section.find('\n', from) - from);
+        if (method == ComponentMethod::ElectionLeaderFor) {
+          EXPECT_TRUE(action.starts_with("elect ") && action.find(" partitions ") != std::string::npos) << action;
+        } else {
+          EXPECT_TRUE(action.starts_with(fmt::format("{} {}", componentName(method), methodName(method)))) << action;
+        }
+      }
+    }
+  }
+  // The state machines' examples show what they asked for.
+  for (ComponentMethod method : {ComponentMethod::PartitionStateMachineHandleStateChanges,
+                                 ComponentMethod::ReplicaStateMachineHandleStateChanges}) {
+    EXPECT_NE(componentSection(page, componentSectionTitle(method)).find("\n  STATE CHANGE controller "), std::string::npos);
+  }
+}
+
+TEST(ComponentsPage, AMethodTheSuiteDoesNotCallSaysItHasNoExample) {
+  std::vector<std::pair<std::string_view, std::string_view>> part;
+  for (const auto& file : cli::componentSuite()) {
+    if (file.first == "elect_algorithms.scenario") part.push_back(file);
+  }
+  ASSERT_EQ(part.size(), 1u);
+  const std::string page = componentsPage(part);
+  const std::string psm = componentSection(page, componentSectionTitle(ComponentMethod::PartitionStateMachineHandleStateChanges));
+  EXPECT_NE(psm.find(kNoComponentExample), std::string::npos);
+  EXPECT_EQ(componentSection(page, componentSectionTitle(ComponentMethod::ElectionAlgorithm)).find(kNoComponentExample),
+            std::string::npos);
 }
 
 TEST(SpecPages, TheInvariantCatalogListsEveryPropertyWithAVerdict) {
