@@ -1,10 +1,14 @@
-// `kcspec drive [--mode random|exhaustive] … -- COMMAND…`: drives a system under test over the
-// driver protocol (docs/driver-protocol.md) with the spec's enabled actions and compares its
-// observations with the spec's (proofs/conformance/driver_engine.hpp). Exit status
+// `kcspec drive [--mode random|exhaustive|replay] [--preset NAME | --config FILE | --scenario FILE]
+// … -- COMMAND…`: drives a system under test over the driver protocol (docs/driver-protocol.md)
+// with the spec's enabled actions and compares its observations with the spec's
+// (proofs/conformance/driver_engine.hpp). With --scenario, the run takes the scenario file's
+// configuration and starts every history from its given world (protocol 2's `given`), or from
+// the initial state without one; `--mode replay` drives the scenario's own steps. Exit status
 // (cli/exit_status.hpp) 0: every observation agreed, in every history asked for or every state of
 // the configuration; 1: a finding (mismatch, refusal, error, timeout, exit, malformed output),
 // printed with its history and written as a scenario file; 2: bad input (flags, configuration, a
-// command that cannot be started); 3: exhaustive mode stopped at --steps or --max-states before
+// scenario whose given world breaks a rule or whose step the spec does not enable, a command that
+// cannot be started, a SUT that cannot start from a given world); 3: exhaustive mode stopped at --steps or --max-states before
 // the configuration's last state, every observation agreeing so far; 130: interrupted (SIGINT,
 // SIGTERM, SIGHUP) before a finding — the partial report is printed first (a finding found before
 // that is reported as usual, exit 1).
@@ -20,6 +24,7 @@
 
 #include "cli/command.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/starting_state.hpp"
 #include "proofs/agreement/random_histories.hpp"
 #include "cli/files.hpp"
 #include "cli/run_folder.hpp"
@@ -31,7 +36,9 @@
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/config_text.hpp"
 #include "spec/vocabulary/presets.hpp"
+#include "spec/rules/step.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
+#include "spec/vocabulary/text_error.hpp"
 
 namespace kcspec::cli {
 namespace {
@@ -46,6 +53,7 @@ struct DriveCommandOptions {
   std::size_t max_line_bytes = conformance::kDefaultMaxLineBytes;
   std::string preset;
   std::string config_file;
+  std::string scenario_file;  // --scenario: its configuration, given world and (replay) steps
   std::string out = "drive-counterexample.scenario";
   std::string run_folder;  // --run-folder (run_folder.hpp)
   bool uniform = false;
@@ -57,8 +65,9 @@ struct DriveCommandOptions {
 constexpr int kDefaultRandomSteps = 30;
 constexpr int kDefaultExhaustiveDepth = 12;
 
-// An embedded configuration (spec/vocabulary/presets.hpp) or a configuration file.
-Config loadConfig(const DriveCommandOptions& o) {
+// An embedded configuration (spec/vocabulary/presets.hpp), a configuration file, or a scenario file's.
+Config loadConfig(const DriveCommandOptions& o, const std::optional<Scenario>& scenario) {
+  if (scenario) return scenario->config;
   if (!o.config_file.empty()) {
     return parseConfig(readUserFile(o.config_file, "a configuration file"), o.config_file);
   }
@@ -69,9 +78,32 @@ Config loadConfig(const DriveCommandOptions& o) {
   throw UserError("--preset", fmt::format("no configuration named '{}' (there are: {})", name, names));
 }
 
+// --scenario FILE: the scenario, its given world judged as `kcspec replay` judges it (bad input at
+// the `given` line for one that breaks a rule), cluster actions only; for replay mode every step
+// enabled in the spec from its start (bad input at the step's line otherwise).
+Scenario loadScenario(const DriveCommandOptions& o) {
+  Scenario scenario = parseScenario(readUserFile(o.scenario_file, "a scenario file"), o.scenario_file);
+  requireNoComponentActions(scenario, o.scenario_file, "drive");
+  std::vector<GivenWorldBreak> breaks;
+  spec::ClusterState state = startingState(scenario, o.scenario_file, breaks);
+  if (o.mode == "replay") {
+    for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
+      if (!spec::isEnabled(scenario.config, state, scenario.steps[i])) {
+        throw TextError(o.scenario_file, scenario.step_lines[i],
+                        fmt::format("action not enabled in this state: {} (the spec does not take this history)",
+                                    printAction(scenario.config, scenario.steps[i])));
+      }
+      state = spec::next(scenario.config, state, scenario.steps[i]);
+    }
+  }
+  return scenario;
+}
+
 std::string reproduceCommand(const DriveCommandOptions& o, int steps, const conformance::Finding& finding) {
   std::string line = "kcspec drive";
-  if (o.mode == "exhaustive") {
+  if (o.mode == "replay") {
+    line += " --mode replay";
+  } else if (o.mode == "exhaustive") {
     line += fmt::format(" --mode exhaustive --steps {} --max-states {}", steps, o.max_states);
   } else {
     line += fmt::format(" --seed {} --steps {} --histories {}", o.seed, steps, finding.history_index + 1);
@@ -80,17 +112,21 @@ std::string reproduceCommand(const DriveCommandOptions& o, int steps, const conf
   line += fmt::format(" --timeout-ms {}", o.timeout_ms);
   // A reply's length limit decides whether a long reply is a finding: keep one that is not the default.
   if (o.max_line_bytes != conformance::kDefaultMaxLineBytes) line += fmt::format(" --max-line-bytes {}", o.max_line_bytes);
-  line += o.config_file.empty() ? " --preset " + shellWord(o.preset.empty() ? "default" : o.preset)
-                                : " --config " + shellWord(o.config_file);
+  line += !o.scenario_file.empty() ? " --scenario " + shellWord(o.scenario_file)
+          : o.config_file.empty()   ? " --preset " + shellWord(o.preset.empty() ? "default" : o.preset)
+                                    : " --config " + shellWord(o.config_file);
   line += " --";
   for (const std::string& word : o.command) line += " " + shellWord(word);
   return line;
 }
 
-// The scenario file: the configuration and the failing history, with the finding as comments.
-std::string scenarioText(const Config& config, const conformance::Finding& finding, const std::string& reproduce) {
+// The scenario file: the configuration (and the given world the run started from) and the failing
+// history, with the finding as comments.
+std::string scenarioText(const Config& config, const std::optional<Given>& given, const conformance::Finding& finding,
+                         const std::string& reproduce) {
   Scenario scenario;
   scenario.config = config;
+  scenario.given = given;
   scenario.steps = finding.history;
   std::string text = printScenario(scenario);
   const std::size_t header_end = text.find('\n') + 1;
@@ -103,15 +139,23 @@ std::string scenarioText(const Config& config, const conformance::Finding& findi
 std::atomic<bool> g_interrupted{false};
 
 int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
-  if (o.mode != "random" && o.mode != "exhaustive") {
-    throw UserError("--mode", fmt::format("expected random or exhaustive, got '{}'", o.mode));
+  if (o.mode != "random" && o.mode != "exhaustive" && o.mode != "replay") {
+    throw UserError("--mode", fmt::format("expected random, exhaustive or replay, got '{}'", o.mode));
+  }
+  if (o.mode == "replay" && o.scenario_file.empty()) {
+    throw UserError("--mode", "replay drives a scenario's steps: it needs --scenario FILE");
   }
   if (o.command.empty()) throw UserError("drive", "no command: put the SUT's command line after --");
   if (!o.out.empty()) checkWritableLater(o.out, /*folder=*/false, "--out");  // before the work, not after it
-  const Config config = loadConfig(o);
+  std::optional<Scenario> scenario;
+  if (!o.scenario_file.empty()) scenario = loadScenario(o);
+  const std::optional<Given> given = scenario ? scenario->given : std::nullopt;
+  const Config config = loadConfig(o, scenario);
   if (run_folder != nullptr) run_folder->writeConfig(config);
   const bool exhaustive = o.mode == "exhaustive";
-  const int steps = o.steps.value_or(exhaustive ? kDefaultExhaustiveDepth : kDefaultRandomSteps);
+  const bool replay = o.mode == "replay";
+  const int steps = replay ? static_cast<int>(scenario->steps.size())
+                           : o.steps.value_or(exhaustive ? kDefaultExhaustiveDepth : kDefaultRandomSteps);
 
   conformance::SutOptions sut_options;
   sut_options.command = o.command;
@@ -122,9 +166,21 @@ int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
   g_interrupted.store(false);
   conformance::setInterruptFlag(&g_interrupted);
   try {
-    sut = std::make_unique<conformance::SutSession>(sut_options, config);
+    sut = std::make_unique<conformance::SutSession>(sut_options, config,
+                                                    given ? std::optional<Observation>(given->world) : std::nullopt);
   } catch (const std::runtime_error& e) {
     throw UserError(o.command.front(), e.what());
+  }
+  if (given) {
+    // A SUT that cannot start from a given world (a protocol-1 SUT, or one that answers `given`
+    // with `unsupported`) cannot make this run: said once, before it starts, not as a finding.
+    const conformance::SutResult first = sut->begin();
+    if (const auto* failure = std::get_if<conformance::SutFailure>(&first); failure && failure->given_refused) {
+      sut->quit();
+      throw UserError("drive", fmt::format("the SUT cannot start from the given world of {} "
+                                           "(docs/driver-protocol.md, `given`): {}",
+                                           o.scenario_file, failure->message));
+    }
   }
 
   conformance::DriveOptions options;
@@ -157,7 +213,8 @@ int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
     };
   }
 
-  const conformance::DriveReport report = conformance::drive(config, *sut, options);
+  const conformance::DriveReport report =
+      replay ? conformance::driveHistory(config, *sut, scenario->steps) : conformance::drive(config, *sut, options);
   sut->quit();
   if (report.interrupted) fmt::print(stderr, "kcspec drive: interrupted; partial report\n");
 
@@ -166,7 +223,7 @@ int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
   if (report.finding) {
     reproduce = reproduceCommand(o, steps, *report.finding);
     if (!o.out.empty()) {
-      writeFileAtomically(o.out, scenarioText(config, *report.finding, reproduce));
+      writeFileAtomically(o.out, scenarioText(config, given, *report.finding, reproduce));
       scenario_path = o.out;
       if (run_folder != nullptr) run_folder->drawCounterexamples();
     }
@@ -176,6 +233,8 @@ int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
     nlohmann::ordered_json out;
     out["mode"] = o.mode;
     out["config"] = config.name;
+    if (scenario) out["scenario"] = o.scenario_file;  // only then: the usual object is unchanged
+    if (given) out["from_given"] = true;
     out["seed"] = o.seed;
     out["steps"] = steps;
     out["histories"] = report.totals.histories;
@@ -194,7 +253,7 @@ int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
       nlohmann::ordered_json history = nlohmann::ordered_json::array();
       for (const Action& a : f.history) history.push_back(printAction(config, a));
       finding["history"] = std::move(history);
-      if (!exhaustive) {
+      if (!exhaustive && !replay) {
         finding["history_index"] = f.history_index;
         finding["history_seed"] = f.history_seed;
         finding["unshrunk_length"] = f.unshrunk_length;
@@ -212,16 +271,20 @@ int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
                                             : kExitHolds;
   }
 
-  if (exhaustive) {
-    fmt::print("drive: exhaustive, configuration {}, depth {}: {} states, {} transitions checked, {} SUT steps{}\n",
-               config.name, steps, report.totals.states, report.totals.transitions, report.totals.sut_steps,
+  const std::string from = given ? fmt::format(", from the given world of {}", o.scenario_file) : "";
+  if (replay) {
+    fmt::print("drive: replay of {}, configuration {}{}: {} step{}, {} SUT steps\n", o.scenario_file, config.name,
+               given ? ", from its given world" : "", steps, steps == 1 ? "" : "s", report.totals.sut_steps);
+  } else if (exhaustive) {
+    fmt::print("drive: exhaustive, configuration {}{}, depth {}: {} states, {} transitions checked, {} SUT steps{}\n",
+               config.name, from, steps, report.totals.states, report.totals.transitions, report.totals.sut_steps,
                report.finding        ? ""
                : report.interrupted  ? " (interrupted)"
                : report.complete     ? " (complete)"
                                      : " (bounded: depth or --max-states reached)");
   } else {
-    fmt::print("drive: random, configuration {}, seed {}: {} histories of at most {} steps, {} SUT steps{}\n",
-               config.name, o.seed, report.totals.histories, steps, report.totals.sut_steps,
+    fmt::print("drive: random, configuration {}{}, seed {}: {} histories of at most {} steps, {} SUT steps{}\n",
+               config.name, from, o.seed, report.totals.histories, steps, report.totals.sut_steps,
                report.interrupted && !report.finding ? fmt::format(" (interrupted: {} asked for)", o.histories) : "");
   }
   if (!report.finding && report.interrupted) {
@@ -229,7 +292,8 @@ int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
     return kExitInterrupted;
   }
   if (!report.finding) {
-    fmt::print("conform: the SUT's observation equals the spec's after init and after every step\n");
+    fmt::print("conform: the SUT's observation equals the spec's after {} and after every step\n",
+               given ? "given" : "init");
     if (exhaustive && !report.complete) {
       fmt::print("incomplete: the depth or --max-states bound stopped the search before the last state; not every "
                  "reachable state was checked (exit 3)\n");
@@ -244,7 +308,10 @@ int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
     if (detail.back() != '\n') detail += '\n';
     fmt::print("{}", detail);
   }
-  if (exhaustive) {
+  if (replay) {
+    fmt::print("history ({} step{} of the scenario's {}):\n", f.history.size(), f.history.size() == 1 ? "" : "s",
+               steps);
+  } else if (exhaustive) {
     fmt::print("history ({} step{}, a shortest):\n", f.history.size(), f.history.size() == 1 ? "" : "s");
   } else {
     if (f.shrink_interrupted) {
@@ -260,7 +327,7 @@ int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
                  f.history.size(), f.history.size() == 1 ? "" : "s", f.history_index, o.seed);
     }
   }
-  if (f.history.empty()) fmt::print("  (none: at init)\n");
+  if (f.history.empty()) fmt::print("  (none: at {})\n", given ? "given" : "init");
   for (std::size_t i = 0; i < f.history.size(); ++i) fmt::print("  {:>3}. {}\n", i + 1, printAction(config, f.history[i]));
   if (!scenario_path.empty()) fmt::print("scenario: {} (kcspec replay {})\n", scenario_path, shellWord(scenario_path));
   fmt::print("reproduce: {}\n", reproduce);
@@ -274,7 +341,9 @@ CommandRun addDriveCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "drive", "Drive a system under test over stdio (docs/driver-protocol.md) and compare it with the spec; exit 1 on a finding");
   cmd->footer(std::string(kExitStatusFooter));
-  cmd->add_option("--mode", o->mode, "random (default): random histories, shrunk on failure; exhaustive: breadth first");
+  cmd->add_option("--mode", o->mode,
+                  "random (default): random histories, shrunk on failure; exhaustive: breadth first; replay: the "
+                  "steps of --scenario's file");
   cmd->add_option("--seed", o->seed, "random mode: the seed (default 1)")
       ->check(wholeNumber(0, std::numeric_limits<std::uint64_t>::max()));
   cmd->add_option("--steps", o->steps,
@@ -291,8 +360,15 @@ CommandRun addDriveCommand(CLI::App& app) {
   auto* preset_option = cmd->add_option(
       "--preset", o->preset, "an embedded configuration: " + presetNameList() + " (default: default)");
   auto* config_option = cmd->add_option("--config", o->config_file, "a configuration file (config_text.hpp's format)");
+  auto* scenario_option = cmd->add_option(
+      "--scenario", o->scenario_file,
+      "a scenario file: its configuration, and its given world, from which every history starts (protocol 2's "
+      "`given`); its steps are driven by --mode replay only");
   preset_option->excludes(config_option);
   config_option->excludes(preset_option);
+  scenario_option->excludes(preset_option)->excludes(config_option);
+  preset_option->excludes(scenario_option);
+  config_option->excludes(scenario_option);
   CLI::Option* out = cmd->add_option(
       "--out", o->out, "where to write the failing history as a scenario (default drive-counterexample.scenario; '' for none)");
   addRunFolderOption(cmd, o->run_folder, out);

@@ -2,7 +2,8 @@
 // system under test speaking the driver protocol (docs/driver-protocol.md) on stdin/stdout:
 // `kcspec drive -- kcspec sut` must pass, `kcspec drive -- kcspec sut --mutant M3` must fail.
 // Every request gets exactly one reply; bad requests get error replies, never an exit. It exits 0
-// after quit or at the end of its input.
+// after quit or at the end of its input. It speaks protocols 1 and 2: after an init for protocol
+// 2, `given` loads a world as the controller's current state (impl::ImplCluster(config, world)).
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -78,9 +79,37 @@ Reply observationReply(ReplyType type, std::int64_t id, const impl::ImplCluster&
   return reply;
 }
 
+// Why the reference controller cannot hold `world` for `config`, or nullopt: what its restoring
+// constructor assumes (impl/cluster.hpp: nothing outside the configuration's brokers and topics,
+// a partition-state znode only under an existing topic znode). The rules of a given world
+// (G1–G9) are the driver's to judge: a SUT loads what it is given.
+std::optional<std::string> notLoadable(const Config& config, const Observation& world) {
+  for (BrokerId b = 0; b < kMaxBrokers; ++b) {
+    const auto i = static_cast<std::size_t>(b);
+    if (!config.brokers.contains(b) && (world.brokers[i] != BrokerData{} || world.zk.brokers[i] != BrokerRegistration{})) {
+      return fmt::format("/observation: broker {} is not one of the configuration's brokers", b);
+    }
+  }
+  for (TopicIndex t = 0; t < kMaxTopics; ++t) {
+    const TopicZnodes& topic = world.zk.topics[static_cast<std::size_t>(t)];
+    if (t >= config.topicCount() && (topic != TopicZnodes{} || world.zk.delete_topics.contains(t))) {
+      return fmt::format("/observation: topic {} is not one of the configuration's {} topics", t, config.topicCount());
+    }
+    for (std::size_t p = 0; p < topic.states.size(); ++p) {
+      if (topic.states[p] && !topic.exists) {
+        return fmt::format("/observation/zookeeper/topics/{}/states/{}: a partition state under a topic znode that "
+                           "does not exist",
+                           t, p);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 int runSut(impl::Mutants mutants) {
   std::unique_ptr<Config> config;  // stable address: the cluster refers to it
   std::optional<impl::ImplCluster> cluster;
+  int protocol = 0;  // of the last successful init
   while (std::optional<InputLine> line = readLine(conformance::kDefaultMaxLineBytes)) {
     if (line->too_long) {
       send(errorReply(0, ErrorCode::BadMessage,
@@ -104,7 +133,27 @@ int runSut(impl::Mutants mutants) {
         send(errorReply(init->id, ErrorCode::BadConfig, e.what()));
         continue;
       }
-      send(observationReply(ReplyType::InitOk, init->id, *cluster));
+      protocol = init->protocol;
+      Reply reply = observationReply(ReplyType::InitOk, init->id, *cluster);
+      reply.protocol = protocol;
+      send(reply);
+    } else if (const auto* given = std::get_if<conformance::GivenRequest>(&request)) {
+      if (!cluster) {
+        send(errorReply(given->id, ErrorCode::NotInitialized, "given before init"));
+        continue;
+      }
+      if (protocol < conformance::kDriverProtocolGivenVersion) {
+        send(errorReply(given->id, ErrorCode::BadMessage,
+                        fmt::format("given is a request of protocol {}; init asked for protocol {}",
+                                    conformance::kDriverProtocolGivenVersion, protocol)));
+        continue;
+      }
+      if (std::optional<std::string> problem = notLoadable(*config, given->observation)) {
+        send(errorReply(given->id, ErrorCode::BadMessage, *problem));
+        continue;
+      }
+      cluster.emplace(*config, given->observation, mutants);
+      send(observationReply(ReplyType::GivenOk, given->id, *cluster));
     } else if (const auto* step = std::get_if<conformance::StepRequest>(&request)) {
       if (!cluster) {
         send(errorReply(step->id, ErrorCode::NotInitialized, "step before init"));

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "proofs/agreement/shrink.hpp"
@@ -47,6 +48,14 @@ std::optional<SutFailure> compare(const Config& config, const Observation& spec_
                                 changes.size() == 1 ? "" : "s"),
                     "path: spec -> SUT\n" + renderChangesText(changes)};
 }
+
+// Where every history starts: the session's given world, or the configuration's initial state.
+spec::ClusterState startingState(const Config& config, const SutSession& sut) {
+  return sut.given() ? spec::givenState(config, *sut.given()) : spec::initialState(config);
+}
+
+// The comparison's words for the starting observation.
+const char* startingWhen(const SutSession& sut) { return sut.given() ? "after given" : "after init (or reset)"; }
 
 bool cancelled(const DriveOptions& options) { return options.cancel != nullptr && options.cancel->load(); }
 
@@ -122,7 +131,7 @@ Finding shrunkFinding(const Config& config, SutSession& sut, const DriveOptions&
 DriveReport driveRandom(const Config& config, SutSession& sut, const DriveOptions& options) {
   DriveReport report;
   ProgressClock clock(options);
-  const spec::ClusterState initial = spec::initialState(config);
+  const spec::ClusterState initial = startingState(config, sut);
   for (int h = 0; h < options.histories; ++h) {
     if (cancelled(options)) {
       report.interrupted = true;
@@ -137,7 +146,7 @@ DriveReport driveRandom(const Config& config, SutSession& sut, const DriveOption
     if (auto* f = std::get_if<SutFailure>(&start)) {
       failure = *f;
     } else {
-      failure = compare(config, initial.world, std::get<Observation>(start), "after init (or reset)");
+      failure = compare(config, initial.world, std::get<Observation>(start), startingWhen(sut));
     }
     spec::ClusterState state = initial;
     for (int step = 0; step < options.max_steps && !failure; ++step) {
@@ -206,7 +215,7 @@ struct Graph {
 Graph specGraph(const Config& config, const SutSession& sut, const DriveOptions& options, DriveReport& report,
                 ProgressClock& clock) {
   Graph graph;
-  const spec::ClusterState initial = spec::initialState(config);
+  const spec::ClusterState initial = startingState(config, sut);
   std::unordered_map<std::uint64_t, std::int64_t> index{{explorer::fingerprintWorld(initial.world, initial.budget), 0}};
   graph.nodes.push_back(Graph::Node{});
   // Levels are kept encoded (explorer/state_codec.hpp: a few hundred bytes a state).
@@ -284,7 +293,7 @@ DriveReport driveExhaustive(const Config& config, SutSession& sut, const DriveOp
     std::int64_t at = static_cast<std::int64_t>(next_source);
     std::vector<Action> walk = graph.pathTo(at);
     const ReplayOutcome reached = replayHistory(config, sut, walk, &report.totals.sut_steps);
-    spec::ClusterState state = spec::initialState(config);
+    spec::ClusterState state = startingState(config, sut);
     for (const Action& action : walk) state = spec::next(config, state, action);
     std::optional<SutFailure> failure;
     if (reached.kind == ReplayOutcome::Kind::Failed) {
@@ -349,14 +358,14 @@ std::uint64_t historySeed(std::uint64_t seed, int history) {
 ReplayOutcome replayHistory(const Config& config, SutSession& sut, const std::vector<Action>& history,
                             std::uint64_t* sut_steps, bool fresh) {
   // The spec first: a history it does not enable is not the SUT's fault.
-  std::vector<spec::ClusterState> states{spec::initialState(config)};
+  std::vector<spec::ClusterState> states{startingState(config, sut)};
   for (const Action& action : history) {
     if (!spec::isEnabled(config, states.back(), action)) return ReplayOutcome{ReplayOutcome::Kind::NotApplicable, {}, 0};
     states.push_back(spec::next(config, states.back(), action));
   }
   SutResult start = sut.begin(fresh);
   if (auto* f = std::get_if<SutFailure>(&start)) return ReplayOutcome{ReplayOutcome::Kind::Failed, *f, 0};
-  if (auto f = compare(config, states[0].world, std::get<Observation>(start), "after init (or reset)")) {
+  if (auto f = compare(config, states[0].world, std::get<Observation>(start), startingWhen(sut))) {
     return ReplayOutcome{ReplayOutcome::Kind::Failed, std::move(f), 0};
   }
   for (std::size_t i = 0; i < history.size(); ++i) {
@@ -369,6 +378,21 @@ ReplayOutcome replayHistory(const Config& config, SutSession& sut, const std::ve
     }
   }
   return ReplayOutcome{ReplayOutcome::Kind::Passed, std::nullopt, 0};
+}
+
+DriveReport driveHistory(const Config& config, SutSession& sut, const std::vector<Action>& history) {
+  DriveReport report;
+  const ReplayOutcome outcome = replayHistory(config, sut, history, &report.totals.sut_steps);
+  if (outcome.kind == ReplayOutcome::Kind::NotApplicable) {
+    throw std::invalid_argument("a step of the history is not enabled in the spec");
+  }
+  report.totals.histories = 1;
+  report.complete = true;
+  if (outcome.kind == ReplayOutcome::Kind::Failed) {
+    std::vector<Action> failing(history.begin(), history.begin() + static_cast<std::ptrdiff_t>(outcome.failing_step));
+    report.finding = Finding{*outcome.failure, std::move(failing), 0, -1, 0, 0, true};
+  }
+  return report;
 }
 
 DriveReport drive(const Config& config, SutSession& sut, const DriveOptions& options) {

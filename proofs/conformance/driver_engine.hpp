@@ -1,5 +1,6 @@
 // The live driver (`kcspec drive`): runs histories of the spec's enabled actions through a system
 // under test (driver_session.hpp) and compares the SUT's observation with the spec's after init
+// (after `given`, when the session starts from a given world: every history then starts there)
 // and after every step.
 //
 // - Random mode: `histories` random histories of at most `max_steps` actions, history h drawn
@@ -84,6 +85,11 @@ struct DriveReport {
 };
 
 DriveReport drive(const Config& config, SutSession& sut, const DriveOptions& options);
+
+// Replay mode: the one history `history` (a scenario's steps), each action of which the spec must
+// enable from the session's start (std::invalid_argument naming the first that is not: the
+// caller checks beforehand). A failure is the finding, on the history up to the failing step.
+DriveReport driveHistory(const Config& config, SutSession& sut, const std::vector<Action>& history);
 
 // History h's seed in random mode.
 std::uint64_t historySeed(std::uint64_t seed, int history);

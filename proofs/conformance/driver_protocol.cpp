@@ -100,6 +100,10 @@ std::string encodeRequest(const Request& request) {
           out["id"] = r.id;
           out["protocol"] = r.protocol;
           out["config"] = r.config_text;
+        } else if constexpr (std::is_same_v<R, GivenRequest>) {
+          out["type"] = "given";
+          out["id"] = r.id;
+          out["observation"] = observationJson(r.observation);
         } else if constexpr (std::is_same_v<R, StepRequest>) {
           out["type"] = "step";
           out["id"] = r.id;
@@ -131,12 +135,24 @@ ParsedRequest parseRequest(std::string_view line, std::size_t max_line_bytes) {
     if (protocol == message.end() || !protocol->is_number_integer()) return bad("member \"protocol\" must be an integer");
     const std::string* config = stringMember(message, "config");
     if (config == nullptr) return bad("member \"config\" must be a string");
-    if (protocol->get<std::int64_t>() != kDriverProtocolVersion) {
+    const std::int64_t version = protocol->get<std::int64_t>();
+    if (version < 1 || version > kDriverProtocolVersion) {
       return RequestError{*id, ErrorCode::UnsupportedProtocol,
-                          fmt::format("protocol {} is not supported (this SUT speaks {})", protocol->dump(),
+                          fmt::format("protocol {} is not supported (this SUT speaks 1 to {})", protocol->dump(),
                                       kDriverProtocolVersion)};
     }
-    return Request{InitRequest{*id, kDriverProtocolVersion, *config}};
+    return Request{InitRequest{*id, static_cast<int>(version), *config}};
+  }
+  if (*type == "given") {
+    if (auto unknown = unknownMember(message, {"type", "id", "observation"})) return bad(*unknown);
+    const auto observation = message.find("observation");
+    if (observation == message.end()) return bad("member \"observation\" is missing");
+    if (!observation->is_object()) return bad(fmt::format("member \"observation\" must be an object, not {}", observation->type_name()));
+    try {
+      return Request{GivenRequest{*id, observationFromJson(*observation)}};
+    } catch (const ObservationJsonError& e) {
+      return bad(fmt::format("/observation{}: {}", e.pointer, e.message));
+    }
   }
   if (*type == "step") {
     if (auto unknown = unknownMember(message, {"type", "id", "action"})) return bad(*unknown);
@@ -149,7 +165,7 @@ ParsedRequest parseRequest(std::string_view line, std::size_t max_line_bytes) {
     if (*type == "reset") return Request{ResetRequest{*id}};
     return Request{QuitRequest{*id}};
   }
-  return bad(fmt::format("unknown type \"{}\" (expected init, step, reset or quit)", *type));
+  return bad(fmt::format("unknown type \"{}\" (expected init, given, step, reset or quit)", *type));
 }
 
 // --------------------------------------------------------------------------------- replies
@@ -191,7 +207,10 @@ ParsedReply parseReply(std::string_view line, std::size_t max_line_bytes) {
       known = true;
     }
   }
-  if (!known) return ReplyError{fmt::format("unknown type \"{}\" (expected init_ok, step_ok, reset_ok, quit_ok or error)", *type)};
+  if (!known) {
+    return ReplyError{
+        fmt::format("unknown type \"{}\" (expected init_ok, given_ok, step_ok, reset_ok, quit_ok or error)", *type)};
+  }
 
   switch (reply.type) {
     case ReplyType::Error: {
@@ -214,11 +233,13 @@ ParsedReply parseReply(std::string_view line, std::size_t max_line_bytes) {
       if (auto unknown = unknownMember(message, {"type", "id", "protocol", "observation", "actions"})) {
         return ReplyError{*unknown};
       }
+      // Which version it must be (the one init asked for) is the session's to check.
       const auto protocol = message.find("protocol");
-      if (protocol == message.end() || !protocol->is_number_integer() ||
-          protocol->get<std::int64_t>() != kDriverProtocolVersion) {
-        return ReplyError{fmt::format("member \"protocol\" must be {}", kDriverProtocolVersion)};
+      if (protocol == message.end() || !protocol->is_number_integer() || protocol->get<std::int64_t>() < 1 ||
+          protocol->get<std::int64_t>() > kDriverProtocolVersion) {
+        return ReplyError{fmt::format("member \"protocol\" must be a protocol version, 1 to {}", kDriverProtocolVersion)};
       }
+      reply.protocol = static_cast<int>(protocol->get<std::int64_t>());
       if (message.contains("actions")) {
         const Json& actions = message["actions"];
         if (!actions.is_array() || actions.size() > kActionKindCount) {
@@ -243,6 +264,7 @@ ParsedReply parseReply(std::string_view line, std::size_t max_line_bytes) {
     }
     case ReplyType::StepOk:
     case ReplyType::ResetOk:
+    case ReplyType::GivenOk:
       if (auto unknown = unknownMember(message, {"type", "id", "observation"})) return ReplyError{*unknown};
       break;
   }

@@ -1,13 +1,18 @@
-// The live driver's stdio protocol (docs/driver-protocol.md), version 1: one JSON object per
-// line in each direction. The driver (`kcspec drive`) sends requests, the system under test
+// The live driver's stdio protocol (docs/driver-protocol.md), versions 1 and 2: one JSON object
+// per line in each direction. The driver (`kcspec drive`) sends requests, the system under test
 // (`kcspec sut`, or any program) answers each with exactly one reply carrying the same id.
 //
 //   driver → SUT                                         SUT → driver
 //   {"type":"init","id":1,"protocol":1,"config":"…"}     {"type":"init_ok","id":1,"protocol":1,"observation":{…}}
-//   {"type":"step","id":2,"action":"create-topic t"}     {"type":"step_ok","id":2,"observation":{…}}
-//   {"type":"reset","id":3}                              {"type":"reset_ok","id":3,"observation":{…}}
-//   {"type":"quit","id":4}                               {"type":"quit_ok","id":4}, then it exits
+//   {"type":"given","id":2,"observation":{…}}            {"type":"given_ok","id":2,"observation":{…}}  (protocol 2)
+//   {"type":"step","id":3,"action":"create-topic t"}     {"type":"step_ok","id":3,"observation":{…}}
+//   {"type":"reset","id":4}                              {"type":"reset_ok","id":4,"observation":{…}}
+//   {"type":"quit","id":5}                               {"type":"quit_ok","id":5}, then it exits
 //   any request                                          {"type":"error","id":N,"code":"…","message":"…"}
+//
+// Version 2 adds `given`: the SUT loads the observation as its current state (a run that starts
+// from a given world). The driver asks for version 2 in `init` only for such a run, so that a
+// version-1 SUT serves every other run unchanged; init_ok repeats the version asked for.
 //
 // `config` is the configuration's text (spec/vocabulary/config_text.hpp), `action` an action's
 // text (action_text.hpp), `observation` spec/vocabulary/observation_json.hpp's form. init_ok may
@@ -30,7 +35,10 @@
 
 namespace kcspec::conformance {
 
-inline constexpr int kDriverProtocolVersion = 1;
+// The newest version; every version from 1 is spoken. A run from the configuration's initial
+// state asks for version 1, a run from a given world for kDriverProtocolGivenVersion.
+inline constexpr int kDriverProtocolVersion = 2;
+inline constexpr int kDriverProtocolGivenVersion = 2;
 // A line longer than this (in bytes, without the newline) is malformed in either direction.
 inline constexpr std::size_t kDefaultMaxLineBytes = 8u << 20;
 // Nesting deeper than this is malformed (a compact observation nests 8 levels).
@@ -57,8 +65,14 @@ std::optional<ErrorCode> errorCodeNamed(std::string_view name);
 
 struct InitRequest {
   std::int64_t id = 0;
-  int protocol = kDriverProtocolVersion;
+  int protocol = 1;
   std::string config_text;
+};
+// Protocol 2: the world the SUT is to hold from now on (whole: what the JSON leaves out holds its
+// default), for the configuration of the last init.
+struct GivenRequest {
+  std::int64_t id = 0;
+  Observation observation;
 };
 struct StepRequest {
   std::int64_t id = 0;
@@ -70,7 +84,7 @@ struct ResetRequest {
 struct QuitRequest {
   std::int64_t id = 0;
 };
-using Request = std::variant<InitRequest, StepRequest, ResetRequest, QuitRequest>;
+using Request = std::variant<InitRequest, GivenRequest, StepRequest, ResetRequest, QuitRequest>;
 
 std::string encodeRequest(const Request& request);  // one line, without the newline
 
@@ -86,14 +100,14 @@ ParsedRequest parseRequest(std::string_view line, std::size_t max_line_bytes = k
 
 // ----------------------------------------------------------------------- SUT → driver
 
-enum class ReplyType : std::uint8_t { InitOk, StepOk, ResetOk, QuitOk, Error };
-inline constexpr std::string_view kReplyTypeNames[] = {"init_ok", "step_ok", "reset_ok", "quit_ok", "error"};
+enum class ReplyType : std::uint8_t { InitOk, StepOk, ResetOk, QuitOk, Error, GivenOk };
+inline constexpr std::string_view kReplyTypeNames[] = {"init_ok", "step_ok", "reset_ok", "quit_ok", "error", "given_ok"};
 
 struct Reply {
   ReplyType type = ReplyType::StepOk;
   std::int64_t id = 0;
-  std::optional<Observation> observation;          // init_ok, step_ok, reset_ok
-  int protocol = kDriverProtocolVersion;           // init_ok
+  std::optional<Observation> observation;          // init_ok, step_ok, reset_ok, given_ok
+  int protocol = 1;                                // init_ok: the version init asked for
   std::optional<std::vector<ActionKind>> actions;  // init_ok: the action kinds implemented, when listed
   ErrorCode code = ErrorCode::Internal;            // error
   std::string message;                             // error

@@ -31,10 +31,20 @@ std::string printableShortened(std::string_view line) {
   return fmt::format("{}… ({} bytes)", printable(line.substr(0, kShown)), line.size());
 }
 
+// Why a SUT that does not speak protocol 2 cannot start from a given world.
+std::string givenNeedsProtocol() {
+  return fmt::format("; `given`, which starts a run from a given world, is a request of protocol {}",
+                     kDriverProtocolGivenVersion);
+}
+
 }  // namespace
 
-SutSession::SutSession(SutOptions options, const Config& config)
-    : options_(std::move(options)), config_(config), config_text_(printConfig(config)) {
+SutSession::SutSession(SutOptions options, const Config& config, std::optional<Observation> given)
+    : options_(std::move(options)),
+      config_(config),
+      config_text_(printConfig(config)),
+      given_(std::move(given)),
+      protocol_(given_ ? kDriverProtocolGivenVersion : 1) {
   // Start once here so that a command that cannot run is a usage error, not a finding.
   child_ = std::make_unique<ChildProcess>(options_.command, options_.max_line_bytes, 4096, options_.stderr_log);
   ++starts_;
@@ -92,7 +102,8 @@ SutResult SutSession::exchange(const Request& request, ReplyType expected, const
   }
   if (reply.type == ReplyType::Error) {
     const FindingKind kind = reply.code == ErrorCode::NotEnabled ? FindingKind::NotEnabled : FindingKind::ErrorReply;
-    SutFailure failure{kind, fmt::format("the SUT answered {} with error {}: {}", what, errorCodeName(reply.code), reply.message), ""};
+    SutFailure failure{kind, fmt::format("the SUT answered {} with error {}: {}", what, errorCodeName(reply.code), reply.message), "",
+                       reply.code};
     // An error reply leaves the process usable, but its state is not the spec's any more.
     return failure;
   }
@@ -102,7 +113,20 @@ SutResult SutSession::exchange(const Request& request, ReplyType expected, const
                             kReplyTypeNames[static_cast<int>(expected)]),
                 "the line: " + printableShortened(got.line));
   }
-  if (reply.type == ReplyType::InitOk) implemented_ = reply.actions;
+  if (reply.type == ReplyType::InitOk) {
+    if (reply.protocol != protocol_) {
+      SutFailure failure = fail(FindingKind::Protocol,
+                                fmt::format("the SUT answered init for protocol {} with init_ok of protocol {}",
+                                            protocol_, reply.protocol),
+                                "the line: " + printableShortened(got.line));
+      if (protocol_ == kDriverProtocolGivenVersion) {
+        failure.message += givenNeedsProtocol();
+        failure.given_refused = true;
+      }
+      return failure;
+    }
+    implemented_ = reply.actions;
+  }
   if (!reply.observation) return Observation{};  // quit_ok
   return std::move(*reply.observation);
 }
@@ -116,8 +140,25 @@ SutResult SutSession::start() {
     }
     ++starts_;
   }
-  SutResult result = exchange(InitRequest{next_id_++, kDriverProtocolVersion, config_text_}, ReplyType::InitOk, "init");
+  SutResult result = exchange(InitRequest{next_id_++, protocol_, config_text_}, ReplyType::InitOk, "init");
   initialized_ = std::holds_alternative<Observation>(result);
+  if (auto* failure = std::get_if<SutFailure>(&result); failure && given_ && failure->error_code == ErrorCode::UnsupportedProtocol) {
+    failure->message += givenNeedsProtocol();
+    failure->given_refused = true;
+  }
+  return sendGiven(std::move(result));
+}
+
+// After a successful init or reset in a session with a given world: `given`, whose reply is the
+// starting observation.
+SutResult SutSession::sendGiven(SutResult after_init_or_reset) {
+  if (!given_ || !std::holds_alternative<Observation>(after_init_or_reset)) return after_init_or_reset;
+  SutResult result = exchange(GivenRequest{next_id_++, *given_}, ReplyType::GivenOk, "given");
+  if (auto* failure = std::get_if<SutFailure>(&result); failure && failure->kind == FindingKind::ErrorReply) {
+    // Its state is not the given world: the next begin() starts over with init.
+    initialized_ = false;
+    failure->given_refused = failure->error_code == ErrorCode::Unsupported;
+  }
   return result;
 }
 
@@ -132,7 +173,7 @@ SutResult SutSession::begin(bool fresh) {
   if (const auto* failure = std::get_if<SutFailure>(&result); failure && failure->kind == FindingKind::ErrorReply) {
     initialized_ = false;
   }
-  return result;
+  return sendGiven(std::move(result));
 }
 
 SutResult SutSession::step(const Action& action) {

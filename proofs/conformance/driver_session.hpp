@@ -37,6 +37,11 @@ struct SutFailure {
   FindingKind kind = FindingKind::Protocol;
   std::string message;  // one line
   std::string detail;   // more lines (the SUT's stderr tail, the offending line), may be empty
+  std::optional<ErrorCode> error_code;  // kind ErrorReply or NotEnabled: the code the SUT answered
+  // The SUT said it cannot start from a given world: it refused protocol 2 in init (or answered
+  // it as protocol 1), or answered `given` with `unsupported`. Not a divergence from the spec: the
+  // run cannot be made with this SUT (kcspec drive: exit 2).
+  bool given_refused = false;
 };
 
 struct SutOptions {
@@ -50,13 +55,18 @@ using SutResult = std::variant<Observation, SutFailure>;
 
 class SutSession {
  public:
-  // Throws std::runtime_error when the command cannot be started at all (a usage error).
-  SutSession(SutOptions options, const Config& config);
+  // Throws std::runtime_error when the command cannot be started at all (a usage error). With
+  // `given`, every history starts from that world: the session speaks protocol 2 and sends it
+  // (`given`) after each init and reset.
+  SutSession(SutOptions options, const Config& config, std::optional<Observation> given = std::nullopt);
   ~SutSession();
 
-  // The SUT in its initial state: `reset` if it is running and initialized, else (or when
-  // `fresh`) a new process and `init`. The observation it reports.
+  // The SUT in its starting state: `reset` if it is running and initialized, else (or when
+  // `fresh`) a new process and `init`; then `given` when the session has a given world. The
+  // observation it reports (given_ok's, with a given world).
   SutResult begin(bool fresh = false);
+  // The world every history starts from, when it is not the configuration's initial state.
+  const std::optional<Observation>& given() const { return given_; }
   SutResult step(const Action& action);
   // Sends quit and lets the process go (killing it after the timeout).
   void quit();
@@ -68,12 +78,15 @@ class SutSession {
 
  private:
   SutResult start();
+  SutResult sendGiven(SutResult after_init_or_reset);
   SutResult exchange(const Request& request, ReplyType expected, const std::string& what);
   SutFailure fail(FindingKind kind, std::string message, std::string detail = {});
 
   SutOptions options_;
   const Config& config_;
   std::string config_text_;
+  std::optional<Observation> given_;
+  int protocol_ = 1;  // the version init asks for
   std::unique_ptr<ChildProcess> child_;
   bool initialized_ = false;
   std::int64_t next_id_ = 1;

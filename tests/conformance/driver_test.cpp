@@ -11,8 +11,10 @@
 
 #include "proofs/conformance/driver_child.hpp"
 #include "proofs/conformance/driver_protocol.hpp"
+#include "proofs/conformance/driver_session.hpp"
 #include "proofs/agreement/shrink.hpp"
 #include "spec/vocabulary/observation_json.hpp"
+#include "spec/vocabulary/presets.hpp"
 
 namespace kcspec::conformance {
 namespace {
@@ -22,7 +24,13 @@ using namespace std::chrono_literals;
 // ------------------------------------------------------------------------------ requests
 
 TEST(DriverProtocol, RequestsRoundTrip) {
+  Observation world;
+  world.zk.controller = 1;
+  world.brokers[1].alive = true;
+  world.brokers[1].controller.active = true;
   const std::vector<Request> requests = {InitRequest{1, 1, "brokers 0 1\ntopic t\n  partition 0 replicas 0\n"},
+                                         InitRequest{1, 2, "brokers 0 1\ntopic t\n  partition 0 replicas 0\n"},
+                                         GivenRequest{2, world},
                                          StepRequest{2, "crash 1"}, ResetRequest{3}, QuitRequest{9007199254740991}};
   for (const Request& request : requests) {
     const std::string line = encodeRequest(request);
@@ -32,6 +40,15 @@ TEST(DriverProtocol, RequestsRoundTrip) {
     EXPECT_EQ(encodeRequest(std::get<Request>(parsed)), line);
   }
   EXPECT_EQ(encodeRequest(StepRequest{2, "crash 1"}), R"({"type":"step","id":2,"action":"crash 1"})");
+  EXPECT_EQ(encodeRequest(GivenRequest{4, world}),
+            R"({"type":"given","id":4,"observation":{"zookeeper":{"controller":1},"brokers":{"1":{"alive":true,"controller":{"active":true}}}}})");
+  // The protocol asked for is kept: a SUT answers init_ok with it.
+  const ParsedRequest init2 = parseRequest(R"({"type":"init","id":1,"protocol":2,"config":""})");
+  ASSERT_TRUE(std::holds_alternative<Request>(init2));
+  EXPECT_EQ(std::get<InitRequest>(std::get<Request>(init2)).protocol, 2);
+  const ParsedRequest given = parseRequest(encodeRequest(GivenRequest{4, world}));
+  ASSERT_TRUE(std::holds_alternative<Request>(given));
+  EXPECT_TRUE(std::get<GivenRequest>(std::get<Request>(given)).observation == world);
 }
 
 struct BadRequest {
@@ -58,7 +75,15 @@ TEST(DriverProtocol, BadRequestsGetTheReplyTheyAreOwed) {
       {R"({"type":"step","id":4,"action":"crash 1","extra":1})", 4, ErrorCode::BadMessage, "unknown member \"extra\""},
       {R"({"type":"init","id":5,"config":"brokers 0"})", 5, ErrorCode::BadMessage, "member \"protocol\" must be"},
       {R"({"type":"init","id":5,"protocol":1})", 5, ErrorCode::BadMessage, "member \"config\" must be a string"},
-      {R"({"type":"init","id":5,"protocol":2,"config":""})", 5, ErrorCode::UnsupportedProtocol, "protocol 2 is not supported"},
+      {R"({"type":"init","id":5,"protocol":3,"config":""})", 5, ErrorCode::UnsupportedProtocol, "protocol 3 is not supported"},
+      {R"({"type":"init","id":5,"protocol":0,"config":""})", 5, ErrorCode::UnsupportedProtocol, "protocol 0 is not supported"},
+      // `given` (protocol 2): the observation whole, in observation_json.hpp's schema.
+      {R"({"type":"given","id":7})", 7, ErrorCode::BadMessage, "member \"observation\" is missing"},
+      {R"({"type":"given","id":7,"observation":[]})", 7, ErrorCode::BadMessage, "member \"observation\" must be an object, not array"},
+      {R"({"type":"given","id":7,"observation":{"brokers":{"9":{}}}})", 7, ErrorCode::BadMessage, "/observation/brokers/9: expected a broker id"},
+      {R"({"type":"given","id":7,"observation":{"zookeeper":{"controler":1}}})", 7, ErrorCode::BadMessage, "/observation/zookeeper/controler: unknown member"},
+      {R"({"type":"given","id":7,"observation":{"brokers":{"1":{"inbox":{"0":{"kind":"StopReplica"}}}}}})", 7, ErrorCode::BadMessage, "/observation/brokers/1/inbox: "},
+      {R"({"type":"given","id":7,"observation":{},"config":""})", 7, ErrorCode::BadMessage, "unknown member \"config\""},
       {R"({"type":"reset","id":6,"config":""})", 6, ErrorCode::BadMessage, "unknown member \"config\""},
   };
   for (const BadRequest& c : cases) {
@@ -112,7 +137,13 @@ TEST(DriverProtocol, RepliesRoundTrip) {
   Reply quit;
   quit.type = ReplyType::QuitOk;
   quit.id = 4;
-  for (const Reply& reply : {init, step, error, quit}) {
+  Reply init2 = init;
+  init2.protocol = 2;
+  Reply given;
+  given.type = ReplyType::GivenOk;
+  given.id = 5;
+  given.observation = observation;
+  for (const Reply& reply : {init, step, error, quit, init2, given}) {
     const std::string line = encodeReply(reply);
     const ParsedReply parsed = parseReply(line);
     ASSERT_TRUE(std::holds_alternative<Reply>(parsed)) << line << ": " << std::get<ReplyError>(parsed).message;
@@ -126,7 +157,9 @@ TEST(DriverProtocol, RepliesRoundTrip) {
     EXPECT_EQ(back.actions, reply.actions);
     EXPECT_EQ(back.code, reply.code);
     EXPECT_EQ(back.message, reply.message);
+    EXPECT_EQ(back.protocol, reply.protocol);
   }
+  EXPECT_EQ(encodeReply(given), R"({"type":"given_ok","id":5,"observation":{"zookeeper":{"controller":2},"brokers":{"2":{"alive":true}}}})");
   EXPECT_EQ(encodeReply(step), R"({"type":"step_ok","id":2,"observation":{"zookeeper":{"controller":2},"brokers":{"2":{"alive":true}}}})");
 }
 
@@ -136,7 +169,10 @@ TEST(DriverProtocol, MalformedRepliesSayWhatIsWrong) {
       {R"({"type":"step_ok","id":2})", "member \"observation\" is missing"},
       {R"({"type":"step_ok","id":2,"observation":{"brokers":{"9":{}}}})", "/observation/brokers/9: expected a broker id"},
       {R"({"type":"step_ok","id":2,"observation":{},"note":"hi"})", "unknown member \"note\""},
-      {R"({"type":"init_ok","id":1,"observation":{}})", "member \"protocol\" must be 1"},
+      {R"({"type":"init_ok","id":1,"observation":{}})", "member \"protocol\" must be a protocol version, 1 to 2"},
+      {R"({"type":"init_ok","id":1,"protocol":3,"observation":{}})", "member \"protocol\" must be a protocol version, 1 to 2"},
+      {R"({"type":"given_ok","id":2})", "member \"observation\" is missing"},
+      {R"({"type":"given_ok","id":2,"observation":{},"protocol":2})", "unknown member \"protocol\""},
       {R"({"type":"init_ok","id":1,"protocol":1,"observation":{},"actions":["fly"]})", "/actions: \"fly\" is not an action name"},
       // A SUT that implements nothing would pass every run without a step.
       {R"({"type":"init_ok","id":1,"protocol":1,"observation":{},"actions":[]})", "member \"actions\" lists no action"},
@@ -239,6 +275,102 @@ TEST(DriverChild, AProgramThatCannotRunIsAnError) {
   } catch (const std::runtime_error& e) {
     EXPECT_EQ(std::string(e.what()), "cannot run /nonexistent/kcspec-sut: No such file or directory");
   }
+}
+
+// ------------------------------------------------------------- sessions from a given world
+
+// A session with `sut` (a shell script) over the default configuration, from `given` when set.
+struct ScriptedSession {
+  explicit ScriptedSession(const std::string& script, std::optional<Observation> given)
+      : config(*preset("default")),
+        session(SutOptions{{"sh", "-c", script}, std::chrono::milliseconds(10'000), kDefaultMaxLineBytes, ""}, config,
+                std::move(given)) {}
+  Config config;
+  SutSession session;
+};
+
+Observation controllerOn(int broker) {
+  Observation world;
+  world.zk.controller = broker;
+  return world;
+}
+
+// Each line the script reads must match `pattern` (a shell `case` pattern), else it exits 1.
+std::string expectThenReply(const std::string& pattern, const std::string& reply) {
+  return "IFS= read -r l; case \"$l\" in " + pattern + ") printf '%s\\n' '" + reply + "';; *) echo \"unexpected: $l\" >&2; exit 1;; esac; ";
+}
+
+TEST(DriverGiven, ASessionFromAGivenWorldSendsItAfterEveryInitAndReset) {
+  const std::string given_ok_2 = R"({"type":"given_ok","id":2,"observation":{"zookeeper":{"controller":1}}})";
+  const std::string given_ok_4 = R"({"type":"given_ok","id":4,"observation":{"zookeeper":{"controller":1}}})";
+  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":2,'*)",
+                                      R"({"type":"init_ok","id":1,"protocol":2,"observation":{}})") +
+                          expectThenReply(R"(*'"type":"given","id":2,"observation":{"zookeeper":{"controller":1}'*)",
+                                          given_ok_2) +
+                          expectThenReply(R"(*'"type":"reset","id":3}')", R"({"type":"reset_ok","id":3,"observation":{}})") +
+                          expectThenReply(R"(*'"type":"given","id":4,'*)", given_ok_4) + "cat >/dev/null",
+                      controllerOn(1));
+  for (int history = 0; history < 2; ++history) {
+    const SutResult start = sut.session.begin();
+    ASSERT_TRUE(std::holds_alternative<Observation>(start))
+        << std::get<SutFailure>(start).message << "\n" << std::get<SutFailure>(start).detail;
+    // The starting observation is given_ok's, not init_ok's or reset_ok's (both empty here).
+    EXPECT_TRUE(std::get<Observation>(start) == controllerOn(1));
+  }
+}
+
+TEST(DriverGiven, ASessionFromTheInitialStateStillAsksForProtocol1) {
+  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":1,'*)",
+                                      R"({"type":"init_ok","id":1,"protocol":1,"observation":{}})") + "cat >/dev/null",
+                      std::nullopt);
+  const SutResult start = sut.session.begin();
+  ASSERT_TRUE(std::holds_alternative<Observation>(start)) << std::get<SutFailure>(start).message;
+  EXPECT_TRUE(std::get<Observation>(start) == Observation{});
+}
+
+// What begin() says of a SUT that does something else with a given world.
+SutFailure givenFailure(const std::string& script) {
+  ScriptedSession sut(script + "cat >/dev/null", controllerOn(1));
+  const SutResult start = sut.session.begin();
+  if (!std::holds_alternative<SutFailure>(start)) {
+    ADD_FAILURE() << "the session started";
+    return {};
+  }
+  return std::get<SutFailure>(start);
+}
+
+TEST(DriverGiven, ASutThatCannotLoadAGivenWorldSaysSo) {
+  const std::string init_ok_2 = R"({"type":"init_ok","id":1,"protocol":2,"observation":{}})";
+  // A protocol-1 SUT refuses the version.
+  SutFailure failure = givenFailure(
+      expectThenReply("*", R"({"type":"error","id":1,"code":"unsupported_protocol","message":"I speak protocol 1"})"));
+  EXPECT_TRUE(failure.given_refused);
+  EXPECT_EQ(failure.kind, FindingKind::ErrorReply);
+  EXPECT_EQ(failure.message, "the SUT answered init with error unsupported_protocol: I speak protocol 1; `given`, which "
+                             "starts a run from a given world, is a request of protocol 2");
+  // A protocol-1 SUT that answers for protocol 1 anyway.
+  failure = givenFailure(expectThenReply("*", R"({"type":"init_ok","id":1,"protocol":1,"observation":{}})"));
+  EXPECT_TRUE(failure.given_refused);
+  EXPECT_EQ(failure.kind, FindingKind::Protocol);
+  EXPECT_EQ(failure.message.rfind("the SUT answered init for protocol 2 with init_ok of protocol 1; `given`", 0), 0u)
+      << failure.message;
+  // A protocol-2 SUT that does not implement `given`.
+  failure = givenFailure(expectThenReply("*", init_ok_2) +
+                         expectThenReply("*", R"({"type":"error","id":2,"code":"unsupported","message":"no given here"})"));
+  EXPECT_TRUE(failure.given_refused);
+  EXPECT_EQ(failure.error_code, ErrorCode::Unsupported);
+  EXPECT_EQ(failure.message, "the SUT answered given with error unsupported: no given here");
+  // Any other error reply to a given world the driver judged is a finding, not a refusal.
+  failure = givenFailure(expectThenReply("*", init_ok_2) +
+                         expectThenReply("*", R"({"type":"error","id":2,"code":"bad_message","message":"what?"})"));
+  EXPECT_FALSE(failure.given_refused);
+  EXPECT_EQ(failure.kind, FindingKind::ErrorReply);
+  // And a reply of the wrong type to `given` is a protocol finding.
+  failure = givenFailure(expectThenReply("*", init_ok_2) +
+                         expectThenReply("*", R"({"type":"reset_ok","id":2,"observation":{}})"));
+  EXPECT_FALSE(failure.given_refused);
+  EXPECT_EQ(failure.kind, FindingKind::Protocol);
+  EXPECT_EQ(failure.message, "the SUT answered given with reset_ok, expected given_ok");
 }
 
 }  // namespace

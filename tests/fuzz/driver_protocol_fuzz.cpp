@@ -24,7 +24,9 @@ std::vector<std::pair<std::string, std::string>> builtinSeeds() {
       {"request-init.json", encodeRequest(InitRequest{1, kDriverProtocolVersion, std::string(*presetText("default"))})},
       {"request-step.json", encodeRequest(StepRequest{2, "elect-controller 1"})},
       {"request-reset.json", encodeRequest(ResetRequest{3})},
-      {"request-quit.json", encodeRequest(QuitRequest{4})}};
+      {"request-quit.json", encodeRequest(QuitRequest{4})},
+      {"request-init-2.json", encodeRequest(InitRequest{1, kDriverProtocolGivenVersion, std::string(*presetText("default"))})},
+      {"request-given.json", encodeRequest(GivenRequest{5, initial.world})}};
   Reply init_ok{.type = ReplyType::InitOk, .id = 1, .observation = initial.world};
   init_ok.actions = std::vector<ActionKind>{ActionKind{}};
   Reply step_ok{.type = ReplyType::StepOk, .id = 2, .observation = initial.world};
@@ -34,6 +36,10 @@ std::vector<std::pair<std::string, std::string>> builtinSeeds() {
   seeds.emplace_back("reply-step-ok.json", encodeReply(step_ok));
   seeds.emplace_back("reply-error.json", encodeReply(error));
   seeds.emplace_back("reply-quit-ok.json", encodeReply(quit_ok));
+  Reply init_ok_2{.type = ReplyType::InitOk, .id = 1, .observation = initial.world, .protocol = kDriverProtocolGivenVersion};
+  Reply given_ok{.type = ReplyType::GivenOk, .id = 5, .observation = initial.world};
+  seeds.emplace_back("reply-init-ok-2.json", encodeReply(init_ok_2));
+  seeds.emplace_back("reply-given-ok.json", encodeReply(given_ok));
   return seeds;
 }
 
