@@ -1,8 +1,11 @@
 // `kcspec check-trace FILE [--json]`: replays a recorded trace (docs/trace-format.md) through the
-// spec. Exit status (cli/exit_status.hpp) 0: the trace conforms; 1: it diverges (the first
-// diverging line and member, with the spec's value); 2: bad input (file:line: message on stderr);
-// 3: nothing checked (a header with neither an observation nor a step after it); 130: interrupted
-// by SIGINT, SIGTERM or SIGHUP (the lines checked so far conform: a partial report is printed).
+// spec, from the configuration's initial state or from the header's given world (version 2),
+// judged as a scenario's `given json` is. Exit status (cli/exit_status.hpp) 0: the trace
+// conforms; 1: it diverges (the first diverging line and member, with the spec's value); 2: bad
+// input (file:line: message on stderr; also a given world that breaks a rule without
+// "unchecked"); 3: nothing checked (a header with neither an observation nor a step after it);
+// 130: interrupted by SIGINT, SIGTERM or SIGHUP (the lines checked so far conform: a partial
+// report is printed).
 //
 // On a terminal a progress line on stderr (the line and the steps checked so far) is rewritten
 // twice a second; nothing when stderr is not a terminal.
@@ -144,6 +147,7 @@ CommandRun addCheckTraceCommand(CLI::App& app) {
   command->add_option("FILE", options->file, "An NDJSON trace: a header line, then one line per step")->required();
   command->add_flag("--json", options->json,
                     "Print one JSON object: {\"file\",\"verdict\",\"config\",\"steps\",\"observations_checked\","
+                    "\"given_breaks\" (a trace from a given world),"
                     "\"divergence\":{\"line\",\"action\",\"pointer\",\"expected\",\"actual\"}}");
   return [options] { return runCheckTrace(*options); };
 }
