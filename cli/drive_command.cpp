@@ -8,8 +8,9 @@
 // the configuration; 1: a finding (mismatch, refusal, error, timeout, exit, malformed output),
 // printed with its history and written as a scenario file; 2: bad input (flags, configuration, a
 // scenario whose given world breaks a rule or whose step the spec does not enable, a command that
-// cannot be started, a SUT that cannot start from a given world); 3: exhaustive mode stopped at --steps or --max-states before
-// the configuration's last state, every observation agreeing so far; 130: interrupted (SIGINT,
+// cannot be started, a SUT that cannot start from a given world); 3: exhaustive mode stopped at
+// --steps or --max-states before the configuration's last state, every observation agreeing so
+// far; 130: interrupted (SIGINT,
 // SIGTERM, SIGHUP) before a finding — the partial report is printed first (a finding found before
 // that is reported as usual, exit 1).
 #include <fmt/format.h>

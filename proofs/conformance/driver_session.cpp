@@ -142,7 +142,8 @@ SutResult SutSession::start() {
   }
   SutResult result = exchange(InitRequest{next_id_++, protocol_, config_text_}, ReplyType::InitOk, "init");
   initialized_ = std::holds_alternative<Observation>(result);
-  if (auto* failure = std::get_if<SutFailure>(&result); failure && given_ && failure->error_code == ErrorCode::UnsupportedProtocol) {
+  auto* failure = std::get_if<SutFailure>(&result);
+  if (failure != nullptr && given_ && failure->error_code == ErrorCode::UnsupportedProtocol) {
     failure->message += givenNeedsProtocol();
     failure->given_refused = true;
   }
