@@ -36,15 +36,20 @@ int replayThroughImpl(const std::string& file, bool info_only, impl::Mutants mut
   const Scenario scenario = readScenario(file);
   std::vector<GivenWorldBreak> given_breaks;
   startingState(scenario, file, given_breaks);  // the same checks of a given world as the spec's replay
+  std::vector<impl::UnexpectedResult> unexpected;
   try {
     fmt::print("{}", impl::replayImplStateChangeLog(scenario, info_only ? impl::LogLevel::INFO : impl::LogLevel::TRACE,
-                                                    mutants));
+                                                    mutants, &unexpected));
   } catch (const impl::ImplStepNotEnabled& e) {
     std::fflush(stdout);
     fmt::print(stderr, "{}:{}: {}\n", file, e.line, e.what());
     return 1;
   }
-  return 0;
+  std::fflush(stdout);
+  for (const impl::UnexpectedResult& u : unexpected) {
+    fmt::print(stderr, "{}:{}: expected => {}, the reference controller came to {}\n", file, u.line, u.expected, u.came_to);
+  }
+  return unexpected.empty() ? 0 : 1;
 }
 
 // The safety properties of the catalog that a step breaks: its step properties, and the state

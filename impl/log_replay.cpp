@@ -23,7 +23,8 @@ std::string replayImplStateChangeLog(const kcspec::Config& config, const std::ve
   return sink.text();
 }
 
-std::string replayImplStateChangeLog(const kcspec::Scenario& scenario, LogLevel threshold, Mutants mutants) {
+std::string replayImplStateChangeLog(const kcspec::Scenario& scenario, LogLevel threshold, Mutants mutants,
+                                     std::vector<UnexpectedResult>* unexpected) {
   TextLogSink sink(threshold);
   FakeClock clock;
   const Config& config = scenario.config;
@@ -45,7 +46,10 @@ std::string replayImplStateChangeLog(const kcspec::Scenario& scenario, LogLevel 
           throw ImplStepNotEnabled(call.after_steps, "no active controller to call: " + printComponentCall(config, call.call),
                                    call.line);
         }
-        cluster.callComponent(call.call);
+        const ComponentResult result = cluster.callComponent(call.call);
+        if (unexpected && call.call.expected && resultText(config, result) != *call.call.expected) {
+          unexpected->push_back(UnexpectedResult{call.line, *call.call.expected, resultText(config, result)});
+        }
         return true;
       });
   return sink.text();

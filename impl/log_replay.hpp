@@ -25,9 +25,18 @@ std::string replayImplStateChangeLog(const kcspec::Config& config, const std::ve
 std::string replayImplStateChangeLog(const kcspec::Config& config, const std::vector<kcspec::Action>& actions,
                                      LogLevel threshold, Mutants mutants = {});
 
+// A component action whose stated result (`=> …`) the reference controller did not come to.
+struct UnexpectedResult {
+  int line = 0;
+  std::string expected;
+  std::string came_to;
+};
+
 // A scenario (spec/vocabulary/scenario_text.hpp): from its given world when it has one, with its
-// component actions in their places among the actions.
-std::string replayImplStateChangeLog(const kcspec::Scenario& scenario, LogLevel threshold, Mutants mutants = {});
+// component actions in their places among the actions; `unexpected`, when given, receives each
+// component action whose stated result differs from the impl's (the run goes on).
+std::string replayImplStateChangeLog(const kcspec::Scenario& scenario, LogLevel threshold, Mutants mutants = {},
+                                     std::vector<UnexpectedResult>* unexpected = nullptr);
 
 // The action that replayImplStateChangeLog found not enabled (0-based), with its message; from a
 // scenario, also its line (0 otherwise), which for a component action with no active controller
