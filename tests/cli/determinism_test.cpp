@@ -57,8 +57,10 @@ void expectSameTrees(const std::map<std::string, std::string>& a, const std::map
   }
 }
 
-// Runs `args` twice (in two folders) and expects the same exit status, stdout and written files.
-void expectRepeatable(const std::string& name, const std::vector<std::string>& args, int expected_status) {
+// Runs `args` twice (in two folders) and expects the same exit status, stdout and written files
+// (and some output, unless `may_be_silent`).
+void expectRepeatable(const std::string& name, const std::vector<std::string>& args, int expected_status,
+                      bool may_be_silent = false) {
   SCOPED_TRACE(name);
   const RunResult first = runKcspec(args, work(name + "-1"));
   const RunResult second = runKcspec(args, work(name + "-2"));
@@ -66,7 +68,9 @@ void expectRepeatable(const std::string& name, const std::vector<std::string>& a
   ASSERT_EQ(second.status, expected_status) << second.describe();
   EXPECT_TRUE(first.out == second.out) << firstDifference(first.out, second.out);
   EXPECT_TRUE(first.err == second.err) << firstDifference(first.err, second.err);
-  EXPECT_FALSE(first.out.empty() && first.err.empty());
+  if (!may_be_silent) {
+    EXPECT_FALSE(first.out.empty() && first.err.empty());
+  }
 }
 
 // A configuration whose exploration is complete in a moment and still finds known Kafka
@@ -164,7 +168,8 @@ TEST_F(Determinism, ReplayGivesTheSameOutputForEveryScenario) {
     const std::string stem = scenario.stem();
     expectRepeatable("replay-" + stem, {"replay", scenario.string()}, status);
     expectRepeatable("replay-json-" + stem, {"replay", "--json", scenario.string()}, status);
-    expectRepeatable("replay-impl-" + stem, {"replay", "--impl", scenario.string()}, status);
+    // A scenario of getters and elections only changes no state: its state-change.log is empty.
+    expectRepeatable("replay-impl-" + stem, {"replay", "--impl", scenario.string()}, status, /*may_be_silent=*/true);
   }
 }
 
