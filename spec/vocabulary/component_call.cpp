@@ -59,8 +59,6 @@ constexpr std::array<std::pair<BatchEntry::Kind, std::string_view>, 3> kBatchWor
     {BatchEntry::Kind::UpdateMetadata, "update-metadata"},
 }};
 
-std::string listText(const BrokerList& ids) { return ids.empty() ? "none" : joinIds(ids, ","); }
-
 std::string setText(BrokerSet ids) {
   std::string out;
   ids.forEach([&](BrokerId b) { out += fmt::format("{}{}", out.empty() ? "" : ",", b); });
@@ -85,6 +83,19 @@ std::string replicasText(const Config& config, const std::vector<PartitionAndRep
     out += fmt::format("{}{}:{}", out.empty() ? "" : ",", r.replica, partitionName(config, r.tp));
   }
   return out.empty() ? "none" : out;
+}
+
+// The entry of `table` whose `name` is `word`, or a TextError listing the names.
+template <class Entry, std::size_t N>
+const Entry& byName(const std::array<Entry, N>& table, std::span<const std::string_view> args, std::string_view component,
+                    std::string_view kind, std::string_view file, int line) {
+  std::string names;
+  for (const Entry& e : table) names += fmt::format("{}{}", names.empty() ? "" : ", ", e.name);
+  if (args.empty()) throw TextError(file, line, fmt::format("expected a {} of {}: {}", kind, component, names));
+  for (const Entry& e : table) {
+    if (e.name == args[0]) return e;
+  }
+  throw TextError(file, line, fmt::format("unknown {} `{} {}`: expected {}", kind, component, args[0], names));
 }
 
 class CallParser {
@@ -229,14 +240,7 @@ class CallParser {
   }
 
   ComponentCall topicDeletionManager(std::span<const std::string_view> args) {
-    std::string methods;
-    for (const DeletionMethod& m : kDeletionMethods) methods += fmt::format("{}{}", methods.empty() ? "" : ", ", m.name);
-    if (args.empty()) fail(fmt::format("expected a method of topic-deletion-manager: {}", methods));
-    const auto found = std::find_if(kDeletionMethods.begin(), kDeletionMethods.end(),
-                                    [&](const DeletionMethod& m) { return m.name == args[0]; });
-    if (found == kDeletionMethods.end()) {
-      fail(fmt::format("unknown method `topic-deletion-manager {}`: expected {}", args[0], methods));
-    }
+    const DeletionMethod* found = &byName(kDeletionMethods, args, kTopicDeletionManager, "method", file_, line_);
     ComponentCall call;
     call.method = found->method;
     const auto expect = [&](std::size_t count, std::string_view shape) {
@@ -357,14 +361,7 @@ class CallParser {
   }
 
   ComponentCall controllerContext(std::span<const std::string_view> args) {
-    std::string names;
-    for (const ContextQueryInfo& q : kContextQueries) names += fmt::format("{}{}", names.empty() ? "" : ", ", q.name);
-    if (args.empty()) fail(fmt::format("expected a getter of controller-context: {}", names));
-    const auto found = std::find_if(kContextQueries.begin(), kContextQueries.end(),
-                                    [&](const ContextQueryInfo& q) { return q.name == args[0]; });
-    if (found == kContextQueries.end()) {
-      fail(fmt::format("unknown getter `controller-context {}`: expected {}", args[0], names));
-    }
+    const ContextQueryInfo* found = &byName(kContextQueries, args, kControllerContext, "getter", file_, line_);
     ComponentCall call;
     call.method = ComponentMethod::ControllerContextQuery;
     call.query = found->query;
@@ -561,12 +558,12 @@ std::string printCallOnly(const Config& config, const ComponentCall& call) {
       const ElectionKind kind = *call.election;
       if (kind == ElectionKind::ControlledShutdown) {
         return fmt::format("{} controlled-shutdown assignment {} isr {} live-or-shutting-down {} shutting-down {}",
-                           kElect, listText(call.assignment), listText(call.isr), setText(call.live),
+                           kElect, text::brokerListText(call.assignment), text::brokerListText(call.isr), setText(call.live),
                            setText(call.shutting_down));
       }
       return fmt::format("{} {} {} {} isr {} live {}{}", kElect, electionWord(kind),
-                         kind == ElectionKind::Reassign ? "target" : "assignment", listText(call.assignment),
-                         listText(call.isr), setText(call.live), call.unclean ? " unclean" : "");
+                         kind == ElectionKind::Reassign ? "target" : "assignment", text::brokerListText(call.assignment),
+                         text::brokerListText(call.isr), setText(call.live), call.unclean ? " unclean" : "");
     }
     case ComponentMethod::RequestBatchSend: {
       std::string out = fmt::format("{} send", kRequestBatch);
@@ -577,7 +574,7 @@ std::string printCallOnly(const Config& config, const ComponentCall& call) {
         for (const auto& [kind, word] : kBatchWords) {
           if (kind == entry.kind) out += word;
         }
-        out += " " + listText(entry.brokers);
+        out += " " + text::brokerListText(entry.brokers);
         if (entry.kind == BatchEntry::Kind::UpdateMetadata) {
           if (!entry.partitions.empty()) out += " " + partitionsText(config, entry.partitions);
         } else {
@@ -644,13 +641,13 @@ std::string printComponentAnswer(const Config& config, const ComponentAnswer& an
         if (e.leader_and_isr) {
           const LeaderAndIsr& lai = *e.leader_and_isr;
           out += fmt::format("leader {} leader-epoch {} isr {} recovery {} partition-epoch {}", lai.leader,
-                             lai.leader_epoch, listText(lai.isr),
+                             lai.leader_epoch, text::brokerListText(lai.isr),
                              lai.recovery_state == LeaderRecoveryState::RECOVERING ? "RECOVERING" : "RECOVERED",
                              lai.partition_epoch);
         } else {
           out += "none";
         }
-        out += " to " + listText(e.recipients);
+        out += " to " + text::brokerListText(e.recipients);
       }
       return out;
     }

@@ -153,6 +153,12 @@ BrokerId parseConfiguredBroker(const Config& config, std::string_view token, std
   return id;
 }
 
+std::string brokerListText(const BrokerList& list) {
+  std::string out;
+  for (BrokerId b : list) out += (out.empty() ? "" : ",") + std::to_string(b);
+  return out.empty() ? "none" : out;
+}
+
 std::vector<std::string_view> splitCommas(std::string_view token) {
   std::vector<std::string_view> items;
   std::size_t start = 0;

@@ -77,6 +77,9 @@ BrokerId parseBrokerId(std::string_view token, std::string_view file, int line);
 // `<id>,<id>,…`: at most kMaxReplicationFactor distinct broker ids.
 BrokerList parseBrokerList(std::string_view token, std::string_view file, int line);
 
+// The list as the text formats write one: `1,2,3` in order, `none` when empty.
+std::string brokerListText(const BrokerList& list);
+
 // The items of a comma-separated token (`1,2,3`, `t-0,u-1`), empty ones included.
 std::vector<std::string_view> splitCommas(std::string_view token);
 

@@ -215,12 +215,6 @@ class Parser {
   Statements s_;
 };
 
-std::string listText(const BrokerList& list) {
-  std::string out;
-  for (BrokerId b : list) out += (out.empty() ? "" : ",") + std::to_string(b);
-  return out.empty() ? "none" : out;
-}
-
 // The configuration's replicas of partition p (an added one counts after the initial ones).
 BrokerList configuredReplicas(const TopicConfig& topic, int p) {
   const std::size_t initial = topic.assignment.size();
@@ -472,15 +466,15 @@ class Rules {
     if (const auto& znode = topic.states[static_cast<std::size_t>(tp.partition)]) {
       const LeaderAndIsr& lai = znode->leader_and_isr;
       if (lai.leader != kNoLeader && !replicas.contains(lai.leader)) {
-        add("G1", line, fmt::format("{} has leader {}, not one of its replicas {}", name, lai.leader, listText(replicas)));
+        add("G1", line, fmt::format("{} has leader {}, not one of its replicas {}", name, lai.leader, text::brokerListText(replicas)));
       }
       for (BrokerId b : lai.isr) {
         if (!replicas.contains(b)) {
-          add("G2", line, fmt::format("{} has {} in its ISR, not one of its replicas {}", name, b, listText(replicas)));
+          add("G2", line, fmt::format("{} has {} in its ISR, not one of its replicas {}", name, b, text::brokerListText(replicas)));
         }
       }
       if (lai.leader != kNoLeader && !lai.isr.contains(lai.leader)) {
-        add("G3", line, fmt::format("{} has leader {} outside its ISR {}", name, lai.leader, listText(lai.isr)));
+        add("G3", line, fmt::format("{} has leader {} outside its ISR {}", name, lai.leader, text::brokerListText(lai.isr)));
       }
     }
     const ControllerData* module = activeControllerModule(world_);
@@ -502,7 +496,7 @@ class Rules {
       const int replica_line = lineOfReplica(tp, b, line);
       if (!replicas.contains(b)) {
         add("G4", replica_line, fmt::format("replica {} of {} has state {} but is not one of its replicas {}", b, name,
-                                            stateName(*state), listText(replicas)));
+                                            stateName(*state), text::brokerListText(replicas)));
       }
       if (*state == ReplicaState::OnlineReplica && !live.contains(b)) {
         add("G6", replica_line, fmt::format("replica {} of {} is OnlineReplica on a dead broker", b, name));
