@@ -175,6 +175,23 @@ bool ImplCluster::isEnabled(const Action& a) const {
     case ActionKind::EnableTopicUnclean:
       return topicOk(a.topic) && hasBudget(&Bounds::unclean_elections) && topicExistsInZk(a.topic) && controllerHasRoom() &&
              !uncleanFlag(a.topic);
+    // The legacy admin paths: the tool's create fails with NODEEXISTS while the znode exists;
+    // nothing checks the partition or the target brokers (not even that they are alive).
+    case ActionKind::ZkReassign: {
+      if (!topicOk(a.tp.topic) || a.tp.partition < 0 || a.tp.partition >= kMaxPartitionsPerTopic ||
+          !hasBudget(&Bounds::zk_reassignments) || zk_.exists(zk::paths::kReassignPartitions)) {
+        return false;
+      }
+      for (const auto& [p, target] : config_->topics[static_cast<std::size_t>(a.tp.topic)].reassignment_targets) {
+        if (p == a.tp.partition && target == a.replicas) return true;
+      }
+      return false;
+    }
+    case ActionKind::ZkReassignInvalid:
+      return hasBudget(&Bounds::zk_reassignments) && !zk_.exists(zk::paths::kReassignPartitions);
+    case ActionKind::ZkElectPreferred:
+      return topicOk(a.tp.topic) && a.tp.partition >= 0 && a.tp.partition < kMaxPartitionsPerTopic &&
+             hasBudget(&Bounds::zk_preferred_elections) && !zk_.exists(zk::paths::kPreferredReplicaElection);
     case ActionKind::CrashBroker: return brokerOk(a.broker) && broker(a.broker).alive() && hasBudget(&Bounds::crashes);
     case ActionKind::StartBroker: return brokerOk(a.broker) && !broker(a.broker).alive();
     case ActionKind::ControlledShutdown:
@@ -230,7 +247,8 @@ template <class Run>
 void ImplCluster::withController(BrokerId b, Run run) {
   zk::KafkaZkClient client(zk_, *config_);
   BrokerChannel channel(brokers_);
-  ControllerServices services{b, *config_, client, channel, StateChangeLogger(log_, b), mutants_};
+  ControllerServices services{b, *config_, client, channel, StateChangeLogger(log_, b), mutants_,
+                              [this] { routeWatchEvents(); }};
   KafkaController controller(b, brokers_[static_cast<std::size_t>(b)].controller(), services);
   run(controller);
 }
@@ -336,6 +354,20 @@ void ImplCluster::apply(const Action& a) {
       client.setTopicConfig(a.topic, true);
       queueRequest(ControllerEvent{.kind = ControllerEventKind::TopicUncleanLeaderElectionEnable, .topic = a.topic});
       break;
+    // The legacy admin tools write their znode; the active controller's creation watch queues the
+    // event (routeWatchEvents).
+    case ActionKind::ZkReassign:
+      spend(&Bounds::zk_reassignments);
+      client.createPartitionReassignment(zk::PartitionReassignment{{a.tp, a.replicas}});
+      break;
+    case ActionKind::ZkReassignInvalid:
+      spend(&Bounds::zk_reassignments);
+      client.createUnparsablePartitionReassignment();
+      break;
+    case ActionKind::ZkElectPreferred:
+      spend(&Bounds::zk_preferred_elections);
+      client.createPreferredReplicaElection(PartitionSet{a.tp});
+      break;
     case ActionKind::CrashBroker:
       spend(&Bounds::crashes);
       zk_.closeSession(zk::registrationSession(a.broker));
@@ -426,6 +458,23 @@ Observation ImplCluster::observe() const {
   if (const zk::Znode* node = zk_.find(zk::paths::kControllerEpoch)) {
     zk.controller_epoch = zk::payload::decodeControllerEpoch(node->data);
     zk.controller_epoch_zk_version = node->stat.version;
+  }
+  if (const zk::Znode* node = zk_.find(zk::paths::kReassignPartitions)) {
+    ReassignPartitionsZnode& reassign = zk.reassign_partitions;
+    reassign.exists = true;
+    const std::optional<zk::PartitionReassignment> entries = zk::decodePartitionReassignment(*config_, node->data);
+    if (entries) {
+      for (const auto& [tp, target] : *entries) {
+        reassign.partitions.insert(tp);
+        reassign.targets[static_cast<std::size_t>(partitionIndex(tp))] = target;
+      }
+    } else {
+      reassign.invalid_json = true;
+    }
+  }
+  if (const zk::Znode* node = zk_.find(zk::paths::kPreferredReplicaElection)) {
+    zk.preferred_replica_election =
+        PreferredReplicaElectionZnode{true, zk::decodePreferredReplicaElection(*config_, node->data)};
   }
   zk.last_zxid = zk_.lastZxid();
   config_->brokers.forEach([&](BrokerId b) { broker(b).toObservation(out.brokers[static_cast<std::size_t>(b)]); });

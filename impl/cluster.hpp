@@ -47,7 +47,8 @@ class ImplCluster {
   //   registration (the creation counter when it was created), the data version of every znode
   //   but /controller_epoch and the partition states (their writers match any version), and what
   //   an unflushed state-machine batch holds (never sent: ControllerBrokerRequestBatch::
-  //   restoreUnflushed);
+  //   restoreUnflushed); the text of an /admin/reassign_partitions that does not parse (every
+  //   such text reads as no entry: restored as `not json`);
   // - the watches of a module other than the active one (they reach nobody and are removed
   //   before it can be elected again: KafkaController::restoreHandlers);
   // - derived from the world: /config/topics/<t> exists for every existing topic (written before

@@ -29,11 +29,13 @@ class KafkaThrowable : public std::runtime_error {
   Failure failure_;
 };
 
+inline constexpr std::string_view kControllerMovedExceptionClass = "org.apache.kafka.common.errors.ControllerMovedException";
+
 // org.apache.kafka.common.errors.ControllerMovedException: a fenced write found a newer
 // controller (kafka.md §6.3). Escapes state machines; KafkaController.process answers maybeResign.
 struct ControllerMovedException : KafkaThrowable {
   explicit ControllerMovedException(std::string message)
-      : KafkaThrowable("org.apache.kafka.common.errors.ControllerMovedException", std::move(message)) {}
+      : KafkaThrowable(std::string(kControllerMovedExceptionClass), std::move(message)) {}
 };
 
 struct IllegalStateException : KafkaThrowable {
@@ -50,6 +52,12 @@ struct StateChangeFailedException : KafkaThrowable {
 struct NoSuchElementException : KafkaThrowable {
   explicit NoSuchElementException(std::string message)
       : KafkaThrowable("java.util.NoSuchElementException", std::move(message)) {}
+};
+
+// kafka.admin.AdminOperationException: maybeRemoveFromZkReassignment's wrapping of a KeeperException.
+struct AdminOperationException : KafkaThrowable {
+  explicit AdminOperationException(std::string message)
+      : KafkaThrowable("kafka.admin.AdminOperationException", std::move(message)) {}
 };
 
 struct KafkaException : KafkaThrowable {

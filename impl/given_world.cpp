@@ -67,6 +67,9 @@ void KafkaController::restoreHandlers(BrokerId id, const ControllerContext& cont
   zk.registerZNodeChildChangeHandler(id, zk::paths::kBrokerIds);
   zk.registerZNodeChildChangeHandler(id, zk::paths::kTopics);
   zk.registerZNodeChildChangeHandler(id, zk::paths::kDeleteTopics);
+  // PreferredReplicaElectionHandler, PartitionReassignmentHandler
+  zk.registerZNodeChangeHandler(id, zk::paths::kPreferredReplicaElection);
+  zk.registerZNodeChangeHandler(id, zk::paths::kReassignPartitions);
   // registerPartitionModificationsHandlers'
   context.allTopics.forEach([&](TopicIndex t) { zk.registerZNodeChangeHandler(id, zk::paths::topic(zk.topicName(t))); });
 }
@@ -100,6 +103,32 @@ void restoreTopic(zk::KafkaZkClient& client, TopicIndex t, const TopicZnodes& to
   }
 }
 
+// The legacy admin znodes (kafka.md §6.1). A reassignment znode whose data does not parse is
+// restored as kUnparsableReassignPartitions (every such text reads alike: no entry), whatever
+// partitions the world lists beside the flag; entries of topics outside the configuration cannot
+// be written (they have no name) and are left out.
+void restoreLegacyAdminZnodes(zk::KafkaZkClient& client, const Config& config, const ZooKeeperData& zk) {
+  const ReassignPartitionsZnode& reassign = zk.reassign_partitions;
+  if (reassign.exists && reassign.invalid_json) {
+    client.restoreUnparsablePartitionReassignment();
+  } else if (reassign.exists) {
+    zk::PartitionReassignment entries;
+    reassign.partitions.forEach([&](TopicPartition tp) {
+      if (tp.topic >= config.topicCount()) return;
+      entries.emplace(tp, reassign.targets[static_cast<std::size_t>(partitionIndex(tp))]);
+    });
+    client.restorePartitionReassignment(entries);
+  }
+  const PreferredReplicaElectionZnode& preferred = zk.preferred_replica_election;
+  if (preferred.exists) {
+    PartitionSet partitions;
+    preferred.partitions.forEach([&](TopicPartition tp) {
+      if (tp.topic < config.topicCount()) partitions.insert(tp);
+    });
+    client.restorePreferredReplicaElection(partitions);
+  }
+}
+
 }  // namespace
 
 ImplCluster::ImplCluster(const Config& config, const Observation& given, Mutants mutants, LogTarget log)
@@ -128,6 +157,7 @@ ImplCluster::ImplCluster(const Config& config, const Observation& given, Mutants
     restoreTopic(client, t, topic);
     if (zk.delete_topics.contains(t)) client.restoreDeleteTopicPath(t);
   }
+  restoreLegacyAdminZnodes(client, *config_, zk);
   client.restoreLastZxid(zk.last_zxid);
 
   config_->brokers.forEach([&](BrokerId b) {

@@ -162,7 +162,9 @@ class Cluster:
             if self.active() is not None:
                 self.brokers[self.active()]["controller"]["events"].append({"kind": "TopicChange"})
         elif kind == "process-event":
-            self.brokers[arg]["controller"]["events"].pop(0)  # TopicChange: the only event here
+            event = self.brokers[arg]["controller"]["events"].pop(0)
+            if event.get("zk_triggered"):
+                return  # ReplicaLeaderElection(None, PREFERRED, ZkTriggered): no znode here, nothing to do
             ctx = self.brokers[arg]["controller"]["context"]
             new = [int(t) for t in sorted(self.zk["topics"], key=int) if int(t) not in ctx["all_topics"]]
             ctx["all_topics"] = sorted(ctx["all_topics"] + new)
@@ -184,6 +186,8 @@ class Cluster:
                              "live_broker_epochs": live, "all_topics": existing, "partitions": {}}
         self.send_update_metadata(b, [])  # every live broker learns of the new controller
         self.bring_online(b, existing)
+        # Failover step 14 ends by queueing ReplicaLeaderElection(None, PREFERRED, ZkTriggered).
+        module["events"].append({"kind": "ReplicaLeaderElection", "zk_triggered": True})
 
     def deliver(self, b):
         broker = self.brokers[b]

@@ -128,6 +128,51 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`KafkaController.processTopicUncleanLeaderElectionEnable` (kafka.md §5.6 event 26, §2.7).",
      "its section of `spec/rules/actions.cpp`; `processTopicUncleanLeaderElectionEnable` in `spec/rules/topic_events.cpp`",
      "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nsettle\ncrash 1\nsettle\nenable-unclean t"},
+    {K::ZkReassign,
+     "A legacy admin tool (or `zkCli`) creates `/admin/reassign_partitions` with one entry, the partition and its "
+     "target replicas. The controller's creation watch queues **ZkPartitionReassignment**, whose handler builds "
+     "`current.reassignTo(target)` and runs `onPartitionReassignment` as the API path does — but nothing validates "
+     "the target: a dead broker is accepted as an adding replica, and the reassignment waits until it starts and "
+     "joins the ISR. The controller removes the entry when the reassignment completes (`maybeRemoveFromZkReassignment`"
+     ": the znode is deleted when it lists nothing more, and the controller queues ZkPartitionReassignment for itself "
+     "to re-arm the watch), when it fails to start, or when an API reassignment of the partition supersedes it. A "
+     "znode present at failover is processed in step 12.",
+     "`/admin/reassign_partitions` does not exist (the tool's create fails with NODEEXISTS otherwise); the partition "
+     "exists in ZooKeeper; a `zk-reassignments` budget remains (shared with `zk-reassign-invalid`).",
+     "ZooKeeper: `/admin/reassign_partitions`.",
+     "The event **ZkPartitionReassignment** at the active controller (not queued again if one is queued).",
+     "`ReassignPartitionsZNode`, `PartitionReassignmentHandler.handleCreation`; the controller side is "
+     "`KafkaController.processZkPartitionReassignment` (kafka.md §5.7.5, §5.7.6, §6.1).",
+     "`zkReassignApply` in `spec/rules/actions.cpp`; `processZkPartitionReassignment` in `spec/rules/reassignment.cpp`",
+     "elect-controller 3\nsettle\nzk-reassign t-0 2,3"},
+    {K::ZkReassignInvalid,
+     "A legacy admin tool creates `/admin/reassign_partitions` with data that is not its JSON. The controller's "
+     "creation watch queues **ZkPartitionReassignment**; reading the znode WARNs \"Ignoring partition reassignment "
+     "due to invalid json\" and finds no entries, so nothing is reassigned and the znode stays — blocking the next "
+     "`zk-reassign` — until the controller next rewrites it: an API reassignment request or the completion of a "
+     "reassignment finds no entries left and deletes it.",
+     "`/admin/reassign_partitions` does not exist; a `zk-reassignments` budget remains.",
+     "ZooKeeper: `/admin/reassign_partitions` (invalid JSON).",
+     "The event **ZkPartitionReassignment** at the active controller (not queued again if one is queued).",
+     "`KafkaZkClient.getPartitionReassignment` (invalid JSON is read as empty), "
+     "`KafkaController.processZkPartitionReassignment` (kafka.md §5.7.6, §6.1).",
+     "`zkReassignApply` in `spec/rules/actions.cpp`; `partitionReassignmentEntries` in `spec/rules/zookeeper.cpp`",
+     "elect-controller 3\nsettle\nzk-reassign-invalid"},
+    {K::ZkElectPreferred,
+     "A legacy admin tool creates `/admin/preferred_replica_election` naming one partition. The controller's "
+     "creation watch queues **ReplicaLeaderElection(None, PREFERRED, ZkTriggered)**, whose handler reads the "
+     "znode's partitions and elects as ElectLeaders(PREFERRED) would, then deletes the znode and queues the same "
+     "event for itself to re-arm the watch. A znode present at failover is processed in step 14.",
+     "`/admin/preferred_replica_election` does not exist (the tool's create fails with NODEEXISTS otherwise); the "
+     "partition exists in ZooKeeper; a `zk-preferred-elections` budget remains.",
+     "ZooKeeper: `/admin/preferred_replica_election`.",
+     "The event **ReplicaLeaderElection(ZkTriggered)** at the active controller (not queued again if one is queued).",
+     "`PreferredReplicaElectionZNode`, `PreferredReplicaElectionHandler.handleCreation`; the controller side is "
+     "`KafkaController.processReplicaLeaderElection` and `onReplicaElection` (kafka.md §5.8.1, §5.8.2, §6.1).",
+     "`zkElectPreferredApply` in `spec/rules/actions.cpp`; `processZkTriggeredReplicaLeaderElection` in "
+     "`spec/rules/admin_elections.cpp`",
+     "elect-controller 3\nsettle\ncrash 1\nsettle\nstart 1\nsettle\nexpand-isr t-0 leader 2 add 1\nsettle\n"
+     "zk-elect-preferred t-0"},
     {K::CrashBroker,
      "The broker process dies (a hard failure, `kill -9`). Its ZooKeeper session ends, so its ephemeral "
      "`/brokers/ids/<b>` disappears — and `/controller` too if it was the controller. All of the broker's state is "
@@ -245,13 +290,16 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "older controller. It then runs `onControllerFailover` atomically: reads the brokers, topics, assignments and "
      "partition states into its context, initializes the topic deletion manager, sends UpdateMetadata to every "
      "live broker, starts the replica state machine (replicas Online, or Ineligible → Offline) and the partition "
-     "state machine (New/Offline partitions elected), resumes reassignments and deletions.",
+     "state machine (New/Offline partitions elected), starts what `/admin/reassign_partitions` lists and resumes the "
+     "other reassignments, resumes deletions, and runs the preferred elections `/admin/preferred_replica_election` "
+     "still asks for — then deletes that znode and queues ReplicaLeaderElection(ZkTriggered) for itself, even "
+     "when there was none.",
      "`/controller` is absent, `b` is alive and its module is neither active nor session-lost. Never bounded: a "
      "recovery action.",
      "ZooKeeper: `/controller`, `/controller_epoch`, partition-state znodes of partitions it initializes or elects; "
      "`b`'s controller context.",
      "UpdateMetadata to every live broker, LeaderAndIsr for every partition with a leader, and what the state "
-     "machines' startup sends.",
+     "machines' startup sends; the event ReplicaLeaderElection(ZkTriggered) in its own queue.",
      "`KafkaController.elect` → `onControllerFailover` (kafka.md §5.4, §3.1, §2.1, §6.3).",
      "`elect` in `spec/rules/controller_failover.cpp`",
      "elect-controller 3\nsettle\ncrash 1\nlose-controller-session 3\nelect-controller 2"},
@@ -412,12 +460,18 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "`KafkaController.processControlledShutdown` → `doControlledShutdown` (kafka.md §5.9, §2.9).",
      "`processControlledShutdown` in `spec/rules/admin_elections.cpp`",
      "elect-controller 3\nsettle\ncontrolled-shutdown 1\nprocess-event 3", ""},
-    {E::ReplicaLeaderElection, "An ElectLeaders request (PREFERRED or UNCLEAN) for some partitions.",
-     "`elect-preferred t-p` and `elect-unclean t-p`.",
-     "Unknown partitions and partitions of topics being deleted are skipped; a partition is electable for "
+    {E::ReplicaLeaderElection,
+     "An ElectLeaders request (PREFERRED or UNCLEAN) for some partitions, or (ZkTriggered) the partitions "
+     "`/admin/preferred_replica_election` names.",
+     "`elect-preferred t-p` and `elect-unclean t-p`; `zk-elect-preferred t-p` (the znode's creation watch); the "
+     "controller itself after deleting that znode, and at the end of every failover (ZkTriggered, to re-arm the "
+     "watch).",
+     "Only when active; a ZkTriggered one only when the znode exists, and its partitions are the znode's. Unknown "
+     "partitions and partitions of topics being deleted are skipped; a partition is electable for "
      "PREFERRED when its leader is not the head of its assignment, for UNCLEAN when it has no live leader. The "
      "electable partitions go Online → Online with the PreferredReplica strategy, or the Offline strategy with "
-     "unclean election allowed.",
+     "unclean election allowed. A ZkTriggered election then deletes the znode and queues "
+     "ReplicaLeaderElection(ZkTriggered) for the controller itself.",
      "Partition-state znodes (leader, epochs, ISR for unclean), leadership.",
      "LeaderAndIsr to the strategy's recipients, UpdateMetadata to every live broker.",
      "`KafkaController.processReplicaLeaderElection`, `onReplicaElection` (kafka.md §5.8.1, §5.8.2, §2.8).",
@@ -453,6 +507,19 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nsettle\ncrash 1\nsettle\nenable-unclean t\n"
      "process-event 3",
      ""},
+    {E::ZkPartitionReassignment, "`/admin/reassign_partitions` was created (or the controller re-arms its watch).",
+     "`zk-reassign t-p R` and `zk-reassign-invalid` (the znode's creation watch); the controller itself after "
+     "deleting that znode.",
+     "Only when active and the znode exists. Every entry (none when the data is not valid JSON) becomes "
+     "`current.reassignTo(target)` without validation and goes through `maybeTriggerPartitionReassignment` as in "
+     "ApiPartitionReassignment; entries that fail (topic being deleted, unknown partition, an error) are removed "
+     "from the znode, which is deleted when nothing remains (the controller then queues ZkPartitionReassignment for "
+     "itself).",
+     "As ApiPartitionReassignment; `/admin/reassign_partitions` (trimmed or deleted).",
+     "As ApiPartitionReassignment; ZkPartitionReassignment for itself when it deletes the znode.",
+     "`KafkaController.processZkPartitionReassignment`, `maybeRemoveFromZkReassignment` (kafka.md §5.7.5, §5.7.6).",
+     "`processZkPartitionReassignment` in `spec/rules/reassignment.cpp`",
+     "elect-controller 3\nsettle\nzk-reassign t-0 2,3\nprocess-event 3", ""},
 }};
 
 constexpr bool inEnumOrder() {

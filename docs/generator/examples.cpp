@@ -42,6 +42,8 @@ bound unclean-elections 2
 bound isr-shrinks 1
 bound stop-replica-errors 1
 bound auto-rebalances 1
+bound zk-reassignments 1
+bound zk-preferred-elections 1
 )";
 
 constexpr int kMaxSettleSteps = 1000;

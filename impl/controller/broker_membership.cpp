@@ -44,7 +44,12 @@ void KafkaController::onBrokerStartup(BrokerSet newBrokers) {
   const std::vector<PartitionAndReplica> replicas_on_new = context_.replicasOnBrokers(newBrokers);
   rsm_.handleStateChanges(replicas_on_new, ReplicaState::OnlineReplica);
   psm_.triggerOnlinePartitionStateChange();
-  maybeResumeReassignments(newBrokers, /*all=*/false);
+  maybeResumeReassignments([&](TopicPartition, const ReplicaAssignment& assignment) {
+    for (BrokerId r : assignment.targetReplicas()) {
+      if (newBrokers.contains(r)) return true;
+    }
+    return false;
+  });
   TopicSet queued;
   for (const PartitionAndReplica& r : replicas_on_new) {
     if (tdm_.isTopicQueuedUpForDeletion(r.tp.topic)) queued.insert(r.tp.topic);

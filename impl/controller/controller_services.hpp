@@ -3,6 +3,8 @@
 // call by the cluster and passed by reference (the cluster is a value; nothing points into it).
 #pragma once
 
+#include <functional>
+
 #include "impl/controller/controller_channel.hpp"
 #include "impl/mutants.hpp"
 #include "impl/state_change_logger.hpp"
@@ -18,6 +20,12 @@ struct ControllerServices {
   ControllerChannel& channel;
   StateChangeLogger logger;  // `[Controller id=<id>] `; withControllerEpoch adds the epoch
   Mutants mutants;
+  // Routes the ZooKeeper watch notifications of the changes made so far to the active controller
+  // (docs/world.md §2; the cluster's routing). Kafka's ZooKeeper event thread runs a change's watch
+  // handlers before the reply to the write reaches the controller thread, so the controller calls
+  // this before it puts an event on its own queue or stops being active. Empty when a controller
+  // is wired by hand (unit tests): the notifications then wait for the caller.
+  std::function<void()> deliver_watch_events;
 
   bool isDeleteTopicEnabled() const { return config.delete_topic_enable; }
   bool mutant(Mutant m) const { return mutants.has(m); }

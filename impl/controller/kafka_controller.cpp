@@ -22,6 +22,17 @@ std::optional<ControllerEvent> KafkaController::eventForWatch(const Config& conf
     if (change.path == zk::paths::kDeleteTopics) return ControllerEvent{.kind = ControllerEventKind::TopicDeletion};
     return std::nullopt;
   }
+  // PartitionReassignmentHandler and PreferredReplicaElectionHandler only implement handleCreation:
+  // the controller's own trimming and deleting of these znodes queues nothing through them.
+  if (change.path == zk::paths::kReassignPartitions) {
+    if (change.type != Type::NodeCreated) return std::nullopt;
+    return ControllerEvent{.kind = ControllerEventKind::ZkPartitionReassignment};
+  }
+  if (change.path == zk::paths::kPreferredReplicaElection) {
+    if (change.type != Type::NodeCreated) return std::nullopt;
+    return ControllerEvent{.kind = ControllerEventKind::ReplicaLeaderElection, .election_type = ElectionType::PREFERRED,
+                           .zk_triggered = true};
+  }
   // PartitionModificationsHandler only implements handleDataChange.
   const std::string prefix = std::string(zk::paths::kTopics) + "/";
   if (change.type != Type::NodeDataChanged || change.path.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
@@ -61,10 +72,15 @@ void KafkaController::dispatch(const ControllerEvent& event) {
       return;
     case ControllerEventKind::ControlledShutdown: processControlledShutdown(event.broker, event.broker_epoch); return;
     case ControllerEventKind::ReplicaLeaderElection:
-      processReplicaLeaderElection(event.partitions, event.election_type);
+      if (event.zk_triggered) {
+        processReplicaLeaderElection(std::nullopt, event.election_type, ElectionTrigger::ZkTriggered);
+      } else {
+        processReplicaLeaderElection(event.partitions, event.election_type, ElectionTrigger::AdminClientTriggered);
+      }
       return;
     case ControllerEventKind::AutoPreferredReplicaLeaderElection: processAutoPreferredReplicaLeaderElection(); return;
     case ControllerEventKind::TopicUncleanLeaderElectionEnable: processTopicUncleanLeaderElectionEnable(event.topic); return;
+    case ControllerEventKind::ZkPartitionReassignment: processZkPartitionReassignment(); return;
   }
 }
 
@@ -97,6 +113,11 @@ void KafkaController::onControllerFailover() {
   services_.zk.registerZNodeChildChangeHandler(id_, zk::paths::kTopics);
   services_.zk.registerZNodeChildChangeHandler(id_, zk::paths::kDeleteTopics);
   // Log-dir and ISR-change notifications are not modeled (IBP 3.8 uses AlterPartition).
+  // registerZNodeChangeHandlerAndCheckExistence: PreferredReplicaElectionHandler and
+  // PartitionReassignmentHandler (creation watches; kcspec's watches stay registered, so the
+  // existence checks that re-arm them in Kafka need no registration here).
+  services_.zk.registerZNodeChangeHandler(id_, zk::paths::kPreferredReplicaElection);
+  services_.zk.registerZNodeChangeHandler(id_, zk::paths::kReassignPartitions);
   initializeControllerContext();
 
   // fetchTopicDeletionsInProgress
@@ -114,13 +135,48 @@ void KafkaController::onControllerFailover() {
   rsm_.startup();
   psm_.startup();
   // INFO "Ready to serve as the new controller with epoch <E>"
-  // initializePartitionReassignments: /admin/reassign_partitions is not modeled, so every
-  // reassignment found in the topic znodes is resumed.
-  maybeResumeReassignments(BrokerSet{}, /*all=*/true);
+  initializePartitionReassignments();
   tdm_.tryTopicDeletion();
-  // Pending preferred elections: /admin/preferred_replica_election is not modeled.
+  const PartitionSet pending_preferred_replica_elections = fetchPendingPreferredReplicaElections();
+  // Called even with nothing pending: its finally-block deletes /admin/preferred_replica_election
+  // and queues ReplicaLeaderElection(None, PREFERRED, ZkTriggered) on every failover.
+  onReplicaElection(pending_preferred_replica_elections, ElectionType::PREFERRED, ElectionTrigger::ZkTriggered);
   // INFO "Starting the controller scheduler": the auto-rebalance task is ImplCluster's
   // auto-rebalance-timer action, enabled while this controller is active.
+}
+
+void KafkaController::initializePartitionReassignments() {
+  // New reassignments may have been submitted through ZooKeeper while the controller was failing over.
+  const PartitionSet zk_partitions_resumed = processZkPartitionReassignment();
+  // API-based reassignments (and ZooKeeper ones already in the topic znodes) that need restarting.
+  maybeResumeReassignments(
+      [&](TopicPartition tp, const ReplicaAssignment&) { return !zk_partitions_resumed.contains(tp); });
+}
+
+PartitionSet KafkaController::fetchPendingPreferredReplicaElections() {
+  const PartitionSet undergoing = services_.zk.getPreferredReplicaElection();
+  // Completed: the topic is gone (no assignment) or the cached leader is the preferred replica.
+  PartitionSet completed;
+  undergoing.forEach([&](TopicPartition tp) {
+    const BrokerList replicas = context_.partitionReplicaAssignment(tp);
+    const bool topic_deleted = replicas.empty();
+    bool successful = false;
+    if (!topic_deleted) {
+      const auto& leadership = context_.partitionLeadershipInfo(tp);
+      if (!leadership) throw NoSuchElementException("None.get");  // fails the failover (elect())
+      successful = leadership->leader_and_isr.leader == replicas.front();
+    }
+    if (successful || topic_deleted) completed.insert(tp);
+  });
+  const PartitionSet ignoring_topic_deletion = undergoing - completed;
+  PartitionSet skipped_for_topic_deletion;
+  ignoring_topic_deletion.forEach([&](TopicPartition tp) {
+    if (tdm_.isTopicQueuedUpForDeletion(tp.topic)) skipped_for_topic_deletion.insert(tp);
+  });
+  // INFO "Partitions undergoing preferred replica election: …", "Partitions that completed
+  // preferred replica election: …", "Skipping preferred replica election for partitions due to
+  // topic deletion: …", "Resuming preferred replica election for partitions: …"
+  return ignoring_topic_deletion - skipped_for_topic_deletion;
 }
 
 void KafkaController::initializeControllerContext() {
@@ -159,6 +215,8 @@ void KafkaController::onControllerResignation() {
 }
 
 void KafkaController::maybeResign() {
+  // The notifications of this step's earlier writes reached the handlers while they were registered.
+  deliverWatchEvents();
   const bool was_active = state_.active;
   const std::optional<BrokerId> current = services_.zk.getControllerId();
   state_.active = current && *current == id_;
@@ -166,6 +224,8 @@ void KafkaController::maybeResign() {
 }
 
 void KafkaController::triggerControllerMove() {
+  // The notifications of this step's earlier writes reached the handlers while they were registered.
+  deliverWatchEvents();
   const std::optional<BrokerId> current = services_.zk.getControllerId();
   state_.active = current && *current == id_;
   if (!state_.active) return;  // WARN "Controller has already moved when trying to trigger controller movement"
@@ -201,6 +261,11 @@ void KafkaController::sendUpdateMetadataRequest(BrokerSet brokers, PartitionSet 
   } catch (const IllegalStateException& e) {
     handleIllegalState(e);
   }
+}
+
+void KafkaController::putOwnEvent(const ControllerEvent& event) {
+  deliverWatchEvents();
+  state_.events.append(event);
 }
 
 // ------------------------------------------------------------------ DeletionClient

@@ -6,11 +6,14 @@
 //   controlled_shutdown.cpp     ControlledShutdown
 //   topic_changes.cpp           TopicChange, PartitionModifications, onNewPartitionCreation
 //   topic_deletion_events.cpp   TopicDeletion, TopicDeletionStopReplicaResponseReceived
-//   partition_reassignment.cpp  ApiPartitionReassignment and the reassignment phases (§5.7)
-//   leader_elections.cpp        ReplicaLeaderElection, TopicUncleanLeaderElectionEnable
+//   partition_reassignment.cpp  ApiPartitionReassignment, ZkPartitionReassignment and the
+//                               reassignment phases (§5.7)
+//   leader_elections.cpp        ReplicaLeaderElection (ElectLeaders and /admin/preferred_replica_election),
+//                               the auto rebalance, TopicUncleanLeaderElectionEnable
 //   alter_partition.cpp         AlterPartitionReceived (§5.12)
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -26,6 +29,9 @@
 #include "spec/vocabulary/observation.hpp"
 
 namespace kcspec::impl {
+
+// Kafka's ElectionTrigger: who asked for a leader election (kafka.md §5.8.1).
+enum class ElectionTrigger : std::uint8_t { AutoTriggered, ZkTriggered, AdminClientTriggered };
 
 struct KafkaControllerState {
   bool active = false;        // activeControllerId == this broker
@@ -63,7 +69,8 @@ class KafkaController final : public DeletionClient {
   void process(const ControllerEvent& event);
 
   // A stated world (issue 28): the ZooKeeper handlers the active controller `id` (alive, active,
-  // with its session) holds after any history — those onControllerFailover registers, and a
+  // with its session) holds after any history — those onControllerFailover registers (the child
+  // handlers and the /admin/reassign_partitions and /admin/preferred_replica_election ones), and a
   // PartitionModificationsHandler for every topic of its context: registered for allTopics at
   // failover and for each topic TopicChange adds, muted when a topic's deletion completes, which
   // removes it from allTopics. (TopicChange drops a topic whose znode is gone without muting it,
@@ -97,10 +104,18 @@ class KafkaController final : public DeletionClient {
   void dispatch(const ControllerEvent& event);
   void onControllerFailover();
   void initializeControllerContext();
+  void initializePartitionReassignments();
+  PartitionSet fetchPendingPreferredReplicaElections();
   void registerPartitionModificationsHandlers(TopicSet topics);
   void onControllerResignation();
   void maybeResign();
   void triggerControllerMove();
+  // eventManager.put from the controller thread (a plain put, not coalesced), after the watch
+  // notifications of its earlier ZooKeeper writes (ControllerServices::deliver_watch_events).
+  void putOwnEvent(const ControllerEvent& event);
+  void deliverWatchEvents() {
+    if (services_.deliver_watch_events) services_.deliver_watch_events();
+  }
   [[noreturn]] void handleIllegalState(const IllegalStateException& e);
   void processExpire();
   void sendUpdateMetadataRequest(BrokerSet brokers, PartitionSet partitions);
@@ -126,24 +141,35 @@ class KafkaController final : public DeletionClient {
                                                        PartitionSet partitionsInError);
 
   // --- partition_reassignment.cpp
+  using ShouldRemoveReassignment = std::function<bool(TopicPartition, const BrokerList&)>;
+  using ShouldResumeReassignment = std::function<bool(TopicPartition, const ReplicaAssignment&)>;
+  PartitionSet processZkPartitionReassignment();  // the partitions whose reassignment started
   void processApiPartitionReassignment(TopicPartition tp, std::optional<BrokerList> targetReplicas);
   bool validateReplicas(TopicPartition tp, const BrokerList& replicas) const;
-  void maybeTriggerPartitionReassignment(TopicPartition tp, const ReplicaAssignment& reassignment);
+  std::optional<ReplicaAssignment> maybeBuildReassignment(TopicPartition tp,
+                                                          std::optional<BrokerList> targetReplicas) const;
+  // Whether it started (ApiError.NONE); false for every error (UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_SERVER_ERROR).
+  bool maybeTriggerPartitionReassignment(TopicPartition tp, const ReplicaAssignment& reassignment);
   void onPartitionReassignment(TopicPartition tp, const ReplicaAssignment& reassignment);
   void updateCurrentReassignment(TopicPartition tp, const ReplicaAssignment& reassignment);
   void updateReplicaAssignmentForPartition(TopicPartition tp, const ReplicaAssignment& assignment);
   bool isReassignmentComplete(TopicPartition tp, const ReplicaAssignment& assignment) const;
   void maybeCompleteReassignment(TopicPartition tp);
-  void maybeResumeReassignments(BrokerSet targetsOn, bool all);
+  void maybeResumeReassignments(const ShouldResumeReassignment& shouldResume);
   void moveReassignedPartitionLeaderIfRequired(TopicPartition tp, const ReplicaAssignment& newAssignment);
   void stopRemovedReplicasOfReassignedPartition(TopicPartition tp, const BrokerList& removedReplicas);
   void updateLeaderEpochAndSendRequest(TopicPartition tp, const ReplicaAssignment& assignment);
   std::optional<LeaderIsrAndControllerEpoch> updateLeaderEpoch(TopicPartition tp);
-  void removePartitionFromReassigningPartitions(TopicPartition tp);
+  void removePartitionFromReassigningPartitions(TopicPartition tp, const ReplicaAssignment& assignment);
+  void maybeRemoveFromZkReassignment(const ShouldRemoveReassignment& shouldRemoveReassignment);
 
   // --- leader_elections.cpp
-  void processReplicaLeaderElection(PartitionSet partitions, ElectionType type);
-  ElectionOutcomes onReplicaElection(PartitionSet partitions, ElectionType type);
+  // partitionsFromAdminClient: nullopt for ZkTriggered (the partitions are the znode's).
+  void processReplicaLeaderElection(std::optional<PartitionSet> partitionsFromAdminClient, ElectionType type,
+                                    ElectionTrigger trigger);
+  ElectionOutcomes onReplicaElection(PartitionSet partitions, ElectionType type, ElectionTrigger trigger);
+  void removePartitionsFromPreferredReplicaElection(PartitionSet partitionsToBeRemoved,
+                                                    bool isTriggeredByAutoRebalance);
   void processAutoPreferredReplicaLeaderElection();
   void checkAndTriggerAutoLeaderRebalance();
   bool canPreferredReplicaBeLeader(TopicPartition tp) const;

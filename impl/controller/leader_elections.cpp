@@ -1,6 +1,8 @@
-// KafkaController: ElectLeaders (kafka.md §5.8.1–2), the auto leader rebalance (§5.8.3) and a
-// topic's unclean flag being enabled.
+// KafkaController: ElectLeaders and /admin/preferred_replica_election (kafka.md §5.8.1–2), the
+// auto leader rebalance (§5.8.3) and a topic's unclean flag being enabled.
 #include <map>
+#include <optional>
+#include <variant>
 #include <vector>
 
 #include "impl/controller/election.hpp"
@@ -8,11 +10,17 @@
 
 namespace kcspec::impl {
 
-void KafkaController::processReplicaLeaderElection(PartitionSet partitions, ElectionType type) {
-  if (!isActive()) return;  // every partition → NOT_CONTROLLER
-  // AdminClientTriggered: no /admin/preferred_replica_election check.
+void KafkaController::processReplicaLeaderElection(std::optional<PartitionSet> partitionsFromAdminClient,
+                                                   ElectionType type, ElectionTrigger trigger) {
+  if (!isActive()) return;  // every given partition → NOT_CONTROLLER
+  // registerZNodeChangeHandlerAndCheckExistence(preferredReplicaElectionHandler): a ZooKeeper-
+  // triggered election goes on only while /admin/preferred_replica_election exists (the watch
+  // stays registered in kcspec).
+  if (trigger != ElectionTrigger::AdminClientTriggered && !services_.zk.preferredReplicaElectionExists()) return;
+  const PartitionSet partitions =
+      partitionsFromAdminClient ? *partitionsFromAdminClient : services_.zk.getPreferredReplicaElection();
   const PartitionSet known = partitions & context_.allPartitions();
-  // INFO "Skipping replica leader election (<type>) for partition <tp> by AdminClientTriggered since it doesn't exist."
+  // INFO "Skipping replica leader election (<type>) for partition <tp> by <trigger> since it doesn't exist."
   PartitionSet being_deleted, live;
   known.forEach([&](TopicPartition tp) {
     (tdm_.isTopicQueuedUpForDeletion(tp.topic) ? being_deleted : live).insert(tp);
@@ -25,9 +33,12 @@ void KafkaController::processReplicaLeaderElection(PartitionSet partitions, Elec
     known.forEach([&](TopicPartition tp) { topics.insert(tp.topic); });
     tdm_.markTopicIneligibleForDeletion(topics, "preferred replica election in progress");
   }
-  // WARN "Skipping replica leader election (<type>) for partitions … since the respective topics are being deleted"
+  // WARN "Skipping replica leader election (<type>) for partitions … by <trigger> since the respective
+  // topics are being deleted"
   PartitionSet electable;
   live.forEach([&](TopicPartition tp) {
+    // A known partition without cached leadership: NoSuchElementException, the whole event is
+    // abandoned before onReplicaElection (so a ZooKeeper request's znode stays).
     const auto& leadership = context_.partitionLeadershipInfo(tp);
     if (!leadership) throw NoSuchElementException("None.get");
     const BrokerId leader = leadership->leader_and_isr.leader;
@@ -40,16 +51,64 @@ void KafkaController::processReplicaLeaderElection(PartitionSet partitions, Elec
     }
     // otherwise ELECTION_NOT_NEEDED
   });
-  onReplicaElection(electable, type);
-  // DEBUG "Waiting for any successful result for election type (<type>) by AdminClientTriggered for partitions: …"
+  onReplicaElection(electable, type, trigger);
+  // DEBUG "Waiting for any successful result for election type (<type>) by <trigger> for partitions: …"
 }
 
-ElectionOutcomes KafkaController::onReplicaElection(PartitionSet partitions, ElectionType type) {
-  // INFO "Starting replica leader election (<type>) for partitions <…> triggered by AdminClientTriggered"
-  const PartitionLeaderElectionStrategy strategy = type == ElectionType::PREFERRED
-                                                       ? PartitionLeaderElectionStrategy::preferredReplica()
-                                                       : PartitionLeaderElectionStrategy::offline(/*allowUnclean=*/true);
-  return psm_.handleStateChanges(toVector(partitions), PartitionState::OnlinePartition, strategy);
+ElectionOutcomes KafkaController::onReplicaElection(PartitionSet partitions, ElectionType type, ElectionTrigger trigger) {
+  // INFO "Starting replica leader election (<type>) for partitions <…> triggered by <trigger>"
+  ElectionOutcomes results;
+  try {
+    const PartitionLeaderElectionStrategy strategy =
+        type == ElectionType::PREFERRED
+            ? PartitionLeaderElectionStrategy::preferredReplica()
+            : PartitionLeaderElectionStrategy::offline(/*allowUnclean=*/trigger == ElectionTrigger::AdminClientTriggered);
+    results = psm_.handleStateChanges(toVector(partitions), PartitionState::OnlinePartition, strategy);
+    if (trigger != ElectionTrigger::AdminClientTriggered) {
+      for (const auto& [tp, outcome] : results) {
+        const Failure* failure = std::get_if<Failure>(&outcome);
+        if (failure == nullptr) continue;
+        if (failure->exception_class == kControllerMovedExceptionClass) {
+          // INFO "Error completing replica leader election (<type>) for partition <tp> because
+          // controller has moved to another broker."
+          throw ControllerMovedException(failure->message);
+        }
+        // ERROR "Error completing replica leader election (<type>) for partition <tp>"
+      }
+    }
+  } catch (const KafkaThrowable&) {
+    // The finally-block runs with the exception in flight; one it throws replaces it.
+    if (trigger != ElectionTrigger::AdminClientTriggered) {
+      removePartitionsFromPreferredReplicaElection(partitions, trigger == ElectionTrigger::AutoTriggered);
+    }
+    throw;
+  }
+  if (trigger != ElectionTrigger::AdminClientTriggered) {
+    removePartitionsFromPreferredReplicaElection(partitions, trigger == ElectionTrigger::AutoTriggered);
+  }
+  return results;
+}
+
+void KafkaController::removePartitionsFromPreferredReplicaElection(PartitionSet partitionsToBeRemoved,
+                                                                  bool isTriggeredByAutoRebalance) {
+  partitionsToBeRemoved.forEach([&](TopicPartition tp) {
+    const auto& leadership = context_.partitionLeadershipInfo(tp);
+    if (!leadership) throw NoSuchElementException("None.get");
+    const BrokerList assigned = context_.partitionReplicaAssignment(tp);
+    if (assigned.empty()) throw NoSuchElementException("head of empty list");
+    // leader == preferred: INFO "Partition <tp> completed preferred replica leader election. New
+    // leader is <pref>"; else WARN "Partition <tp> failed to complete preferred replica leader
+    // election to <pref>. Leader is still <leader>"
+  });
+  if (isTriggeredByAutoRebalance) return;
+  // Fenced (a stale controller gets ControllerMovedException, and nothing is queued); a missing
+  // znode is fine (NONODE is not checked).
+  services_.zk.deletePreferredReplicaElection(context_.epochZkVersion);
+  // "Ensure we detect future preferred replica leader elections": eventManager.put on this
+  // controller's own queue.
+  putOwnEvent(ControllerEvent{.kind = ControllerEventKind::ReplicaLeaderElection,
+                              .election_type = ElectionType::PREFERRED,
+                              .zk_triggered = true});
 }
 
 void KafkaController::processAutoPreferredReplicaLeaderElection() {
@@ -87,7 +146,7 @@ void KafkaController::checkAndTriggerAutoLeaderRebalance() {
         candidates.insert(tp);
       }
     }
-    onReplicaElection(candidates, ElectionType::PREFERRED);  // AutoTriggered: only the logging differs
+    onReplicaElection(candidates, ElectionType::PREFERRED, ElectionTrigger::AutoTriggered);
   }
 }
 

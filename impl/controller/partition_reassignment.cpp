@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "spec/vocabulary/assert.hpp"
 
 namespace kcspec::impl {
@@ -11,19 +13,52 @@ namespace {
 constexpr int kMaxRetryRounds = 100;  // updateLeaderEpoch's BADVERSION loop (kafka.md Appendix D.7)
 }  // namespace
 
+// kafka.md §5.7.6: /admin/reassign_partitions (its creation, the controller re-arming its watch,
+// and failover step 12).
+PartitionSet KafkaController::processZkPartitionReassignment() {
+  // registerZNodeChangeHandlerAndCheckExistence: the watch stays registered (kcspec's watches are
+  // not one-shot), the existence check decides.
+  if (!isActive() || !services_.zk.reassignPartitionsInProgress()) return PartitionSet{};
+  // Kafka's maps iterate in hash order; kcspec's fixed order is ascending partitions.
+  std::map<TopicPartition, ReplicaAssignment> partitions_to_reassign;
+  for (const auto& [tp, target] : services_.zk.getPartitionReassignment()) {
+    // maybeBuildReassignment with a target always builds one; the target is not validated.
+    partitions_to_reassign.emplace(tp, *maybeBuildReassignment(tp, target));
+  }
+  PartitionSet reassigned, failed;
+  for (const auto& [tp, reassignment] : partitions_to_reassign) {
+    (maybeTriggerPartitionReassignment(tp, reassignment) ? reassigned : failed).insert(tp);
+  }
+  if (!failed.empty()) {
+    // WARN "Failed reassignment through zk with the following errors: <map>"
+    maybeRemoveFromZkReassignment([&](TopicPartition tp, const BrokerList&) { return failed.contains(tp); });
+  }
+  return reassigned;
+}
+
+// kafka.md §5.7.7: one partition per request in kcspec.
 void KafkaController::processApiPartitionReassignment(TopicPartition tp, std::optional<BrokerList> targetReplicas) {
   if (!isActive()) return;  // NOT_CONTROLLER
-  if (targetReplicas && !validateReplicas(tp, *targetReplicas)) return;  // INVALID_REPLICA_ASSIGNMENT
-  const ReplicaAssignment current = context_.partitionFullReplicaAssignment(tp);
   std::optional<ReplicaAssignment> reassignment;
-  if (current.isBeingReassigned()) {
-    reassignment = current.reassignTo(targetReplicas.value_or(current.originReplicas()));
-  } else if (targetReplicas) {
-    reassignment = current.reassignTo(*targetReplicas);
+  if (!targetReplicas || validateReplicas(tp, *targetReplicas)) {  // else INVALID_REPLICA_ASSIGNMENT
+    reassignment = maybeBuildReassignment(tp, targetReplicas);      // nullopt: NO_REASSIGNMENT_IN_PROGRESS
   }
-  if (!reassignment) return;  // NO_REASSIGNMENT_IN_PROGRESS
-  // maybeRemoveFromZkReassignment: /admin/reassign_partitions is not modeled.
-  maybeTriggerPartitionReassignment(tp, *reassignment);
+  // The latest reassignment (by API or through ZooKeeper) wins: it leaves the ZooKeeper one.
+  // Called whatever the request held: with nothing to remove it still rewrites (or, holding no
+  // entry, deletes) an existing /admin/reassign_partitions.
+  PartitionSet partitions_to_reassign;
+  if (reassignment) partitions_to_reassign.insert(tp);
+  maybeRemoveFromZkReassignment(
+      [&](TopicPartition p, const BrokerList&) { return partitions_to_reassign.contains(p); });
+  if (reassignment) maybeTriggerPartitionReassignment(tp, *reassignment);
+}
+
+std::optional<ReplicaAssignment> KafkaController::maybeBuildReassignment(TopicPartition tp,
+                                                                         std::optional<BrokerList> targetReplicas) const {
+  const ReplicaAssignment current = context_.partitionFullReplicaAssignment(tp);
+  if (current.isBeingReassigned()) return current.reassignTo(targetReplicas.value_or(current.originReplicas()));
+  if (targetReplicas) return current.reassignTo(*targetReplicas);
+  return std::nullopt;
 }
 
 bool KafkaController::validateReplicas(TopicPartition tp, const BrokerList& replicas) const {
@@ -42,17 +77,19 @@ bool KafkaController::validateReplicas(TopicPartition tp, const BrokerList& repl
   return true;
 }
 
-void KafkaController::maybeTriggerPartitionReassignment(TopicPartition tp, const ReplicaAssignment& reassignment) {
+bool KafkaController::maybeTriggerPartitionReassignment(TopicPartition tp, const ReplicaAssignment& reassignment) {
   // INFO "Skipping reassignment of <tp> since the topic is currently being deleted"
-  if (tdm_.isTopicQueuedUpForDeletion(tp.topic)) return;  // UNKNOWN_TOPIC_OR_PARTITION
-  if (context_.partitionReplicaAssignment(tp).empty()) return;  // UNKNOWN_TOPIC_OR_PARTITION
+  if (tdm_.isTopicQueuedUpForDeletion(tp.topic)) return false;  // UNKNOWN_TOPIC_OR_PARTITION
+  if (context_.partitionReplicaAssignment(tp).empty()) return false;  // UNKNOWN_TOPIC_OR_PARTITION
   try {
     onPartitionReassignment(tp, reassignment);
+    return true;  // ApiError.NONE
   } catch (const ControllerMovedException&) {
     // INFO "Failed completing reassignment of partition <tp> because controller has moved to another broker"
     throw;
   } catch (const KafkaThrowable&) {
     // ERROR "Error completing reassignment of partition <tp>"; UNKNOWN_SERVER_ERROR
+    return false;
   }
 }
 
@@ -82,7 +119,7 @@ void KafkaController::onPartitionReassignment(TopicPartition tp, const ReplicaAs
   // B6
   updateReplicaAssignmentForPartition(tp, completed);
   // B7
-  removePartitionFromReassigningPartitions(tp);
+  removePartitionFromReassigningPartitions(tp, completed);
   // B8
   sendUpdateMetadataRequest(context_.liveOrShuttingDownBrokerIds(), PartitionSet{tp});
   tdm_.resumeDeletionForTopics(TopicSet{tp.topic});
@@ -136,13 +173,11 @@ void KafkaController::maybeCompleteReassignment(TopicPartition tp) {
   }
 }
 
-void KafkaController::maybeResumeReassignments(BrokerSet targetsOn, bool all) {
+void KafkaController::maybeResumeReassignments(const ShouldResumeReassignment& shouldResume) {
   const PartitionSet reassigning = context_.partitionsBeingReassigned;  // a snapshot: resuming may complete some
   reassigning.forEach([&](TopicPartition tp) {
     const ReplicaAssignment current = context_.partitionFullReplicaAssignment(tp);
-    bool resume = all;
-    for (BrokerId r : current.targetReplicas()) resume = resume || targetsOn.contains(r);
-    if (resume) onPartitionReassignment(tp, current);
+    if (shouldResume(tp, current)) onPartitionReassignment(tp, current);
   });
 }
 
@@ -229,12 +264,35 @@ std::optional<LeaderIsrAndControllerEpoch> KafkaController::updateLeaderEpoch(To
   }
 }
 
-void KafkaController::removePartitionFromReassigningPartitions(TopicPartition tp) {
+void KafkaController::removePartitionFromReassigningPartitions(TopicPartition tp, const ReplicaAssignment& assignment) {
   if (!context_.partitionsBeingReassigned.contains(tp)) {
     throw IllegalStateException("Cannot remove a reassigning partition because it is not present in memory");
   }
-  // maybeRemoveFromZkReassignment: /admin/reassign_partitions is not modeled.
+  // The ZooKeeper entry goes only if it asked for exactly these replicas (order included).
+  maybeRemoveFromZkReassignment(
+      [&](TopicPartition p, const BrokerList& replicas) { return p == tp && replicas == assignment.replicas; });
   context_.partitionsBeingReassigned.erase(tp);
+}
+
+void KafkaController::maybeRemoveFromZkReassignment(const ShouldRemoveReassignment& shouldRemoveReassignment) {
+  if (!services_.zk.reassignPartitionsInProgress()) return;
+  zk::PartitionReassignment updated_partitions_being_reassigned;
+  for (const auto& [tp, replicas] : services_.zk.getPartitionReassignment()) {
+    if (!shouldRemoveReassignment(tp, replicas)) updated_partitions_being_reassigned.emplace(tp, replicas);
+  }
+  // INFO "Removing partitions <…> from the list of reassigned partitions in zookeeper"
+  if (updated_partitions_being_reassigned.empty()) {
+    // INFO "No more partitions need to be reassigned. Deleting zk path /admin/reassign_partitions"
+    services_.zk.deletePartitionReassignment(context_.epochZkVersion);
+    // "Ensure we detect future reassignments": eventManager.put on this controller's own queue.
+    putOwnEvent(ControllerEvent{.kind = ControllerEventKind::ZkPartitionReassignment});
+    return;
+  }
+  try {
+    services_.zk.setOrCreatePartitionReassignment(updated_partitions_being_reassigned, context_.epochZkVersion);
+  } catch (const KeeperException& e) {
+    throw AdminOperationException(fmt::format("{}: {}", e.failure().exception_class, e.failure().message));
+  }
 }
 
 }  // namespace kcspec::impl

@@ -211,6 +211,98 @@ void KafkaZkClient::deleteTopicConfigs(TopicIndex topic, std::int32_t expected_z
   fenced(Op::remove(paths::topicConfig(topicName(topic)), kMatchAnyVersion), expected_zk_version);
 }
 
+// ------------------------------------------------------------------ legacy admin paths
+
+std::optional<PartitionReassignment> decodePartitionReassignment(const Config& config, std::string_view data) {
+  const std::optional<std::vector<payload::LegacyPartitionEntry>> entries = payload::decodeReassignPartitions(data);
+  if (!entries) return std::nullopt;
+  PartitionReassignment out;
+  for (const payload::LegacyPartitionEntry& e : *entries) {
+    const TopicIndex topic = config.topicNamed(e.topic);
+    if (topic < 0 || e.partition < 0 || e.partition >= kMaxPartitionsPerTopic) continue;
+    out.insert_or_assign(TopicPartition{topic, e.partition}, e.replicas);  // a later duplicate wins (Scala's toMap)
+  }
+  return out;
+}
+
+PartitionSet decodePreferredReplicaElection(const Config& config, std::string_view data) {
+  PartitionSet out;
+  for (const payload::LegacyPartitionEntry& e : payload::decodePreferredReplicaElection(data)) {
+    const TopicIndex topic = config.topicNamed(e.topic);
+    if (topic < 0 || e.partition < 0 || e.partition >= kMaxPartitionsPerTopic) continue;
+    out.insert(TopicPartition{topic, e.partition});
+  }
+  return out;
+}
+
+std::string KafkaZkClient::encodePartitionReassignment(const PartitionReassignment& reassignment) const {
+  std::vector<payload::LegacyPartitionEntry> entries;
+  for (const auto& [tp, replicas] : reassignment) entries.push_back({topicName(tp.topic), tp.partition, replicas});
+  return payload::reassignPartitions(entries);
+}
+
+std::string KafkaZkClient::encodePreferredReplicaElection(PartitionSet partitions) const {
+  std::vector<payload::LegacyPartitionEntry> entries;
+  partitions.forEach([&](TopicPartition tp) { entries.push_back({topicName(tp.topic), tp.partition, {}}); });
+  return payload::preferredReplicaElection(entries);
+}
+
+bool KafkaZkClient::reassignPartitionsInProgress() const { return store_.exists(paths::kReassignPartitions); }
+
+PartitionReassignment KafkaZkClient::getPartitionReassignment() const {
+  const Znode* node = store_.find(paths::kReassignPartitions);
+  if (node == nullptr) return {};  // NONODE
+  // Left(e): WARN "Ignoring partition reassignment due to invalid json: <message>"
+  return decodePartitionReassignment(config_, node->data).value_or(PartitionReassignment{});
+}
+
+void KafkaZkClient::createPartitionReassignment(const PartitionReassignment& reassignment) {
+  const OpResult result =
+      store_.create(std::string(paths::kReassignPartitions), encodePartitionReassignment(reassignment));
+  KCSPEC_ASSERT(result.code == Code::OK);  // NODEEXISTS: the admin's createPartitionReassignment fails (not enabled)
+}
+
+void KafkaZkClient::createUnparsablePartitionReassignment() {
+  const OpResult result =
+      store_.create(std::string(paths::kReassignPartitions), std::string(payload::kUnparsableReassignPartitions));
+  KCSPEC_ASSERT(result.code == Code::OK);
+}
+
+void KafkaZkClient::setOrCreatePartitionReassignment(const PartitionReassignment& reassignment,
+                                                     std::int32_t expected_zk_version) {
+  const std::string data = encodePartitionReassignment(reassignment);
+  const std::string path(paths::kReassignPartitions);
+  const OpResult set = fenced(Op::setData(path, data, kMatchAnyVersion), expected_zk_version);
+  if (set.code == Code::NONODE) {
+    const OpResult created = fenced(Op::create(path, data), expected_zk_version);
+    if (created.code != Code::OK) throw KeeperException(created.code, path);
+    return;
+  }
+  if (set.code != Code::OK) throw KeeperException(set.code, path);
+}
+
+void KafkaZkClient::deletePartitionReassignment(std::int32_t expected_zk_version) {
+  fenced(Op::remove(std::string(paths::kReassignPartitions), kMatchAnyVersion), expected_zk_version);
+}
+
+bool KafkaZkClient::preferredReplicaElectionExists() const { return store_.exists(paths::kPreferredReplicaElection); }
+
+PartitionSet KafkaZkClient::getPreferredReplicaElection() const {
+  const Znode* node = store_.find(paths::kPreferredReplicaElection);
+  if (node == nullptr) return {};  // NONODE
+  return decodePreferredReplicaElection(config_, node->data);
+}
+
+void KafkaZkClient::createPreferredReplicaElection(PartitionSet partitions) {
+  const OpResult result =
+      store_.create(std::string(paths::kPreferredReplicaElection), encodePreferredReplicaElection(partitions));
+  KCSPEC_ASSERT(result.code == Code::OK);  // NODEEXISTS: the admin tool fails (not enabled)
+}
+
+void KafkaZkClient::deletePreferredReplicaElection(std::int32_t expected_zk_version) {
+  fenced(Op::remove(std::string(paths::kPreferredReplicaElection), kMatchAnyVersion), expected_zk_version);
+}
+
 // ------------------------------------------------------------------ configs
 
 void KafkaZkClient::setTopicConfig(TopicIndex topic, bool unclean_leader_election_enable) {
@@ -261,6 +353,20 @@ void KafkaZkClient::restoreDeleteTopicPath(TopicIndex topic) { store_.restore(pa
 
 void KafkaZkClient::restoreTopicConfig(TopicIndex topic, bool unclean_leader_election_enable) {
   store_.restore(paths::topicConfig(topicName(topic)), payload::topicConfig(unclean_leader_election_enable), Stat{});
+}
+
+// The legacy admin znodes: every write of them matches any version, so their data version is not
+// restored.
+void KafkaZkClient::restorePartitionReassignment(const PartitionReassignment& reassignment) {
+  store_.restore(std::string(paths::kReassignPartitions), encodePartitionReassignment(reassignment), Stat{});
+}
+
+void KafkaZkClient::restoreUnparsablePartitionReassignment() {
+  store_.restore(std::string(paths::kReassignPartitions), std::string(payload::kUnparsableReassignPartitions), Stat{});
+}
+
+void KafkaZkClient::restorePreferredReplicaElection(PartitionSet partitions) {
+  store_.restore(std::string(paths::kPreferredReplicaElection), encodePreferredReplicaElection(partitions), Stat{});
 }
 
 }  // namespace kcspec::impl::zk

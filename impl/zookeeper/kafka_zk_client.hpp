@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -34,6 +35,16 @@ struct PartitionStateRead {
   Code code = Code::OK;
   std::optional<LeaderIsrAndControllerEpoch> state;  // absent: NONODE or no data
 };
+
+// /admin/reassign_partitions' entries: partition → target replicas (Kafka's Map[TopicPartition, Seq[Int]]).
+using PartitionReassignment = std::map<TopicPartition, BrokerList>;
+
+// The entries of ReassignPartitionsZNode `data`, by partition; nullopt when the data is not that
+// JSON. Entries naming a topic outside the configuration (or a partition id kcspec cannot hold)
+// are left out: no writer in kcspec's world produces them.
+std::optional<PartitionReassignment> decodePartitionReassignment(const Config& config, std::string_view data);
+// The partitions PreferredReplicaElectionZNode `data` names (none when it does not parse).
+PartitionSet decodePreferredReplicaElection(const Config& config, std::string_view data);
 
 struct UpdateLeaderAndIsrResult {
   std::map<TopicPartition, std::variant<Failure, LeaderAndIsr>> finished;
@@ -82,6 +93,21 @@ class KafkaZkClient {
   void deleteTopicZNode(TopicIndex topic, std::int32_t expected_zk_version);  // recursive
   void deleteTopicConfigs(TopicIndex topic, std::int32_t expected_zk_version);
 
+  // --- legacy admin paths (kafka.md §6.1): /admin/reassign_partitions, /admin/preferred_replica_election
+  bool reassignPartitionsInProgress() const;  // the znode exists
+  // Its entries; data that is not its JSON reads as none (WARN "Ignoring partition reassignment
+  // due to invalid json", a KafkaZkClient logger line, not produced).
+  PartitionReassignment getPartitionReassignment() const;
+  void createPartitionReassignment(const PartitionReassignment& reassignment);  // admin, unfenced
+  void createUnparsablePartitionReassignment();                               // admin: data that is no JSON
+  // setData, or create on NONODE; fenced; any other failure is a KeeperException.
+  void setOrCreatePartitionReassignment(const PartitionReassignment& reassignment, std::int32_t expected_zk_version);
+  void deletePartitionReassignment(std::int32_t expected_zk_version);  // fenced; the result is not checked
+  bool preferredReplicaElectionExists() const;
+  PartitionSet getPreferredReplicaElection() const;  // none when absent
+  void createPreferredReplicaElection(PartitionSet partitions);         // admin, unfenced
+  void deletePreferredReplicaElection(std::int32_t expected_zk_version);  // fenced; the result is not checked
+
   // --- configs
   void setTopicConfig(TopicIndex topic, bool unclean_leader_election_enable);  // admin
   bool getTopicUncleanLeaderElectionEnable(TopicIndex topic) const;           // getLogConfigs
@@ -110,6 +136,9 @@ class KafkaZkClient {
   void restoreTopicPartitionState(TopicPartition tp, const LeaderIsrAndControllerEpoch& state);
   void restoreDeleteTopicPath(TopicIndex topic);
   void restoreTopicConfig(TopicIndex topic, bool unclean_leader_election_enable);
+  void restorePartitionReassignment(const PartitionReassignment& reassignment);
+  void restoreUnparsablePartitionReassignment();
+  void restorePreferredReplicaElection(PartitionSet partitions);
   void restoreLastZxid(std::int64_t zxid) { store_.restoreLastZxid(zxid); }
 
   const std::string& topicName(TopicIndex topic) const { return config_.topics[static_cast<std::size_t>(topic)].name; }
@@ -118,6 +147,8 @@ class KafkaZkClient {
   // One fenced write: [check(/controller_epoch, v), op] when v ≥ 0, else the op alone.
   OpResult fenced(Op op, std::int32_t expected_zk_version);
   void deleteRecursive(const std::string& path, std::int32_t expected_zk_version);
+  std::string encodePartitionReassignment(const PartitionReassignment& reassignment) const;
+  std::string encodePreferredReplicaElection(PartitionSet partitions) const;
 
   StoreView store_;
   const Config& config_;

@@ -127,6 +127,49 @@ bool parseUncleanLeaderElectionEnable(std::string_view json) {
   return parsed["config"].value("unclean.leader.election.enable", "false") == "true";
 }
 
+// The legacy admin znodes' partition lists (ReassignPartitionsZNode, PreferredReplicaElectionZNode):
+// nullopt when the data does not parse or does not have the shape (Jackson's mapping fails).
+std::optional<std::vector<LegacyPartitionEntry>> parseLegacyPartitions(std::string_view json, bool with_replicas) {
+  const nlohmann::json parsed = nlohmann::json::parse(json, nullptr, false);
+  if (parsed.is_discarded() || !parsed.is_object()) return std::nullopt;
+  const auto partitions = parsed.find("partitions");
+  if (partitions == parsed.end() || !partitions->is_array()) return std::nullopt;
+  std::vector<LegacyPartitionEntry> out;
+  for (const nlohmann::json& entry : *partitions) {
+    if (!entry.is_object()) return std::nullopt;
+    const auto topic = entry.find("topic");
+    const auto partition = entry.find("partition");
+    if (topic == entry.end() || !topic->is_string() || partition == entry.end() || !partition->is_number_integer()) {
+      return std::nullopt;
+    }
+    LegacyPartitionEntry e{topic->get<std::string>(), partition->get<std::int32_t>(), {}};
+    if (with_replicas) {
+      const auto replicas = entry.find("replicas");
+      if (replicas == entry.end() || !replicas->is_array()) return std::nullopt;
+      for (const nlohmann::json& id : *replicas) {
+        if (!id.is_number_integer()) return std::nullopt;
+      }
+      e.replicas = idsFrom(*replicas);
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::optional<std::vector<LegacyPartitionEntry>> parseReassignPartitions(std::string_view json) {
+  return parseLegacyPartitions(json, /*with_replicas=*/true);
+}
+
+std::string encodeLegacyPartitions(const std::vector<LegacyPartitionEntry>& entries, bool with_replicas) {
+  nlohmann::json partitions = nlohmann::json::array();
+  for (const LegacyPartitionEntry& e : entries) {
+    nlohmann::json entry = {{"topic", e.topic}, {"partition", e.partition}};
+    if (with_replicas) entry["replicas"] = ids(e.replicas);
+    partitions.push_back(std::move(entry));
+  }
+  return nlohmann::json{{"version", 1}, {"partitions", partitions}}.dump();
+}
+
 }  // namespace
 
 std::string brokerRegistration(BrokerId id) {
@@ -200,6 +243,24 @@ std::string topicConfig(bool unclean_leader_election_enable) {
 bool decodeUncleanLeaderElectionEnable(std::string_view json) {
   thread_local DecodeMemo<bool> memo;
   return memo.get(json, parseUncleanLeaderElectionEnable);
+}
+
+std::string reassignPartitions(const std::vector<LegacyPartitionEntry>& entries) {
+  return encodeLegacyPartitions(entries, /*with_replicas=*/true);
+}
+
+std::optional<std::vector<LegacyPartitionEntry>> decodeReassignPartitions(std::string_view json) {
+  // Read on every observation while the znode exists: parsed once per distinct text.
+  thread_local DecodeMemo<std::optional<std::vector<LegacyPartitionEntry>>> memo;
+  return memo.get(json, parseReassignPartitions);
+}
+
+std::string preferredReplicaElection(const std::vector<LegacyPartitionEntry>& entries) {
+  return encodeLegacyPartitions(entries, /*with_replicas=*/false);
+}
+
+std::vector<LegacyPartitionEntry> decodePreferredReplicaElection(std::string_view json) {
+  return parseLegacyPartitions(json, /*with_replicas=*/false).value_or(std::vector<LegacyPartitionEntry>{});
 }
 
 }  // namespace payload

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "spec/vocabulary/ids.hpp"
 #include "spec/vocabulary/leader_and_isr.hpp"
@@ -23,6 +24,8 @@ inline constexpr std::string_view kBrokerIds = "/brokers/ids";
 inline constexpr std::string_view kTopics = "/brokers/topics";
 inline constexpr std::string_view kAdmin = "/admin";
 inline constexpr std::string_view kDeleteTopics = "/admin/delete_topics";
+inline constexpr std::string_view kReassignPartitions = "/admin/reassign_partitions";              // legacy admin path
+inline constexpr std::string_view kPreferredReplicaElection = "/admin/preferred_replica_election";  // legacy admin path
 inline constexpr std::string_view kConfig = "/config";
 inline constexpr std::string_view kConfigTopics = "/config/topics";
 
@@ -58,6 +61,25 @@ std::optional<LeaderIsrAndControllerEpoch> decodePartitionState(std::string_view
 // ConfigEntityZNode for a topic.
 std::string topicConfig(bool unclean_leader_election_enable);
 bool decodeUncleanLeaderElectionEnable(std::string_view json);
+
+// One entry of ReassignPartitionsZNode / PreferredReplicaElectionZNode, by topic name.
+struct LegacyPartitionEntry {
+  std::string topic;
+  std::int32_t partition = 0;
+  BrokerList replicas;  // ReassignPartitionsZNode only
+  friend bool operator==(const LegacyPartitionEntry&, const LegacyPartitionEntry&) = default;
+};
+// ReassignPartitionsZNode: {"version":1,"partitions":[{"topic":…,"partition":…,"replicas":[…]},…]}.
+std::string reassignPartitions(const std::vector<LegacyPartitionEntry>& entries);
+// nullopt when the data is not that JSON (Kafka's decode gives a Left: the controller WARNs
+// "Ignoring partition reassignment due to invalid json" and reads no entry).
+std::optional<std::vector<LegacyPartitionEntry>> decodeReassignPartitions(std::string_view json);
+// Data that is no JSON at all: what the zk-reassign-invalid admin writes.
+inline constexpr std::string_view kUnparsableReassignPartitions = "not json";
+// PreferredReplicaElectionZNode: {"version":1,"partitions":[{"topic":…,"partition":…},…]}. Data that
+// does not parse reads as no partition (Kafka's decode: `Json.parseBytes(…)…getOrElse(Set.empty)`).
+std::string preferredReplicaElection(const std::vector<LegacyPartitionEntry>& entries);
+std::vector<LegacyPartitionEntry> decodePreferredReplicaElection(std::string_view json);
 }  // namespace payload
 
 }  // namespace kcspec::impl::zk

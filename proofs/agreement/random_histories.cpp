@@ -74,6 +74,11 @@ int actionWeight(const Config& config, const spec::ClusterState& state, const Ac
     case ActionKind::ExpandIsr: return 4;
     case ActionKind::ReassignPartition:
     case ActionKind::CancelReassignment: return deleting ? 6 : 3;
+    // The legacy admin paths: a dead target (which the API refuses) or a reassignment already
+    // under way (which the znode supplants) are the interesting cases.
+    case ActionKind::ZkReassign: return broker_down || reassigning ? 6 : 3;
+    case ActionKind::ZkReassignInvalid: return 2;
+    case ActionKind::ZkElectPreferred: return 3;
     case ActionKind::ElectPreferredLeader: {
       // Likely to succeed: the preferred replica is in the ISR but does not lead.
       const TopicZnodes& topic = world.zk.topics[static_cast<std::size_t>(a.tp.topic)];

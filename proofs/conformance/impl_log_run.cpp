@@ -54,6 +54,9 @@ Use use(const Action& action) {
     case ActionKind::ElectUncleanLeader:
     case ActionKind::EnableTopicUnclean:
     case ActionKind::AutoRebalanceTimer:
+    case ActionKind::ZkReassign:  // the legacy admin paths: not in this run's configuration
+    case ActionKind::ZkReassignInvalid:
+    case ActionKind::ZkElectPreferred:
       return Use::Never;
     case ActionKind::DeliverStopReplicaResponse:
       return action.error ? Use::Never : Use::Always;

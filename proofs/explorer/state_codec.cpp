@@ -385,15 +385,19 @@ KCSPEC_WALK_FIELDS(PartitionStateZnode, x.leader_and_isr, x.controller_epoch)
 KCSPEC_WALK_FIELDS(TopicZnodes, x.exists, bySlot(x.partitions, v.shape.partitionsOfATopic()),
                    bySlot(x.states, v.shape.partitionsOfATopic()), x.unclean_leader_election_enable)
 KCSPEC_WALK_FIELDS(BrokerRegistration, x.registered, x.broker_epoch)
+KCSPEC_WALK_FIELDS(ReassignPartitionsZnode, x.exists, x.invalid_json, x.partitions,
+                   bySlot(x.targets, v.shape.partitions()))
+KCSPEC_WALK_FIELDS(PreferredReplicaElectionZnode, x.exists, x.partitions)
 KCSPEC_WALK_FIELDS(ZooKeeperData, bySlot(x.brokers, v.shape.brokers()), bySlot(x.topics, v.shape.topics()),
-                   x.controller, x.controller_epoch, x.controller_epoch_zk_version, x.delete_topics, x.last_zxid)
+                   x.controller, x.controller_epoch, x.controller_epoch_zk_version, x.delete_topics, x.last_zxid,
+                   x.reassign_partitions, x.preferred_replica_election)
 KCSPEC_WALK_FIELDS(PartitionContext, x.assignment, x.leadership, x.state, bySlot(x.replica_states, v.shape.brokers()))
 KCSPEC_WALK_FIELDS(ControllerContextData, x.epoch, x.epoch_zk_version, bySlot(x.live_broker_epochs, v.shape.brokers()),
                    x.shutting_down_broker_ids, x.all_topics, bySlot(x.partitions, v.shape.partitions()),
                    x.partitions_being_reassigned, x.topics_to_be_deleted, x.topics_with_deletion_started,
                    x.topics_ineligible_for_deletion, x.offline_partition_count)
 KCSPEC_WALK_FIELDS(ControllerEvent, x.kind, x.broker, x.broker_epoch, x.topic, x.tp, x.partitions, x.partition_errors,
-                   x.election_type, x.cancel, x.target_replicas, x.proposed)
+                   x.election_type, x.zk_triggered, x.cancel, x.target_replicas, x.proposed)
 KCSPEC_WALK_FIELDS(ControllerData, x.active, x.session_lost, x.psm_batch_unflushed, x.rsm_batch_unflushed, x.context,
                    x.events)
 KCSPEC_WALK_FIELDS(HostedReplica, x.present, x.is_leader, x.leader_epoch, x.partition_epoch, x.isr,
@@ -438,7 +442,7 @@ KCSPEC_WALK_FIELDS(Observation, x.zk, bySlot(x.brokers, v.shape.brokers()))
 // Bounds: its per-kind fields in kBoundNames' order, then the overall bound.
 template <class V, Is<Bounds> T>
 void walk(V& v, T& x) {
-  static_assert(kBoundNames.size() == 12, "walk every per-kind bound");
+  static_assert(kBoundNames.size() == 14, "walk every per-kind bound");
   walk(v, x.crashes);
   walk(v, x.controlled_shutdowns);
   walk(v, x.controller_failovers);
@@ -451,6 +455,8 @@ void walk(V& v, T& x) {
   walk(v, x.isr_shrinks);
   walk(v, x.stop_replica_errors);
   walk(v, x.auto_rebalances);
+  walk(v, x.zk_reassignments);
+  walk(v, x.zk_preferred_elections);
   walk(v, x.perturbations);
 }
 
@@ -537,7 +543,7 @@ void copyTopic(const TopicZnodes& from, TopicZnodes& to, const StateShape& shape
 }
 
 void copyZooKeeper(const ZooKeeperData& from, ZooKeeperData& to, const StateShape& shape) {
-  static_assert(kWalkedFields<ZooKeeperData> == 7, "copy every field of ZooKeeperData");
+  static_assert(kWalkedFields<ZooKeeperData> == 9, "copy every field of ZooKeeperData");
   copySlots(from.brokers, to.brokers, shape.brokers());
   for (const std::uint8_t t : shape.topics()) copyTopic(from.topics[t], to.topics[t], shape);
   to.controller = from.controller;
@@ -545,6 +551,12 @@ void copyZooKeeper(const ZooKeeperData& from, ZooKeeperData& to, const StateShap
   to.controller_epoch_zk_version = from.controller_epoch_zk_version;
   to.delete_topics = from.delete_topics;
   to.last_zxid = from.last_zxid;
+  static_assert(kWalkedFields<ReassignPartitionsZnode> == 4, "copy every field of ReassignPartitionsZnode");
+  to.reassign_partitions.exists = from.reassign_partitions.exists;
+  to.reassign_partitions.invalid_json = from.reassign_partitions.invalid_json;
+  to.reassign_partitions.partitions = from.reassign_partitions.partitions;
+  copySlots(from.reassign_partitions.targets, to.reassign_partitions.targets, shape.partitions());
+  to.preferred_replica_election = from.preferred_replica_election;
 }
 
 void copyContext(const ControllerContextData& from, ControllerContextData& to, const StateShape& shape) {
@@ -605,14 +617,18 @@ bool sameTopic(const TopicZnodes& a, const TopicZnodes& b, const StateShape& sha
 }
 
 bool sameZooKeeper(const ZooKeeperData& a, const ZooKeeperData& b, const StateShape& shape) {
-  static_assert(kWalkedFields<ZooKeeperData> == 7, "compare every field of ZooKeeperData");
+  static_assert(kWalkedFields<ZooKeeperData> == 9, "compare every field of ZooKeeperData");
   if (!sameSlots(a.brokers, b.brokers, shape.brokers())) return false;
   for (const std::uint8_t t : shape.topics()) {
     if (!sameTopic(a.topics[t], b.topics[t], shape)) return false;
   }
   return a.controller == b.controller && a.controller_epoch == b.controller_epoch &&
          a.controller_epoch_zk_version == b.controller_epoch_zk_version && a.delete_topics == b.delete_topics &&
-         a.last_zxid == b.last_zxid;
+         a.last_zxid == b.last_zxid && a.reassign_partitions.exists == b.reassign_partitions.exists &&
+         a.reassign_partitions.invalid_json == b.reassign_partitions.invalid_json &&
+         a.reassign_partitions.partitions == b.reassign_partitions.partitions &&
+         sameSlots(a.reassign_partitions.targets, b.reassign_partitions.targets, shape.partitions()) &&
+         a.preferred_replica_election == b.preferred_replica_election;
 }
 
 bool sameContext(const ControllerContextData& a, const ControllerContextData& b, const StateShape& shape) {

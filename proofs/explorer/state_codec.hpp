@@ -58,13 +58,17 @@ inline constexpr std::size_t kWalkedFields<TopicZnodes> = 4;
 template <>
 inline constexpr std::size_t kWalkedFields<BrokerRegistration> = 2;
 template <>
-inline constexpr std::size_t kWalkedFields<ZooKeeperData> = 7;
+inline constexpr std::size_t kWalkedFields<ReassignPartitionsZnode> = 4;
+template <>
+inline constexpr std::size_t kWalkedFields<PreferredReplicaElectionZnode> = 2;
+template <>
+inline constexpr std::size_t kWalkedFields<ZooKeeperData> = 9;
 template <>
 inline constexpr std::size_t kWalkedFields<PartitionContext> = 4;
 template <>
 inline constexpr std::size_t kWalkedFields<ControllerContextData> = 11;
 template <>
-inline constexpr std::size_t kWalkedFields<ControllerEvent> = 11;
+inline constexpr std::size_t kWalkedFields<ControllerEvent> = 12;
 template <>
 inline constexpr std::size_t kWalkedFields<ControllerData> = 6;
 template <>

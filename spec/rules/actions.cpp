@@ -115,6 +115,36 @@ void enableTopicUncleanApply(const Config&, ClusterState& s, const Action& a, St
   sendToActiveController(s, ControllerEvent{.kind = ControllerEventKind::TopicUncleanLeaderElectionEnable, .topic = a.topic});
 }
 
+// ---- zk-reassign and zk-reassign-invalid: a legacy admin tool creates /admin/reassign_partitions
+// (it fails with NODEEXISTS while one exists); the creation watch queues ZkPartitionReassignment.
+// Unlike the API, nothing checks that the target brokers are alive.
+
+bool zkReassignEnabled(const Config&, const ClusterState& s, const Action&) { return !s.world.zk.reassign_partitions.exists; }
+void zkReassignApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  ReassignPartitionsZnode& znode = s.world.zk.reassign_partitions;
+  znode = ReassignPartitionsZnode{.exists = true};
+  if (a.kind == ActionKind::ZkReassignInvalid) {
+    znode.invalid_json = true;
+  } else {
+    znode.partitions.insert(a.tp);
+    znode.targets[static_cast<std::size_t>(partitionIndex(a.tp))] = a.replicas;
+  }
+  fireWatch(s.world, ControllerEvent{.kind = ControllerEventKind::ZkPartitionReassignment});
+}
+
+// ---- zk-elect-preferred: a legacy admin tool creates /admin/preferred_replica_election; the
+// creation watch queues ReplicaLeaderElection(None, PREFERRED, ZkTriggered).
+
+bool zkElectPreferredEnabled(const Config&, const ClusterState& s, const Action&) {
+  return !s.world.zk.preferred_replica_election.exists;
+}
+void zkElectPreferredApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  s.world.zk.preferred_replica_election = PreferredReplicaElectionZnode{.exists = true, .partitions = PartitionSet{a.tp}};
+  fireWatch(s.world, ControllerEvent{.kind = ControllerEventKind::ReplicaLeaderElection,
+                                     .election_type = ElectionType::PREFERRED,
+                                     .zk_triggered = true});
+}
+
 // ---- crash and start: a broker dies, or registers again with a new broker epoch.
 
 bool crashBrokerEnabled(const Config&, const ClusterState& s, const Action& a) { return brokerAt(s, a.broker).alive; }
@@ -269,6 +299,9 @@ constexpr std::array<ActionRule, kActionKindCount> kRules = {{
     {K::ElectPreferredLeader, electLeadersEnabled, electLeadersApply},
     {K::ElectUncleanLeader, electLeadersEnabled, electLeadersApply},
     {K::EnableTopicUnclean, enableTopicUncleanEnabled, enableTopicUncleanApply},
+    {K::ZkReassign, zkReassignEnabled, zkReassignApply},
+    {K::ZkReassignInvalid, zkReassignEnabled, zkReassignApply},
+    {K::ZkElectPreferred, zkElectPreferredEnabled, zkElectPreferredApply},
     {K::CrashBroker, crashBrokerEnabled, crashBrokerApply},
     {K::StartBroker, startBrokerEnabled, startBrokerApply},
     {K::ControlledShutdown, controlledShutdownEnabled, controlledShutdownApply},

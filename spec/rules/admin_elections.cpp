@@ -22,6 +22,11 @@
 // Decision: checkAndTriggerAutoLeaderRebalance visits the brokers in ascending id order. Kafka
 // iterates a Scala hash map grouped by preferred replica; each broker's partitions are one PSM
 // batch either way, only the order of the batches (and so of the requests) is ours.
+// Decision: a ZkTriggered election (from /admin/preferred_replica_election) takes the same steps as
+// an AdminClient one, then deletes the znode and queues ReplicaLeaderElection(None, PREFERRED,
+// ZkTriggered) for the controller itself; when the event is abandoned before onReplicaElection
+// (the first Decision) the znode stays. The znode lists its partitions in a JSON set, taken in
+// ascending partition order.
 // Decision: auto rebalance runs onReplicaElection with trigger AutoTriggered, which differs from
 // the AdminClient trigger only in logging: no znode is deleted, and a ControllerMovedException
 // propagates from handleStateChanges in both cases (kafka.md §5.8.2).
@@ -49,13 +54,60 @@ bool isElectable(const Context& ctx, TopicPartition tp, ElectionType type) {
   return leader == kNoLeader || !liveBrokerIds(ctx).contains(leader);
 }
 
-// §5.8.2 onReplicaElection with trigger AdminClientTriggered. Failures go back to the admin
-// client, and there is no /admin/preferred_replica_election to delete.
+// §5.8.2 onReplicaElection with trigger AdminClientTriggered or AutoTriggered: failures go back to
+// the admin client (or are dropped), and no /admin/preferred_replica_election is deleted.
 void onReplicaElection(Controller& ctl, PartitionSet partitions, ElectionType type) {
   const ElectionStrategy strategy = type == ElectionType::PREFERRED
                                         ? ElectionStrategy{ElectionStrategyKind::PreferredReplicaPartition, false}
                                         : ElectionStrategy{ElectionStrategyKind::OfflinePartition, true};
   handleStateChanges(ctl, partitions, PartitionState::OnlinePartition, strategy);
+}
+
+// §5.8.2 removePartitionsFromPreferredReplicaElection, trigger ZkTriggered (the finally-block of
+// onReplicaElection): the "completed …/failed to complete …" lines, then the znode is deleted and
+// the controller queues ReplicaLeaderElection(None, PREFERRED, ZkTriggered) to re-arm its watch.
+void removePartitionsFromPreferredReplicaElection(Controller& ctl) {
+  deletePreferredReplicaElection(ctl);
+  ctl.put(ControllerEvent{.kind = ControllerEventKind::ReplicaLeaderElection,
+                          .election_type = ElectionType::PREFERRED,
+                          .zk_triggered = true});
+}
+
+// §5.8.2 onReplicaElection(partitions, PREFERRED, ZkTriggered). A ControllerMovedException from
+// the state machine propagates after the finally-block, whose fenced delete then fails the same way.
+void onZkTriggeredReplicaElection(Controller& ctl, PartitionSet partitions) {
+  try {
+    onReplicaElection(ctl, partitions, ElectionType::PREFERRED);
+  } catch (const ControllerMovedException&) {
+    removePartitionsFromPreferredReplicaElection(ctl);
+    throw;
+  }
+  // Failed elections are only logged: "Error completing replica leader election (PREFERRED) …"
+  removePartitionsFromPreferredReplicaElection(ctl);
+}
+
+// §5.8.1 steps 2–4: the partitions to elect, or none when the event is abandoned (see the first
+// Decision at the top of this file).
+std::optional<PartitionSet> electablePartitions(Controller& ctl, PartitionSet partitions, ElectionType type) {
+  const Context& ctx = ctl.context();
+  // Unknown partitions get UNKNOWN_TOPIC_OR_PARTITION. Partitions of topics queued for deletion
+  // get INVALID_TOPIC_EXCEPTION. Kafka 3.8 neither marks those topics ineligible for deletion
+  // nor resumes their deletion here (the pairing that KAFKA-5107 got wrong is gone).
+  PartitionSet live;
+  (partitions & allPartitions(ctx)).forEach([&](TopicPartition tp) {
+    if (!isTopicQueuedUpForDeletion(ctl, tp.topic)) live.insert(tp);
+  });
+  PartitionSet electable;
+  bool abandoned = false;
+  live.forEach([&](TopicPartition tp) {
+    if (!partition(ctx, tp).leadership || partitionReplicaAssignment(ctx, tp).empty()) {
+      abandoned = true;
+      return;
+    }
+    if (isElectable(ctx, tp, type)) electable.insert(tp);
+  });
+  if (abandoned) return std::nullopt;
+  return electable;
 }
 
 // §5.9 steps 1–9. Step 10 (the partitions still led) goes back to the broker.
@@ -170,25 +222,36 @@ void receiveAlterPartitionResponse(Observation& world, BrokerId leader, TopicPar
 
 void processReplicaLeaderElection(Controller& ctl, PartitionSet partitions, ElectionType type) {
   if (!ctl.module().active) return;  // NOT_CONTROLLER for every partition
+  const std::optional<PartitionSet> electable = electablePartitions(ctl, partitions, type);
+  if (electable) onReplicaElection(ctl, *electable, type);
+}
+
+void processZkTriggeredReplicaLeaderElection(Controller& ctl) {
+  if (!ctl.module().active) return;
+  // The exists-check registers the watch again; the partitions are the znode's.
+  const PreferredReplicaElectionZnode& znode = ctl.zk().preferred_replica_election;
+  if (!znode.exists) return;
+  const std::optional<PartitionSet> electable = electablePartitions(ctl, znode.partitions, ElectionType::PREFERRED);
+  if (electable) onZkTriggeredReplicaElection(ctl, *electable);  // abandoned: the znode stays
+}
+
+void resumePreferredReplicaElections(Controller& ctl) {
   const Context& ctx = ctl.context();
-  // Unknown partitions get UNKNOWN_TOPIC_OR_PARTITION. Partitions of topics queued for deletion
-  // get INVALID_TOPIC_EXCEPTION. Kafka 3.8 neither marks those topics ineligible for deletion
-  // nor resumes their deletion here (the pairing that KAFKA-5107 got wrong is gone).
-  PartitionSet live;
-  (partitions & allPartitions(ctx)).forEach([&](TopicPartition tp) {
-    if (!isTopicQueuedUpForDeletion(ctl, tp.topic)) live.insert(tp);
+  // fetchPendingPreferredReplicaElections: "completed" (topic deleted, or the preferred replica
+  // leads) first, over every partition the znode names, then those of topics being deleted.
+  PartitionSet pending;
+  ctl.zk().preferred_replica_election.partitions.forEach([&](TopicPartition tp) {
+    const BrokerList assignment = partitionReplicaAssignment(ctx, tp);
+    if (assignment.empty()) return;  // the topic was deleted
+    const auto& leadership = partition(ctx, tp).leadership;
+    if (!leadership) throw KafkaException{"NoSuchElementException: partitionLeadershipInfo(partition).get"};
+    if (leadership->leader_and_isr.leader != assignment.front()) pending.insert(tp);
   });
-  PartitionSet electable;
-  bool abandoned = false;
-  live.forEach([&](TopicPartition tp) {
-    if (!partition(ctx, tp).leadership || partitionReplicaAssignment(ctx, tp).empty()) {
-      abandoned = true;  // see the first Decision at the top of this file
-      return;
-    }
-    if (isElectable(ctx, tp, type)) electable.insert(tp);
+  PartitionSet resumed;  // "Resuming preferred replica election for partitions: …"
+  pending.forEach([&](TopicPartition tp) {
+    if (!isTopicQueuedUpForDeletion(ctl, tp.topic)) resumed.insert(tp);
   });
-  if (abandoned) return;
-  onReplicaElection(ctl, electable, type);
+  onZkTriggeredReplicaElection(ctl, resumed);
 }
 
 void processAutoPreferredReplicaLeaderElection(Controller& ctl) {

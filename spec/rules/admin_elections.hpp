@@ -9,6 +9,15 @@ namespace kcspec::spec {
 // §5.8.1 ReplicaLeaderElection(partitions, type, AdminClientTriggered) — the ElectLeaders API.
 void processReplicaLeaderElection(Controller& ctl, PartitionSet partitions, ElectionType type);
 
+// §5.8.1 ReplicaLeaderElection(None, PREFERRED, ZkTriggered): the partitions that
+// /admin/preferred_replica_election names, when it exists; then the znode is deleted.
+void processZkTriggeredReplicaLeaderElection(Controller& ctl);
+
+// §5.4 failover step 14: the elections /admin/preferred_replica_election still asks for (those not
+// completed, of topics not being deleted) run, and the znode is deleted — also when it is absent,
+// so every failover ends by queueing ReplicaLeaderElection(None, PREFERRED, ZkTriggered).
+void resumePreferredReplicaElections(Controller& ctl);
+
 // §5.8.3 AutoPreferredReplicaLeaderElection — checkAndTriggerAutoLeaderRebalance: for each broker,
 // when more than leader.imbalance.per.broker.percentage (10) of the partitions it is preferred for
 // are led by someone else, elect the preferred replica of those whose preferred replica can lead.

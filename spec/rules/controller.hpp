@@ -31,6 +31,8 @@ struct Controller {
   ControllerContextData& context() { return module().context; }
   ZooKeeperData& zk() { return world.zk; }
   std::int32_t epoch() { return context().epoch; }
+  // eventManager.put: the controller queues an event for itself (no watch, so no de-duplication).
+  void put(const ControllerEvent& event) { module().events.push_back(event); }
 };
 
 }  // namespace kcspec::spec

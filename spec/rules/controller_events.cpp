@@ -40,13 +40,20 @@ void process(Controller& ctl, const ControllerEvent& event) {
       processControlledShutdown(ctl, event.broker, event.broker_epoch);
       break;
     case ControllerEventKind::ReplicaLeaderElection:
-      processReplicaLeaderElection(ctl, event.partitions, event.election_type);
+      if (event.zk_triggered) {
+        processZkTriggeredReplicaLeaderElection(ctl);
+      } else {
+        processReplicaLeaderElection(ctl, event.partitions, event.election_type);
+      }
       break;
     case ControllerEventKind::AutoPreferredReplicaLeaderElection:
       processAutoPreferredReplicaLeaderElection(ctl);  // re-scheduling: the timer action may fire again
       break;
     case ControllerEventKind::TopicUncleanLeaderElectionEnable:
       processTopicUncleanLeaderElectionEnable(ctl, event.topic);
+      break;
+    case ControllerEventKind::ZkPartitionReassignment:
+      processZkPartitionReassignment(ctl);
       break;
   }
 }

@@ -1,5 +1,6 @@
 #include "spec/rules/controller_failover.hpp"
 
+#include "spec/rules/admin_elections.hpp"
 #include "spec/rules/broker_membership.hpp"
 #include "spec/rules/controller_context.hpp"
 #include "spec/rules/partition_state_machine.hpp"
@@ -48,6 +49,15 @@ TopicSet topicsIneligibleAtFailover(Controller& ctl) {
   return ineligible;
 }
 
+// §5.4 step 12 initializePartitionReassignments: what /admin/reassign_partitions asks for first
+// (it supplants a reassignment through the API), then every other partition still being reassigned.
+void initializePartitionReassignments(Controller& ctl) {
+  const PartitionSet zk_started = processZkPartitionReassignment(ctl);
+  ctl.context().partitions_being_reassigned.forEach([&](TopicPartition tp) {
+    if (!zk_started.contains(tp)) onPartitionReassignment(ctl, tp, *partition(ctl.context(), tp).assignment);
+  });
+}
+
 // §5.4 onControllerFailover, in Kafka's order (watches are the `active` flag; the feature
 // znode, notification cleanup and schedulers are outside kcspec's scope).
 void onControllerFailover(Controller& ctl) {
@@ -56,12 +66,9 @@ void onControllerFailover(Controller& ctl) {
   sendUpdateMetadataRequest(ctl, liveOrShuttingDownBrokerIds(ctl.context()), PartitionSet{});
   replicaStateMachineStartup(ctl);
   partitionStateMachineStartup(ctl);
-  // initializePartitionReassignments: no /admin/reassign_partitions znode is modeled (kcspec
-  // reassigns through the API), so every partition still being reassigned is resumed.
-  ctl.context().partitions_being_reassigned.forEach([&](TopicPartition tp) {
-    onPartitionReassignment(ctl, tp, *partition(ctl.context(), tp).assignment);
-  });
+  initializePartitionReassignments(ctl);
   tryTopicDeletion(ctl);
+  resumePreferredReplicaElections(ctl);  // step 14
 }
 
 }  // namespace

@@ -8,8 +8,9 @@
 //
 // Decision: inter.broker.protocol.version is 3.8 (≥ 2.7-IV2), so no ISR-change watch is
 // registered on a reassigning partition's state znode (§5.7.2 step 2) nor unregistered (B7).
-// kcspec has no /admin/reassign_partitions znode (reassignments come only through the API), so
-// maybeRemoveFromZkReassignment does nothing.
+//
+// Decision: /admin/reassign_partitions lists its partitions in a JSON map, which Kafka iterates in
+// hash order; kcspec takes them in ascending partition order (topic, then partition id).
 #include "spec/rules/reassignment.hpp"
 
 #include <optional>
@@ -104,10 +105,34 @@ void stopRemovedReplicasOfReassignedPartition(Controller& ctl, TopicPartition tp
   handleStateChanges(ctl, replicas, ReplicaState::NonExistentReplica);
 }
 
-void removePartitionFromReassigningPartitions(Controller& ctl, TopicPartition tp) {
+// §5.7.5 maybeRemoveFromZkReassignment: drops the entries of /admin/reassign_partitions that
+// `remove(tp, target)` selects; the znode is deleted when none remain, and the controller queues
+// ZkPartitionReassignment for itself, which re-arms the creation watch the deletion consumed.
+template <class Remove>
+void maybeRemoveFromZkReassignment(Controller& ctl, Remove remove) {
+  if (!ctl.zk().reassign_partitions.exists) return;
+  const ReassignPartitionsZnode& znode = ctl.zk().reassign_partitions;
+  PartitionSet remaining;
+  partitionReassignmentEntries(ctl.zk()).forEach([&](TopicPartition tp) {
+    if (!remove(tp, znode.targets[static_cast<std::size_t>(partitionIndex(tp))])) remaining.insert(tp);
+  });
+  // "Removing partitions … from the list of reassigned partitions in zookeeper"
+  if (remaining.empty()) {
+    deletePartitionReassignment(ctl);  // "No more partitions need to be reassigned. Deleting zk path …"
+    ctl.put(ControllerEvent{.kind = ControllerEventKind::ZkPartitionReassignment});
+  } else {
+    setPartitionReassignment(ctl, remaining);
+  }
+}
+
+// B7: the entry of a ZooKeeper reassignment to exactly these replicas is done.
+void removePartitionFromReassigningPartitions(Controller& ctl, TopicPartition tp, const ReplicaAssignment& completed) {
   PartitionSet& reassigning = ctl.context().partitions_being_reassigned;
   // Kafka throws IllegalStateException otherwise; updateCurrentReassignment added it this event.
   KCSPEC_ASSERT(reassigning.contains(tp));
+  maybeRemoveFromZkReassignment(ctl, [&](TopicPartition entry, const BrokerList& target) {
+    return entry == tp && target == completed.replicas;
+  });
   reassigning.erase(tp);
 }
 
@@ -153,7 +178,7 @@ void reassignPartition(Controller& ctl, TopicPartition tp, const ReplicaAssignme
   moveReassignedPartitionLeaderIfRequired(ctl, tp, completed);                    // B3
   stopRemovedReplicasOfReassignedPartition(ctl, tp, reassignment.removing_replicas);  // B4, B5
   updateReplicaAssignmentForPartition(ctl, tp, completed);                        // B6
-  removePartitionFromReassigningPartitions(ctl, tp);                              // B7
+  removePartitionFromReassigningPartitions(ctl, tp, completed);                   // B7
   sendUpdateMetadataRequest(ctl, liveOrShuttingDownBrokerIds(ctl.context()), PartitionSet{tp});  // B8
   resumeDeletionForTopics(ctl, TopicSet{tp.topic});
 }
@@ -186,16 +211,17 @@ std::optional<ReplicaAssignment> maybeBuildReassignment(const Context& ctx, Topi
   return current.reassignTo(target);
 }
 
-// §5.7.6 maybeTriggerPartitionReassignment for one partition.
-void maybeTriggerPartitionReassignment(Controller& ctl, TopicPartition tp, const ReplicaAssignment& reassignment) {
+// §5.7.6 maybeTriggerPartitionReassignment for one partition: whether it started (ApiError.NONE).
+bool maybeTriggerPartitionReassignment(Controller& ctl, TopicPartition tp, const ReplicaAssignment& reassignment) {
   // "Skipping reassignment of … since the topic is currently being deleted"
-  if (isTopicQueuedUpForDeletion(ctl, tp.topic)) return;
-  if (partitionReplicaAssignment(ctl.context(), tp).empty()) return;  // "The partition does not exist."
+  if (isTopicQueuedUpForDeletion(ctl, tp.topic)) return false;
+  if (partitionReplicaAssignment(ctl.context(), tp).empty()) return false;  // "The partition does not exist."
   try {
     onPartitionReassignment(ctl, tp, reassignment);
   } catch (const KafkaException&) {
-    // "Error completing reassignment of partition …": UNKNOWN_SERVER_ERROR to the admin client
+    return false;  // "Error completing reassignment of partition …": UNKNOWN_SERVER_ERROR
   }
+  return true;
 }
 
 }  // namespace
@@ -213,11 +239,38 @@ void maybeCompleteReassignment(Controller& ctl, TopicPartition tp) {
 }
 
 void processApiPartitionReassignment(Controller& ctl, TopicPartition tp, bool cancel, const BrokerList& target) {
-  if (!ctl.module().active) return;                               // NOT_CONTROLLER
-  if (!cancel && !validateReplicas(ctl, tp, target)) return;      // INVALID_REPLICA_ASSIGNMENT
-  const std::optional<ReplicaAssignment> reassignment = maybeBuildReassignment(ctl.context(), tp, cancel, target);
-  if (!reassignment) return;                                      // NO_REASSIGNMENT_IN_PROGRESS
-  maybeTriggerPartitionReassignment(ctl, tp, *reassignment);
+  if (!ctl.module().active) return;  // NOT_CONTROLLER
+  std::optional<ReplicaAssignment> reassignment;  // none: INVALID_REPLICA_ASSIGNMENT or NO_REASSIGNMENT_IN_PROGRESS
+  if (cancel || validateReplicas(ctl, tp, target)) reassignment = maybeBuildReassignment(ctl.context(), tp, cancel, target);
+  // The latest reassignment takes precedence over one through ZooKeeper (also when this request
+  // starts none: the znode is then rewritten as it is, or deleted when it lists nothing).
+  maybeRemoveFromZkReassignment(ctl, [&](TopicPartition entry, const BrokerList&) {
+    return reassignment.has_value() && entry == tp;
+  });
+  if (reassignment) maybeTriggerPartitionReassignment(ctl, tp, *reassignment);
+}
+
+PartitionSet processZkPartitionReassignment(Controller& ctl) {
+  // The exists-check registers the creation watch again.
+  if (!ctl.module().active || !ctl.zk().reassign_partitions.exists) return PartitionSet{};
+  const ReassignPartitionsZnode& znode = ctl.zk().reassign_partitions;
+  const PartitionSet entries = partitionReassignmentEntries(ctl.zk());
+  // maybeBuildReassignment for every entry first (no validation on this path: a target broker
+  // may be dead), then maybeTriggerPartitionReassignment for each.
+  std::array<ReplicaAssignment, kMaxPartitions> reassignments{};
+  entries.forEach([&](TopicPartition tp) {
+    const auto i = static_cast<std::size_t>(partitionIndex(tp));
+    reassignments[i] = partitionFullReplicaAssignment(ctl.context(), tp).reassignTo(znode.targets[i]);
+  });
+  PartitionSet started, failed;
+  entries.forEach([&](TopicPartition tp) {
+    const ReplicaAssignment& reassignment = reassignments[static_cast<std::size_t>(partitionIndex(tp))];
+    (maybeTriggerPartitionReassignment(ctl, tp, reassignment) ? started : failed).insert(tp);
+  });
+  if (!failed.empty()) {  // "Failed reassignment through zk with the following errors: …"
+    maybeRemoveFromZkReassignment(ctl, [&](TopicPartition entry, const BrokerList&) { return failed.contains(entry); });
+  }
+  return started;
 }
 
 }  // namespace kcspec::spec

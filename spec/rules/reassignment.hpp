@@ -1,6 +1,7 @@
 // Partition reassignment (kafka.md §5.7, KIP-455): phases U, A and B, driven by
 // onPartitionReassignment, started by the ApiPartitionReassignment event and completed when the
-// target replicas have caught up (maybeCompleteReassignment).
+// target replicas have caught up (maybeCompleteReassignment); or started by /admin/reassign_partitions
+// (ZkPartitionReassignment), whose entries the controller trims as they finish.
 #pragma once
 
 #include "spec/rules/controller.hpp"
@@ -17,5 +18,9 @@ void maybeCompleteReassignment(Controller& ctl, TopicPartition tp);
 
 // §5.7.7 ApiPartitionReassignment for one partition: a target, or a cancellation.
 void processApiPartitionReassignment(Controller& ctl, TopicPartition tp, bool cancel, const BrokerList& target);
+
+// §5.7.6 ZkPartitionReassignment (also failover step 12): starts the reassignments that
+// /admin/reassign_partitions lists; returns the partitions it started.
+PartitionSet processZkPartitionReassignment(Controller& ctl);
 
 }  // namespace kcspec::spec

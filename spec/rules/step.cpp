@@ -47,6 +47,8 @@ bool wellFormed(const Config& config, const Action& a) {
     case ActionArgs::Broker:
     case ActionArgs::BrokerError:
       return config.brokers.contains(a.broker);
+    case ActionArgs::None:
+      return true;
   }
   return false;
 }

@@ -81,6 +81,33 @@ void deleteTopicDeletions(Controller& ctl, TopicSet topics) {
   if (any_deleted) fireWatch(ctl.world, ControllerEvent{.kind = ControllerEventKind::TopicDeletion});
 }
 
+PartitionSet partitionReassignmentEntries(const ZooKeeperData& zk) {
+  const ReassignPartitionsZnode& znode = zk.reassign_partitions;
+  if (!znode.exists || znode.invalid_json) return PartitionSet{};
+  return znode.partitions;
+}
+
+void deletePartitionReassignment(Controller& ctl) {
+  checkControllerEpoch(ctl);
+  ctl.zk().reassign_partitions = ReassignPartitionsZnode{};
+}
+
+void setPartitionReassignment(Controller& ctl, PartitionSet partitions) {
+  checkControllerEpoch(ctl);
+  ReassignPartitionsZnode& znode = ctl.zk().reassign_partitions;
+  ReassignPartitionsZnode written{.exists = true, .partitions = partitions};
+  partitions.forEach([&](TopicPartition tp) {
+    const auto i = static_cast<std::size_t>(partitionIndex(tp));
+    written.targets[i] = znode.targets[i];
+  });
+  znode = written;
+}
+
+void deletePreferredReplicaElection(Controller& ctl) {
+  checkControllerEpoch(ctl);
+  ctl.zk().preferred_replica_election = PreferredReplicaElectionZnode{};
+}
+
 void fireTopicDataWatch(Observation& world, TopicIndex topic) {
   for (const BrokerData& broker : world.brokers) {
     const ControllerData& controller = broker.controller;

@@ -44,6 +44,19 @@ void deleteTopic(Controller& ctl, TopicIndex topic);
 // DeletionClient.deleteTopicDeletions: /admin/delete_topics/<t> for each topic.
 void deleteTopicDeletions(Controller& ctl, TopicSet topics);
 
+// getPartitionReassignment: the partitions /admin/reassign_partitions lists — none when it is absent
+// or its data does not parse ("Ignoring partition reassignment due to invalid json").
+PartitionSet partitionReassignmentEntries(const ZooKeeperData& zk);
+
+// deletePartitionReassignment (fenced). Only the controller's handler of its creation watches it.
+void deletePartitionReassignment(Controller& ctl);
+
+// setOrCreatePartitionReassignment (fenced): the znode lists `partitions` with their current targets.
+void setPartitionReassignment(Controller& ctl, PartitionSet partitions);
+
+// deletePreferredReplicaElection (fenced; a missing znode is not an error).
+void deletePreferredReplicaElection(Controller& ctl);
+
 // A watch fired: `event` goes to the active controller's queue — the one whose handlers are
 // registered — unless an identical event is already pending (ZooKeeper watches are one-shot
 // and re-armed when the handler reads, so changes before that coalesce into one notification).

@@ -22,6 +22,9 @@ enum class ActionKind : std::uint8_t {
   ElectPreferredLeader,   // ElectLeaders(PREFERRED, {tp})
   ElectUncleanLeader,     // ElectLeaders(UNCLEAN, {tp})
   EnableTopicUnclean,     // admin sets unclean.leader.election.enable=true on a topic
+  ZkReassign,             // legacy admin tool creates /admin/reassign_partitions (tp → target)
+  ZkReassignInvalid,      // … creates it with data that does not parse as its JSON
+  ZkElectPreferred,       // legacy admin tool creates /admin/preferred_replica_election ({tp})
   // broker
   CrashBroker,            // perturbation: the broker dies; its ephemeral znode disappears
   StartBroker,            // recovery: the broker registers again with a new broker epoch
@@ -39,7 +42,7 @@ enum class ActionKind : std::uint8_t {
   DeliverStopReplicaResponse,  // recovery (perturbation when `error`): a response reaches the controller
 };
 
-inline constexpr std::size_t kActionKindCount = 20;
+inline constexpr std::size_t kActionKindCount = 23;
 
 // The arguments an action names besides its kind (its text form and its candidates follow).
 enum class ActionArgs : std::uint8_t {
@@ -49,6 +52,7 @@ enum class ActionArgs : std::uint8_t {
   LeaderFollower,   // <topic>-<partition> leader <broker> <word> <broker>: one per (leader, follower) pair
   Broker,           // <broker>: one per configured broker
   BrokerError,      // <broker> [error]: one per broker without the error, one with it
+  None,             // no argument: one candidate
 };
 
 // Whether taking the action spends a bound (a perturbation) or is the cluster recovering.
@@ -96,6 +100,17 @@ inline constexpr std::array<ActionDefinition, kActionKindCount> kDefinitions = {
      "An ElectLeaders(UNCLEAN) request elects a leader outside the ISR for a leaderless partition."},
     {K::EnableTopicUnclean, "enable-unclean", A::Topic, "", P::Always, &Bounds::unclean_elections, "enable-unclean <topic>",
      "admin", "The admin turns a topic's `unclean.leader.election.enable` on; leaderless partitions may elect uncleanly."},
+    {K::ZkReassign, "zk-reassign", A::PartitionTarget, "", P::Always, &Bounds::zk_reassignments,
+     "zk-reassign <topic>-<partition> <broker>,<broker>,…", "admin",
+     "A legacy admin tool creates `/admin/reassign_partitions` moving one partition to a configured target; "
+     "unlike the API, nothing checks that the target brokers are alive."},
+    {K::ZkReassignInvalid, "zk-reassign-invalid", A::None, "", P::Always, &Bounds::zk_reassignments,
+     "zk-reassign-invalid", "admin",
+     "A legacy admin tool creates `/admin/reassign_partitions` with data that is not its JSON; the controller reads it "
+     "as empty."},
+    {K::ZkElectPreferred, "zk-elect-preferred", A::Partition, "", P::Always, &Bounds::zk_preferred_elections,
+     "zk-elect-preferred <topic>-<partition>", "admin",
+     "A legacy admin tool creates `/admin/preferred_replica_election` naming one partition."},
     {K::CrashBroker, "crash", A::Broker, "", P::Always, &Bounds::crashes, "crash <broker>", "broker",
      "A broker dies: its registration disappears and everything it held is lost."},
     {K::StartBroker, "start", A::Broker, "", P::Never, nullptr, "start <broker>", "broker",

@@ -27,7 +27,7 @@ constexpr ActionKindList kindsTaking(ActionArgs args) {
 
 // `in_zookeeper(t, p)`: whether topic t's znode lists partition p now (its ids are 0…n−1 but
 // for a topic whose assignment was restored during its deletion, kafka.md §5.10.2).
-// `add(action)` is called once per candidate, in a fixed order: per topic its topic actions,
+// `add(action)` is called once per candidate, in a fixed order: the actions without arguments, per topic its topic actions,
 // then per partition, in id order, its partition actions; then per broker its broker actions,
 // each group in the order of ActionKind.
 template <class InZooKeeper, class Add>
@@ -38,6 +38,8 @@ void forEachCandidate(const Config& config, InZooKeeper in_zookeeper, Add add) {
   static constexpr ActionKindList leader_follower_kinds = kindsTaking(ActionArgs::LeaderFollower);
   static constexpr ActionKindList broker_kinds = kindsTaking(ActionArgs::Broker);
   static constexpr ActionKindList broker_error_kinds = kindsTaking(ActionArgs::BrokerError);
+  static constexpr ActionKindList argumentless_kinds = kindsTaking(ActionArgs::None);
+  for (ActionKind kind : argumentless_kinds) add(Action{.kind = kind});
   for (TopicIndex t = 0; t < config.topicCount(); ++t) {
     for (ActionKind kind : topic_kinds) add(Action{.kind = kind, .topic = t});
     const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];

@@ -61,6 +61,9 @@ class ActionParser {
         a.broker = broker(args[0]);
         a.error = args.size() == 2;
         return a;
+      case ActionArgs::None:
+        if (!args.empty()) arity(args, 0);
+        return a;
     }
     fail("unreachable: an action kind without arguments");
   }
@@ -110,6 +113,8 @@ std::string printAction(const Config& config, const Action& a) {
       return fmt::format("{} {} leader {} {} {}", name, partitionName(config, a.tp), a.broker, definition.word, a.replica);
     case ActionArgs::BrokerError:
       return fmt::format("{} {}{}", name, a.broker, a.error ? " error" : "");
+    case ActionArgs::None:
+      return std::string(name);
   }
   KCSPEC_ASSERT(false);
   return {};

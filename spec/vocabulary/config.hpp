@@ -45,6 +45,8 @@ struct Bounds {
   int isr_shrinks = 0;              // a leader proposes removing a follower (AlterPartition)
   int stop_replica_errors = 0;      // a StopReplica(delete=true) response carries an error
   int auto_rebalances = 0;          // the leader-rebalance scheduler fires (needs auto.leader.rebalance.enable)
+  int zk_reassignments = 0;         // a legacy tool creates /admin/reassign_partitions
+  int zk_preferred_elections = 0;   // a legacy tool creates /admin/preferred_replica_election
   // Perturbations of any kind left in one history (`bound perturbations n`): every use of a
   // bound above also spends one of these. kAnyNumberOfPerturbations: only each kind's own bound.
   int perturbations = kAnyNumberOfPerturbations;
@@ -53,10 +55,11 @@ struct Bounds {
 
 // The per-kind bound names, in the order of Bounds' fields, as the configuration format spells
 // them (the overall bound, Bounds::perturbations, is spelled kOverallBoundName).
-inline constexpr std::array<std::string_view, 12> kBoundNames = {
+inline constexpr std::array<std::string_view, 14> kBoundNames = {
     "crashes",      "controlled-shutdowns", "controller-failovers", "topic-creations",
     "topic-deletions", "partition-additions", "reassignments", "preferred-elections",
-    "unclean-elections", "isr-shrinks", "stop-replica-errors", "auto-rebalances"};
+    "unclean-elections", "isr-shrinks", "stop-replica-errors", "auto-rebalances",
+    "zk-reassignments", "zk-preferred-elections"};
 
 inline constexpr std::string_view kOverallBoundName = "perturbations";
 
@@ -66,7 +69,8 @@ inline constexpr std::array<int Bounds::*, kBoundNames.size()> kBoundFields = {
     &Bounds::crashes,         &Bounds::controlled_shutdowns, &Bounds::controller_failovers,
     &Bounds::topic_creations, &Bounds::topic_deletions,      &Bounds::partition_additions,
     &Bounds::reassignments,   &Bounds::preferred_elections,  &Bounds::unclean_elections,
-    &Bounds::isr_shrinks,     &Bounds::stop_replica_errors,  &Bounds::auto_rebalances};
+    &Bounds::isr_shrinks,     &Bounds::stop_replica_errors,  &Bounds::auto_rebalances,
+    &Bounds::zk_reassignments, &Bounds::zk_preferred_elections};
 
 constexpr int* boundField(Bounds& bounds, std::size_t i) { return &(bounds.*kBoundFields[i]); }
 

@@ -27,13 +27,14 @@ enum class ControllerEventKind : std::uint8_t {
   ReplicaLeaderElection,                     // ElectLeaders (PREFERRED or UNCLEAN)
   AutoPreferredReplicaLeaderElection,        // the rebalance scheduler fired
   TopicUncleanLeaderElectionEnable,          // a topic's unclean flag was turned on
+  ZkPartitionReassignment,                   // /admin/reassign_partitions was created (or the controller re-arms its watch)
 };
 
 inline constexpr std::string_view kControllerEventNames[] = {
     "Expire", "BrokerChange", "TopicChange", "PartitionModifications", "TopicDeletion",
     "TopicDeletionStopReplicaResponseReceived", "ApiPartitionReassignment", "AlterPartitionReceived",
     "ControlledShutdown", "ReplicaLeaderElection", "AutoPreferredReplicaLeaderElection",
-    "TopicUncleanLeaderElectionEnable"};
+    "TopicUncleanLeaderElectionEnable", "ZkPartitionReassignment"};
 
 constexpr std::string_view eventName(ControllerEventKind kind) {
   return kControllerEventNames[static_cast<int>(kind)];
@@ -50,6 +51,10 @@ struct ControllerEvent {
   PartitionSet partitions;          // ReplicaLeaderElection; StopReplica response: all partitions
   PartitionSet partition_errors;    // StopReplica response: partitions answered with an error
   ElectionType election_type = ElectionType::PREFERRED;
+  // ReplicaLeaderElection(None, PREFERRED, ZkTriggered): the partitions are read from
+  // /admin/preferred_replica_election (created by an admin, or the controller re-arming its watch);
+  // false: AdminClientTriggered, the partitions are `partitions`.
+  bool zk_triggered = false;
   bool cancel = false;              // ApiPartitionReassignment: revert to the origin replicas
   BrokerList target_replicas;       // ApiPartitionReassignment
   LeaderAndIsr proposed;            // AlterPartition: leader, leader epoch, ISR, partition epoch

@@ -53,6 +53,10 @@ struct Statements {
   std::array<int, kMaxTopics> topic_named_at{};  // the first line naming the topic (0: none)
   std::array<std::optional<PartitionStatement>, kMaxPartitions> partitions;
   std::array<std::array<std::optional<ReplicaStatement>, kMaxBrokers>, kMaxPartitions> replicas;
+  int reassign_partitions_line = 0;  // the legacy admin znodes, as stated (0: no statement)
+  ReassignPartitionsZnode reassign_partitions;
+  int preferred_replica_election_line = 0;
+  PreferredReplicaElectionZnode preferred_replica_election;
 };
 
 class Parser {
@@ -68,8 +72,11 @@ class Parser {
     if (keyword == "topic") return topic(args);
     if (keyword == "partition") return partition(args);
     if (keyword == "replica") return replica(args);
+    if (keyword == "reassign-partitions") return reassignPartitions(args);
+    if (keyword == "preferred-replica-election") return preferredReplicaElection(args);
     if (keyword == "steps" || keyword == "given") fail(fmt::format("`{}` takes a line of its own, once", keyword));
-    fail(fmt::format("unknown given statement `{}`: expected controller, broker, topic, partition or replica",
+    fail(fmt::format("unknown given statement `{}`: expected controller, broker, topic, partition, replica, "
+                     "reassign-partitions or preferred-replica-election",
                      keyword));
   }
 
@@ -183,6 +190,47 @@ class Parser {
     named(tp.topic);
   }
 
+  // /admin/reassign_partitions: `reassign-partitions invalid-json` or `reassign-partitions <t>-<p> L [<t>-<p> L …]`.
+  void reassignPartitions(std::span<const std::string_view> args) {
+    const char* usage = "expected `reassign-partitions invalid-json` or `reassign-partitions <topic>-<p> <broker>,… …`";
+    if (s_.reassign_partitions_line != 0) {
+      fail(fmt::format("/admin/reassign_partitions is already stated on line {}", s_.reassign_partitions_line));
+    }
+    ReassignPartitionsZnode z{.exists = true};
+    if (args.size() == 1 && args[0] == "invalid-json") {
+      z.invalid_json = true;
+    } else {
+      if (args.empty() || args.size() % 2 != 0) fail(usage);
+      for (std::size_t i = 0; i < args.size(); i += 2) {
+        const TopicPartition tp = partitionOf(args[i]);
+        if (z.partitions.contains(tp)) fail(fmt::format("partition {} is listed twice", args[i]));
+        BrokerList target = text::parseBrokerList(args[i + 1], file_, line_);
+        for (BrokerId b : target) brokerId(b);
+        z.partitions.insert(tp);
+        z.targets[static_cast<std::size_t>(partitionIndex(tp))] = target;
+      }
+    }
+    s_.reassign_partitions_line = line_;
+    s_.reassign_partitions = z;
+  }
+
+  // /admin/preferred_replica_election: `preferred-replica-election <t>-<p> [<t>-<p> …]`.
+  void preferredReplicaElection(std::span<const std::string_view> args) {
+    if (s_.preferred_replica_election_line != 0) {
+      fail(fmt::format("/admin/preferred_replica_election is already stated on line {}",
+                       s_.preferred_replica_election_line));
+    }
+    if (args.empty()) fail("expected `preferred-replica-election <topic>-<p> [<topic>-<p> …]`");
+    PreferredReplicaElectionZnode z{.exists = true};
+    for (std::string_view token : args) {
+      const TopicPartition tp = partitionOf(token);
+      if (z.partitions.contains(tp)) fail(fmt::format("partition {} is listed twice", token));
+      z.partitions.insert(tp);
+    }
+    s_.preferred_replica_election_line = line_;
+    s_.preferred_replica_election = z;
+  }
+
   void named(TopicIndex t) {
     int& at = s_.topic_named_at[static_cast<std::size_t>(t)];
     if (at == 0) at = line_;
@@ -232,6 +280,8 @@ class Derivation {
     topics();
     controller();
     brokerViews();
+    world_.zk.reassign_partitions = s_.reassign_partitions;
+    world_.zk.preferred_replica_election = s_.preferred_replica_election;
     return world_;
   }
 

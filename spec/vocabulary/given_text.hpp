@@ -14,6 +14,11 @@
 //   partition <t>-<p> [replicas L] [adding L] [removing L] [leader <b>|none] [isr L]
 //                     [leader-epoch N] [partition-epoch N] [state <PartitionState>]
 //   replica <b> <t>-<p> <ReplicaState>         the controller's replica state of b for t-p
+//   reassign-partitions <t>-<p> L [<t>-<p> L …] | invalid-json
+//                                              /admin/reassign_partitions exists with these targets
+//                                              (or data that is not its JSON); nothing checks them
+//   preferred-replica-election <t>-<p> [<t>-<p> …]
+//                                              /admin/preferred_replica_election exists naming these
 //
 // or, for a world no statement above can say (requests in flight, metadata caches, queued
 // events), the whole Observation as JSON:

@@ -58,6 +58,25 @@ struct BrokerRegistration {  // /brokers/ids/<id>, ephemeral
   friend constexpr bool operator==(const BrokerRegistration&, const BrokerRegistration&) = default;
 };
 
+// /admin/reassign_partitions (legacy admin path, kafka.md §6.1): written by an admin tool, trimmed and
+// deleted by the controller (§5.7.5–5.7.6). {"version":1,"partitions":[{"topic":…,"partition":…,"replicas":[…]},…]}.
+struct ReassignPartitionsZnode {
+  bool exists = false;
+  // Its data does not parse as that JSON: the controller WARNs and reads it as empty.
+  bool invalid_json = false;
+  PartitionSet partitions;                              // the partitions it lists
+  std::array<BrokerList, kMaxPartitions> targets;       // by partition index: the listed target replicas
+  friend constexpr bool operator==(const ReassignPartitionsZnode&, const ReassignPartitionsZnode&) = default;
+};
+
+// /admin/preferred_replica_election (legacy admin path): written by an admin tool, deleted by the
+// controller after the election (§5.8.1–5.8.2). {"version":1,"partitions":[{"topic":…,"partition":…},…]}.
+struct PreferredReplicaElectionZnode {
+  bool exists = false;
+  PartitionSet partitions;
+  friend constexpr bool operator==(const PreferredReplicaElectionZnode&, const PreferredReplicaElectionZnode&) = default;
+};
+
 struct ZooKeeperData {
   std::array<BrokerRegistration, kMaxBrokers> brokers;
   std::array<TopicZnodes, kMaxTopics> topics;
@@ -66,6 +85,8 @@ struct ZooKeeperData {
   std::int32_t controller_epoch_zk_version = -1;  // its data version; −1 = absent
   TopicSet delete_topics;                       // /admin/delete_topics/<t>
   std::int64_t last_zxid = 0;                   // creation order, the source of broker epochs
+  ReassignPartitionsZnode reassign_partitions;  // /admin/reassign_partitions
+  PreferredReplicaElectionZnode preferred_replica_election;  // /admin/preferred_replica_election
   friend constexpr bool operator==(const ZooKeeperData&, const ZooKeeperData&) = default;
 };
 

@@ -181,6 +181,25 @@ class Writer {
     member(out, "controller_epoch_zk_version", zk.controller_epoch_zk_version, zk.controller_epoch_zk_version == -1);
     member(out, "delete_topics", topics(zk.delete_topics), zk.delete_topics.empty());
     member(out, "last_zxid", zk.last_zxid, zk.last_zxid == 0);
+    const ReassignPartitionsZnode& reassign = zk.reassign_partitions;
+    if (full_ || reassign != ReassignPartitionsZnode{}) {
+      OJson entry = OJson::object();
+      member(entry, "exists", reassign.exists, !reassign.exists);
+      member(entry, "invalid_json", reassign.invalid_json, !reassign.invalid_json);
+      OJson targets = OJson::object();
+      reassign.partitions.forEach([&](TopicPartition tp) {
+        targets[partitionKey(tp)] = ids(reassign.targets[static_cast<std::size_t>(partitionIndex(tp))]);
+      });
+      container(entry, "partitions", std::move(targets));
+      out["reassign_partitions"] = std::move(entry);
+    }
+    const PreferredReplicaElectionZnode& preferred = zk.preferred_replica_election;
+    if (full_ || preferred != PreferredReplicaElectionZnode{}) {
+      OJson entry = OJson::object();
+      member(entry, "exists", preferred.exists, !preferred.exists);
+      member(entry, "partitions", partitions(preferred.partitions), preferred.partitions.empty());
+      out["preferred_replica_election"] = std::move(entry);
+    }
     return out;
   }
 
@@ -244,6 +263,7 @@ class Writer {
     member(out, "partition_errors", partitions(e.partition_errors), e.partition_errors.empty());
     member(out, "election_type", kElectionTypeNames[static_cast<int>(e.election_type)],
            e.election_type == d.election_type);
+    member(out, "zk_triggered", e.zk_triggered, !e.zk_triggered);
     member(out, "cancel", e.cancel, !e.cancel);
     member(out, "target_replicas", ids(e.target_replicas), e.target_replicas.empty());
     member(out, "proposed", leaderAndIsr(e.proposed), e.proposed == d.proposed);
@@ -621,7 +641,7 @@ class Reader {
 
   ZooKeeperData zookeeper(const Json& j, const std::string& at) const {
     object(j, at, {"brokers", "topics", "controller", "controller_epoch", "controller_epoch_zk_version", "delete_topics",
-                   "last_zxid"});
+                   "last_zxid", "reassign_partitions", "preferred_replica_election"});
     ZooKeeperData zk;
     read(j, at, "brokers", [&](const Json& brokers, const std::string& bat) {
       object(brokers, bat, {});
@@ -667,6 +687,26 @@ class Reader {
          [&](const Json& v, const std::string& p) { zk.controller_epoch_zk_version = integer<std::int32_t>(v, p); });
     read(j, at, "delete_topics", [&](const Json& v, const std::string& p) { zk.delete_topics = topicSet(v, p); });
     read(j, at, "last_zxid", [&](const Json& v, const std::string& p) { zk.last_zxid = integer<std::int64_t>(v, p); });
+    read(j, at, "reassign_partitions", [&](const Json& v, const std::string& rat) {
+      object(v, rat, {"exists", "invalid_json", "partitions"});
+      ReassignPartitionsZnode& z = zk.reassign_partitions;
+      read(v, rat, "exists", [&](const Json& e, const std::string& p) { z.exists = boolean(e, p); });
+      read(v, rat, "invalid_json", [&](const Json& e, const std::string& p) { z.invalid_json = boolean(e, p); });
+      read(v, rat, "partitions", [&](const Json& targets, const std::string& tat) {
+        object(targets, tat, {});
+        for (const auto& [key, value] : targets.items()) {
+          const TopicPartition tp = partitionName(key, tat, child(tat, key));
+          z.partitions.insert(tp);
+          z.targets[static_cast<std::size_t>(partitionIndex(tp))] = brokerList(value, child(tat, key));
+        }
+      });
+    });
+    read(j, at, "preferred_replica_election", [&](const Json& v, const std::string& pat) {
+      object(v, pat, {"exists", "partitions"});
+      PreferredReplicaElectionZnode& z = zk.preferred_replica_election;
+      read(v, pat, "exists", [&](const Json& e, const std::string& p) { z.exists = boolean(e, p); });
+      read(v, pat, "partitions", [&](const Json& e, const std::string& p) { z.partitions = partitionSet(e, p); });
+    });
     return zk;
   }
 
@@ -740,7 +780,7 @@ class Reader {
 
   ControllerEvent event(const Json& j, const std::string& at) const {
     object(j, at, {"kind", "broker", "broker_epoch", "topic", "partition", "partitions", "partition_errors",
-                   "election_type", "cancel", "target_replicas", "proposed"});
+                   "election_type", "zk_triggered", "cancel", "target_replicas", "proposed"});
     ControllerEvent e;
     const Json* kind = find(j, "kind");
     if (kind == nullptr) fail(at, "missing member \"kind\"");
@@ -754,6 +794,7 @@ class Reader {
     read(j, at, "election_type", [&](const Json& v, const std::string& p) {
       e.election_type = static_cast<ElectionType>(enumeration(v, p, kElectionTypeNames));
     });
+    read(j, at, "zk_triggered", [&](const Json& v, const std::string& p) { e.zk_triggered = boolean(v, p); });
     read(j, at, "cancel", [&](const Json& v, const std::string& p) { e.cancel = boolean(v, p); });
     read(j, at, "target_replicas", [&](const Json& v, const std::string& p) { e.target_replicas = brokerList(v, p); });
     read(j, at, "proposed", [&](const Json& v, const std::string& p) { e.proposed = leaderAndIsr(v, p); });

@@ -129,6 +129,7 @@ std::string eventText(const Config& config, const ControllerEvent& e) {
   if (e.kind == K::ReplicaLeaderElection || e.election_type != ElectionType::PREFERRED) {
     fields.push_back(e.election_type == ElectionType::PREFERRED ? "type=PREFERRED" : "type=UNCLEAN");
   }
+  if (e.zk_triggered) fields.push_back("trigger=ZkTriggered");
   if (e.cancel) fields.push_back("cancel");
   if ((e.kind == K::ApiPartitionReassignment && !e.cancel) || !e.target_replicas.empty()) {
     fields.push_back(fmt::format("target={}", ids(e.target_replicas)));
@@ -138,6 +139,27 @@ std::string eventText(const Config& config, const ControllerEvent& e) {
   }
   if (fields.empty()) return std::string(eventName(e.kind));
   return fmt::format("{}({})", eventName(e.kind), fmt::join(fields, ", "));
+}
+
+std::string reassignPartitionsText(const Config& config, const ReassignPartitionsZnode& z) {
+  if (z == ReassignPartitionsZnode{}) return "";
+  std::vector<std::string> entries;
+  z.partitions.forEach([&](TopicPartition tp) {
+    entries.push_back(fmt::format("{}:[{}]", partitionName(config, tp),
+                                  ids(z.targets[static_cast<std::size_t>(partitionIndex(tp))])));
+  });
+  std::string out = z.exists ? "" : "(absent) ";
+  if (z.invalid_json) out += "invalid-json";
+  if (z.invalid_json && !entries.empty()) out += " ";
+  out += fmt::format("{}", fmt::join(entries, " "));
+  if (z.exists && !z.invalid_json && entries.empty()) out += "no partitions";
+  return out;
+}
+
+std::string preferredReplicaElectionText(const Config& config, const PreferredReplicaElectionZnode& z) {
+  if (z == PreferredReplicaElectionZnode{}) return "";
+  std::string out = z.exists ? "" : "(absent) ";
+  return out + (z.partitions.empty() ? std::string("no partitions") : partitions(config, z.partitions));
 }
 
 std::string hostedReplicaText(const HostedReplica& r) {
@@ -161,6 +183,8 @@ void visitSlots(const Config& config, const Observation& o, Emit&& emit) {
   for (int t = 0; t < kMaxTopics; ++t) {
     emit(fmt::format("/admin/delete_topics/{}", topic_name(t)), zk.delete_topics.contains(t) ? "exists" : "");
   }
+  emit("/admin/reassign_partitions", reassignPartitionsText(config, zk.reassign_partitions));
+  emit("/admin/preferred_replica_election", preferredReplicaElectionText(config, zk.preferred_replica_election));
   for (int b = 0; b < kMaxBrokers; ++b) {
     const BrokerRegistration& r = zk.brokers[static_cast<std::size_t>(b)];
     std::string value;

@@ -49,6 +49,8 @@ bound unclean-elections 1
 bound isr-shrinks 1
 bound stop-replica-errors 1
 bound auto-rebalances 1
+bound zk-reassignments 1
+bound zk-preferred-elections 1
 bound perturbations 3
 )";
 
@@ -119,6 +121,8 @@ bound unclean-elections 1
 bound isr-shrinks 1
 bound stop-replica-errors 1
 bound auto-rebalances 1
+bound zk-reassignments 1
+bound zk-preferred-elections 1
 )";
 
 // `medium` and `large` for longer exhaustive runs on a 2-core machine, both grown from
@@ -205,6 +209,8 @@ bound preferred-elections 1
 bound unclean-elections 1
 bound isr-shrinks 2
 bound stop-replica-errors 1
+bound zk-reassignments 1
+bound zk-preferred-elections 1
 )";
 
 constexpr std::string_view kStress5 = R"(# kcspec preset: stress-5
@@ -238,6 +244,8 @@ bound preferred-elections 2
 bound unclean-elections 2
 bound isr-shrinks 3
 bound stop-replica-errors 2
+bound zk-reassignments 1
+bound zk-preferred-elections 1
 )";
 
 // A reassignment cancelled while the partition's leader is in controlled shutdown, then a
@@ -446,7 +454,33 @@ bound unclean-elections 1
 bound isr-shrinks 1
 bound stop-replica-errors 1
 bound auto-rebalances 1
+bound zk-reassignments 1
+bound zk-preferred-elections 1
 bound perturbations 2
+)";
+
+// The legacy ZooKeeper admin paths (issue 29): an admin tool writes /admin/reassign_partitions —
+// to a target that includes broker 4, which is down (the API would refuse it; this path does not
+// check) and starts only later, or with data that is not JSON — and /admin/preferred_replica_election,
+// around an API reassignment that supersedes the ZooKeeper one, a crash and a controller failover
+// (steps 12 and 14 process the znodes the next controller finds), at most three per history.
+constexpr std::string_view kLegacyAdmin = R"(# kcspec preset: legacy-admin
+name legacy-admin
+brokers 1 2 3 4
+alive-at-start 1 2 3
+delete.topic.enable true
+auto.leader.rebalance.enable false
+topic t
+  partition 0 replicas 1,2
+  partition 1 replicas 2,3
+  reassign 0 to 2,4
+  exists-at-start true
+bound crashes 1
+bound controller-failovers 1
+bound reassignments 1
+bound zk-reassignments 2
+bound zk-preferred-elections 1
+bound perturbations 3
 )";
 
 // The main job until session 25: `default` with at most two perturbations per history, built from
@@ -488,6 +522,7 @@ std::optional<std::string_view> presetText(std::string_view name) {
   if (name == "rebalance") return kCheckRebalance;
   if (name == "spare-brokers") return kSpareBrokers;
   if (name == "four-brokers") return kFourBrokers;
+  if (name == "legacy-admin") return kLegacyAdmin;
   if (name == "two-perturbations") return twoPerturbationsText();
   return std::nullopt;
 }

@@ -8,7 +8,8 @@
 // histories, `cancel-during-shutdown` (the smallest scope of Kafka's S2 deviation), the five
 // configurations of the differential checks (kCheckPresetNames), `spare-brokers` (the one
 // preset with a symmetry: two brokers that host nothing, for `--reduction full`) and
-// `four-brokers` (`default`'s kinds on four brokers, two per history), `two-perturbations`
+// `four-brokers` (`default`'s kinds on four brokers, two per history), `legacy-admin` (the legacy
+// ZooKeeper admin paths with a dead reassignment target and a failover), `two-perturbations`
 // (`default` with two perturbations per history: the main job until session 25, and the scope of
 // the runs that also go unreduced). Each is written in the configuration's text form and parsed,
 // so it is valid by construction.
@@ -24,10 +25,10 @@
 
 namespace kcspec {
 
-inline constexpr std::array<std::string_view, 17> kPresetNames = {
+inline constexpr std::array<std::string_view, 18> kPresetNames = {
     "default",   "medium",  "large",     "two-perturbations", "every-perturbation", "crash-isr",    "crash-deletion",
     "stress-4",  "stress-5",  "cancel-during-shutdown", "deletion", "unclean", "no-delete", "reassignment", "rebalance",
-    "spare-brokers", "four-brokers"};
+    "spare-brokers", "four-brokers", "legacy-admin"};
 
 // The presets too large to explore that random histories (`kcspec mutants`, `kcspec prove`, the
 // property tests) draw their variety from; the order is part of the histories' seeds.

@@ -184,6 +184,7 @@ void relabel(Observation& out, const BrokerPermutation& sigma) {
     }
   }
   relabel(out.zk.controller, sigma);
+  for (BrokerList& target : out.zk.reassign_partitions.targets) relabel(target, sigma);
   relabelSlots(out.brokers, sigma);
   for (BrokerData& broker : out.brokers) {
     for (ControlRequest& r : broker.inbox) relabel(r, sigma);

@@ -60,7 +60,10 @@ TEST(RunFolder, ExploreKeepsTheCommandConfigurationReportAndCounterexamples) {
   EXPECT_EQ(slurp(folder / "report.txt"), run.out);  // the report as printed, byte for byte
   EXPECT_NE(slurp(folder / "command.txt").find("explore --preset default --system impl --mutant M16"), std::string::npos);
   EXPECT_EQ(slurp(folder / "config.txt").rfind("name default\n", 0), 0u);
-  expectCounterexamplesShown(folder, 1);
+  // M16's S3, and the known deviation T3, which `default` reaches in four steps since the legacy
+  // reassignment znode is modeled (zk-reassign, a failover that starts it, a second failover that
+  // starts it again: NewReplica for a replica already online).
+  expectCounterexamplesShown(folder, 2);
   const std::string index = slurp(folder / "index.html");
   EXPECT_NE(index.find("exit status 1: a violation or finding"), std::string::npos);
   EXPECT_NE(index.find("<h2>Configuration</h2>"), std::string::npos);
@@ -81,7 +84,10 @@ TEST(RunFolder, DriveKeepsTheSutsWholeStandardError) {
   EXPECT_NE(sut_stderr.find("--- SUT process "), std::string::npos);
   EXPECT_NE(sut_stderr.find(std::string(10000, 'x')), std::string::npos) << "the stderr is not complete";
   EXPECT_EQ(slurp(folder / "report.txt"), run.out);
-  expectCounterexamplesShown(folder, 1);
+  // M16's S3, and the known deviation T3, which `default` reaches in four steps since the legacy
+  // reassignment znode is modeled (zk-reassign, a failover that starts it, a second failover that
+  // starts it again: NewReplica for a replica already online).
+  expectCounterexamplesShown(folder, 2);
   EXPECT_NE(slurp(folder / "index.html").find("<a href=\"sut-stderr.log\">"), std::string::npos);
 }
 

@@ -98,6 +98,8 @@ KCSPEC_EXPECT_WALKED(LeaderIsrAndControllerEpoch);
 KCSPEC_EXPECT_WALKED(PartitionStateZnode);
 KCSPEC_EXPECT_WALKED(TopicZnodes);
 KCSPEC_EXPECT_WALKED(BrokerRegistration);
+KCSPEC_EXPECT_WALKED(ReassignPartitionsZnode);
+KCSPEC_EXPECT_WALKED(PreferredReplicaElectionZnode);
 KCSPEC_EXPECT_WALKED(ZooKeeperData);
 KCSPEC_EXPECT_WALKED(PartitionContext);
 KCSPEC_EXPECT_WALKED(ControllerContextData);

@@ -2,6 +2,8 @@
 // fencing, reassignment, the mutants, and the replay helper.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "impl/log_replay.hpp"
 #include "impl/mutants.hpp"
 #include "impl_scenario.hpp"
@@ -36,7 +38,14 @@ TEST(ImplCluster, InitialStateRegistersBrokersInIdOrderAndWritesStartingTopics) 
   // No controller yet: admin requests are not enabled; elections are.
   const std::vector<Action> enabled = cluster.enabledActions();
   for (const Action& a : enabled) EXPECT_NE(a.kind, ActionKind::ElectPreferredLeader);
-  EXPECT_EQ(enabled.front(), (Action{.kind = ActionKind::DeleteTopic, .topic = 0}));
+  // The candidates without arguments come first: zk-reassign-invalid needs no controller (an admin
+  // tool writes /admin/reassign_partitions), so with its bound it leads; then the topic actions.
+  const auto delete_t = std::find(enabled.begin(), enabled.end(), Action{.kind = ActionKind::DeleteTopic, .topic = 0});
+  ASSERT_NE(delete_t, enabled.end());
+  EXPECT_EQ(delete_t - enabled.begin(), config.bounds.zk_reassignments > 0 ? 1 : 0);
+  if (config.bounds.zk_reassignments > 0) {
+    EXPECT_EQ(enabled.front(), (Action{.kind = ActionKind::ZkReassignInvalid}));
+  }
   EXPECT_NE(std::find(enabled.begin(), enabled.end(), Action{.kind = ActionKind::ElectController, .broker = 2}), enabled.end());
 }
 
@@ -50,8 +59,11 @@ TEST(ImplCluster, CopiesAreIndependent) {
   EXPECT_FALSE(b.observe().brokers[2].alive);
   EXPECT_EQ(a.remaining().crashes, 1);
   EXPECT_EQ(b.remaining().crashes, 0);
-  EXPECT_EQ(a.observe().brokers[1].controller.events.size(), 0u);
-  EXPECT_EQ(b.observe().brokers[1].controller.events.size(), 1u);  // BrokerChange
+  // Failover step 14 re-arms the preferred-election watch: ReplicaLeaderElection(None, PREFERRED,
+  // ZkTriggered) is queued on every failover.
+  EXPECT_EQ(a.observe().brokers[1].controller.events.size(), 1u);
+  ASSERT_EQ(b.observe().brokers[1].controller.events.size(), 2u);  // … and BrokerChange
+  EXPECT_EQ(b.observe().brokers[1].controller.events[1].kind, ControllerEventKind::BrokerChange);
 }
 
 TEST(ImplCluster, DrainingTheDefaultPresetSettlesEveryPartitionOnline) {
@@ -78,7 +90,8 @@ TEST(ImplCluster, AStaleControllerIsFencedAndResigns) {
   // Broker 3 dies; the zombie on 1 never hears of it (events go to 2) ...
   run.step("crash 3");
   EXPECT_TRUE(run.broker(1).controller.events.empty());
-  EXPECT_EQ(run.broker(2).controller.events.size(), 1u);
+  ASSERT_EQ(run.broker(2).controller.events.size(), 2u);  // its failover's ZkTriggered re-arm, BrokerChange
+  EXPECT_EQ(run.broker(2).controller.events[1].kind, ControllerEventKind::BrokerChange);
   run.step("process-event 2").drain();
   EXPECT_EQ(run.stateZnode(kT0)->controller_epoch, 2);
   // ... and its session expiry makes it resign.
@@ -159,7 +172,9 @@ TEST(ImplCluster, MutantM7LeavesReplicasInDeletionStarted) {
 
 TEST(ImplCluster, ReplayProducesTheStateChangeLog) {
   const Config config = appendixBConfig();
+  // The first process-event is the failover's ReplicaLeaderElection(None, PREFERRED, ZkTriggered).
   const std::vector<Action> actions = {Action{.kind = ActionKind::ElectController, .broker = 1},
+                                       Action{.kind = ActionKind::ProcessEvent, .broker = 1},
                                        Action{.kind = ActionKind::CreateTopic, .topic = 0},
                                        Action{.kind = ActionKind::ProcessEvent, .broker = 1}};
   const std::string log = replayImplStateChangeLog(config, actions, LogLevel::INFO);

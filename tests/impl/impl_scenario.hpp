@@ -16,6 +16,9 @@ class ImplRun {
  public:
   explicit ImplRun(Config config, Mutants mutants = {}, LogLevel threshold = LogLevel::TRACE)
       : threshold_(threshold), sink_(threshold), cluster_(config, mutants, LogTarget{&sink_, &clock_}) {}
+  // From a stated world (ImplCluster's given-world constructor).
+  ImplRun(Config config, const Observation& given, Mutants mutants = {}, LogLevel threshold = LogLevel::TRACE)
+      : threshold_(threshold), sink_(threshold), cluster_(config, given, mutants, LogTarget{&sink_, &clock_}) {}
   ImplRun(const ImplRun&) = delete;
 
   // Takes `action`, which must be enabled.

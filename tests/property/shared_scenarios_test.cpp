@@ -47,6 +47,7 @@ delete-topic t
 create-topic u
 delete-topic u
 elect-controller 2
+process-event 2
 deliver-request 2
 deliver-request 2
 deliver-request 2
@@ -58,6 +59,7 @@ process-event 2
 start 1
 lose-controller-session 2
 elect-controller 1
+process-event 1
 deliver-request 1
 deliver-request 1
 deliver-request 1

@@ -97,13 +97,13 @@ TEST(DeletionWithAddedPartitions, TheRestoredAssignmentKeepsOnlyPartitionsWithAP
       state = next(config, state, action);
     }
   };
-  take(7);  // up to the PartitionModifications that finds u queued for deletion
+  take(8);  // up to the PartitionModifications that finds u queued for deletion
   const TopicZnodes before = state.world.zk.topics[kU];
   EXPECT_EQ(before.partitionCount(), 3);  // u-0, u-1 and the added u-2
   EXPECT_FALSE(before.states[0].has_value());  // u-0 never had a leader: no partition znode
   EXPECT_TRUE(before.states[1].has_value());
   const Observation world_before = state.world;
-  state = next(config, state, scenario.steps.at(7));
+  state = next(config, state, scenario.steps.at(8));
   const TopicZnodes& restored = state.world.zk.topics[kU];
   EXPECT_TRUE(restored.exists);
   EXPECT_FALSE(restored.lists(0));

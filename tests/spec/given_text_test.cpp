@@ -52,6 +52,7 @@ TEST(GivenSection, DerivesTheWorldAHistoryReaches) {
     state = spec::next(config, state, action);
   };
   step("elect-controller 2");
+  step("process-event 2");  // the failover's ReplicaLeaderElection(ZkTriggered): no znode, nothing to do
   step("create-topic t");
   step("create-topic u");
   step("process-event 2");  // one TopicChange for both (the watch coalesces)
@@ -179,6 +180,17 @@ TEST(GivenSection, RejectsBadStatementsWithFileAndLine) {
       {"bad broker state", "given\nbroker 1 dead\nsteps\n", 8, "expected `broker <id> alive|shutting-down"},
       {"epoch 0", "given\nbroker 1 alive epoch 0\nsteps\n", 8, "at least 1"},
       {"unknown topic flag", "given\ntopic t deleting\nsteps\n", 8, "unknown topic flag `deleting`"},
+      {"reassign-partitions without a target", "given\nreassign-partitions t-0\nsteps\n", 8,
+       "expected `reassign-partitions invalid-json` or"},
+      {"reassign-partitions listing a partition twice", "given\nreassign-partitions t-0 1,2 t-0 2,3\nsteps\n", 8,
+       "partition t-0 is listed twice"},
+      {"reassign-partitions with an unknown broker", "given\nreassign-partitions t-0 1,9\nsteps\n", 8, "9"},
+      {"reassign-partitions stated twice", "given\nreassign-partitions invalid-json\nreassign-partitions t-0 1,2\nsteps\n",
+       9, "/admin/reassign_partitions is already stated on line 8"},
+      {"preferred-replica-election without partitions", "given\npreferred-replica-election\nsteps\n", 8,
+       "expected `preferred-replica-election <topic>-<p>"},
+      {"preferred-replica-election of an unknown topic", "given\npreferred-replica-election v-0\nsteps\n", 8,
+       "unknown topic `v`"},
       {"unknown given argument", "given checked\nsteps\n", 7, "`given` takes `json` and `unchecked`"},
       {"a second given", "given\ngiven\nsteps\n", 8, "a second `given` line"},
       {"given after steps", "steps\nelect-controller 1\ngiven\n", 9, "a `given` section comes before `steps`"},
@@ -202,6 +214,26 @@ TEST(GivenSection, PrintsAndParsesBackToTheSameScenario) {
   EXPECT_EQ(again.given->unchecked, s.given->unchecked);
   EXPECT_EQ(again.steps, s.steps);
   EXPECT_EQ(printScenario(again), printed);
+}
+
+// The legacy admin znodes as statements: what they list, and nothing derived from them.
+TEST(GivenSection, StatesTheLegacyAdminZnodes) {
+  const Scenario s = withGiven("given\ncontroller 1\nbroker 1 alive\nbroker 2 alive\n"
+                               "reassign-partitions t-0 2,1 u-0 3,2\npreferred-replica-election t-0 u-0\n");
+  const ZooKeeperData& zk = s.given->world.zk;
+  EXPECT_TRUE(zk.reassign_partitions.exists);
+  EXPECT_FALSE(zk.reassign_partitions.invalid_json);
+  EXPECT_EQ(zk.reassign_partitions.partitions, (PartitionSet{TopicPartition{0, 0}, TopicPartition{1, 0}}));
+  EXPECT_EQ(zk.reassign_partitions.targets[static_cast<std::size_t>(partitionIndex({0, 0}))], (BrokerList{2, 1}));
+  EXPECT_EQ(zk.reassign_partitions.targets[static_cast<std::size_t>(partitionIndex({1, 0}))], (BrokerList{3, 2}));
+  EXPECT_EQ(zk.preferred_replica_election,
+            (PreferredReplicaElectionZnode{.exists = true, .partitions = PartitionSet{TopicPartition{0, 0}, TopicPartition{1, 0}}}));
+  EXPECT_FALSE(zk.topics[1].exists) << "naming u-0 in a znode does not create u";
+  const Scenario invalid = withGiven("given\nreassign-partitions invalid-json\n");
+  EXPECT_EQ(invalid.given->world.zk.reassign_partitions, (ReassignPartitionsZnode{.exists = true, .invalid_json = true}));
+  // And through JSON, as traces and the driver protocol carry them.
+  const Scenario json = withGiven("given json\n" + observationJson(s.given->world).dump() + "\n");
+  EXPECT_EQ(json.given->world.zk, zk);
 }
 
 // `given json`: any observation, as the driver protocol and traces carry it, with nothing derived.
