@@ -137,8 +137,10 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      ": the znode is deleted when it lists nothing more, and the controller queues ZkPartitionReassignment for itself "
      "to re-arm the watch), when it fails to start, or when an API reassignment of the partition supersedes it. A "
      "znode present at failover is processed in step 12.",
-     "`/admin/reassign_partitions` does not exist (the tool's create fails with NODEEXISTS otherwise); the partition "
-     "exists in ZooKeeper; a `zk-reassignments` budget remains (shared with `zk-reassign-invalid`).",
+     "`/admin/reassign_partitions` does not exist (the tool's create fails with NODEEXISTS otherwise); a "
+     "`zk-reassignments` budget remains (shared with `zk-reassign-invalid`). The explorer offers the configured "
+     "targets of the partitions the topic znodes list; nothing else is checked — an entry for a partition that does "
+     "not exist fails when the controller reads it and is removed.",
      "ZooKeeper: `/admin/reassign_partitions`.",
      "The event **ZkPartitionReassignment** at the active controller (not queued again if one is queued).",
      "`ReassignPartitionsZNode`, `PartitionReassignmentHandler.handleCreation`; the controller side is "
@@ -163,8 +165,9 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "creation watch queues **ReplicaLeaderElection(None, PREFERRED, ZkTriggered)**, whose handler reads the "
      "znode's partitions and elects as ElectLeaders(PREFERRED) would, then deletes the znode and queues the same "
      "event for itself to re-arm the watch. A znode present at failover is processed in step 14.",
-     "`/admin/preferred_replica_election` does not exist (the tool's create fails with NODEEXISTS otherwise); the "
-     "partition exists in ZooKeeper; a `zk-preferred-elections` budget remains.",
+     "`/admin/preferred_replica_election` does not exist (the tool's create fails with NODEEXISTS otherwise); a "
+     "`zk-preferred-elections` budget remains. The explorer offers the partitions the topic znodes list; the "
+     "controller skips one it does not know.",
      "ZooKeeper: `/admin/preferred_replica_election`.",
      "The event **ReplicaLeaderElection(ZkTriggered)** at the active controller (not queued again if one is queued).",
      "`PreferredReplicaElectionZNode`, `PreferredReplicaElectionHandler.handleCreation`; the controller side is "

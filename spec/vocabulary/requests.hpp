@@ -14,7 +14,7 @@
 namespace kcspec {
 
 inline constexpr int kMaxRequestsPerBroker = 1024;  // a broker's inbound queue; a flapping controller (see docs/spec/rules.md) fills it fastest
-inline constexpr int kMaxResponsesPerBroker = 6;  // StopReplica responses on their way back
+inline constexpr int kMaxResponsesPerBroker = 16;  // StopReplica responses on their way back (6 sufficed until the legacy admin paths added reassignments)
 
 // LeaderAndIsrPartitionState: the leadership the controller cached (with the epoch of the
 // controller that wrote it), the full assignment, and whether the replica is new (sticky).

@@ -83,45 +83,47 @@ TEST(CheckTrace, PresetHeaderAndBlankLines) {
 
 TEST(CheckTrace, ChangedObservedValueDivergesAtItsLineAndMember) {
   std::vector<std::string> lines = splitLines(appendixB2Trace());
-  ASSERT_EQ(lines.size(), 15u);  // header + 14 steps; the last is B.2's offline election
+  ASSERT_EQ(lines.size(), 16u);  // header + 15 steps; the last is B.2's offline election
   const std::string elected = "\"leader\":2,";
-  ASSERT_NE(lines[14].find(elected), std::string::npos) << lines[14];
-  lines[14].replace(lines[14].find(elected), elected.size(), "\"leader\":3,");
+  ASSERT_NE(lines[15].find(elected), std::string::npos) << lines[15];
+  lines[15].replace(lines[15].find(elected), elected.size(), "\"leader\":3,");
   const TraceVerdict verdict = checkTrace(joinLines(lines), "b2.ndjson");
   ASSERT_TRUE(verdict.divergence.has_value());
   const TraceDivergence& d = *verdict.divergence;
-  EXPECT_EQ(d.line, 15);
+  EXPECT_EQ(d.line, 16);
   EXPECT_EQ(d.pointer, "/observation/zookeeper/topics/0/states/0/leader");
   EXPECT_EQ(d.expected, Json(2));
   EXPECT_EQ(d.actual, Json(3));
   EXPECT_EQ(d.action, "process-event 2");
-  EXPECT_EQ(verdict.steps, 14);
+  EXPECT_EQ(verdict.steps, 15);
   EXPECT_EQ(divergenceText(d, "b2.ndjson"),
-            "b2.ndjson:15: /observation/zookeeper/topics/0/states/0/leader: spec has 2, trace has 3 (after process-event 2)");
+            "b2.ndjson:16: /observation/zookeeper/topics/0/states/0/leader: spec has 2, trace has 3 (after process-event 2)");
 }
 
 TEST(CheckTrace, FirstDivergenceWinsEvenBeforeLaterOnes) {
   std::vector<std::string> lines = splitLines(appendixB2Trace());
-  // Line 4 (after TopicChange): the ISR; line 15: the leader. Only line 4 is reported.
+  // Line 5 (after TopicChange): the ISR; line 16: the leader. Only line 5 is reported.
   const std::string isr = "\"isr\":[1,2,3]";
-  ASSERT_NE(lines[3].find(isr), std::string::npos) << lines[3];
-  lines[3].replace(lines[3].find(isr), isr.size(), "\"isr\":[1,2]");
-  lines[14].replace(lines[14].find("\"leader\":2,"), 11, "\"leader\":3,");
+  ASSERT_NE(lines[4].find(isr), std::string::npos) << lines[4];
+  lines[4].replace(lines[4].find(isr), isr.size(), "\"isr\":[1,2]");
+  ASSERT_NE(lines[15].find("\"leader\":2,"), std::string::npos) << lines[15];
+  lines[15].replace(lines[15].find("\"leader\":2,"), 11, "\"leader\":3,");
   const TraceVerdict verdict = checkTrace(joinLines(lines), "b2.ndjson");
   ASSERT_TRUE(verdict.divergence.has_value());
-  EXPECT_EQ(verdict.divergence->line, 4);
+  EXPECT_EQ(verdict.divergence->line, 5);
   EXPECT_EQ(verdict.divergence->pointer, "/observation/zookeeper/topics/0/states/0/isr");
   EXPECT_EQ(verdict.divergence->expected, Json::parse("[1,2,3]"));
 }
 
 TEST(CheckTrace, ActionNotEnabledDivergesAtItsLine) {
   std::vector<std::string> lines = splitLines(appendixB2Trace());
-  // B.2's configuration allows one crash: a second crash of broker 1 is not enabled.
-  lines.insert(lines.begin() + 14, "{\"action\":\"crash 2\"}");
+  // B.2's configuration allows one crash: after broker 1's, a second crash (of broker 2) is not enabled.
+  ASSERT_NE(lines[14].find("\"crash 1\""), std::string::npos) << lines[14];
+  lines.insert(lines.begin() + 15, "{\"action\":\"crash 2\"}");
   const TraceVerdict verdict = checkTrace(joinLines(lines), "b2.ndjson");
   ASSERT_TRUE(verdict.divergence.has_value());
   const TraceDivergence& d = *verdict.divergence;
-  EXPECT_EQ(d.line, 15);
+  EXPECT_EQ(d.line, 16);
   EXPECT_EQ(d.pointer, "/action");
   EXPECT_EQ(d.actual, Json("crash 2"));
   ASSERT_TRUE(d.expected.is_array());
@@ -129,7 +131,7 @@ TEST(CheckTrace, ActionNotEnabledDivergesAtItsLine) {
   for (const Json& a : d.expected) enabled.insert(a.get<std::string>());
   EXPECT_EQ(enabled.count("process-event 2"), 1u);  // BrokerChange is queued
   EXPECT_EQ(enabled.count("crash 2"), 0u);
-  EXPECT_NE(divergenceText(d, "b2.ndjson").find("b2.ndjson:15: /action: not enabled in the spec here: crash 2"),
+  EXPECT_NE(divergenceText(d, "b2.ndjson").find("b2.ndjson:16: /action: not enabled in the spec here: crash 2"),
             std::string::npos);
 }
 

@@ -19,7 +19,7 @@
 namespace kcspec::explorer {
 namespace {
 
-// Two brokers, one topic on both, one crash and one controller failover: 19k states, finite.
+// Two brokers, one topic on both, one crash and one controller failover: 35k states, finite.
 Config twoBrokers(Bounds bounds) {
   Config config;
   config.name = "two-brokers";
@@ -310,7 +310,7 @@ TEST(ExplorerSearch, SpillingGivesTheSameExplorationInLessMemory) {
     EXPECT_EQ(spilled.liveness_sweeps, kept.liveness_sweeps);
     EXPECT_EQ(spilled.recovery_edges, kept.recovery_edges);
     EXPECT_EQ(kept.spilled_bytes, 0u);
-    // 19k states, whose recovery edges fill several chunks; the deletion's few thousand states
+    // 35k states, whose recovery edges fill several chunks; the deletion's few hundred states
     // need less than the two chunks a spilling run holds.
     if (config.bounds.crashes > 0) {
       EXPECT_GT(spilled.spilled_bytes, 0u);
@@ -329,7 +329,7 @@ TEST(ExplorerSearch, SpillingGivesTheSameExplorationInLessMemory) {
 // exploration without ever growing (its bytes are the up-front table's); a hint the cap cannot
 // afford is ignored (the run grows its table as usual and completes).
 TEST(ExplorerSearch, ExpectedStatesPresizesTheTableWithoutChangingTheResult) {
-  const SpecSystem system(crashAndFailover());  // 19k states: past the initial 1,024 slots
+  const SpecSystem system(crashAndFailover());  // 35k states: past the initial 1,024 slots
   const auto plain = run(system, 2);
   ASSERT_TRUE(plain.complete());
   ExploreOptions hinted;
@@ -365,7 +365,7 @@ TEST(ExplorerSearch, PresetStateCountIsTheExploredCount) {
 }
 
 TEST(ExplorerSearch, TimeLimitStopsWithAPartialReport) {
-  // The default preset has about 2 million states: no machine explores them in a millisecond.
+  // The default preset has millions of states: no machine explores them in a millisecond.
   ExploreOptions options;
   options.max_time = std::chrono::milliseconds(1);
   const auto limited = run(SpecSystem(*preset("default")), 2, options);

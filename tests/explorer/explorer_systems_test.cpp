@@ -75,38 +75,51 @@ void expectCounts(const S& system, std::uint64_t states, std::uint64_t transitio
   for (const auto& v : result.violations) ADD_FAILURE() << system.name() << ": unexpected violation of " << v.property;
 }
 
-// S0 --elect-controller 0--> S1 (inbox: the failover's UpdateMetadata) --deliver-request 0--> S2
-// (nothing enabled). 3 states, 2 transitions, depth 2.
+// Every election below ends (§5.4 step 14) by deleting the absent /admin/preferred_replica_election
+// — a fenced delete that fails with NONODE and changes no znode, version or zxid — and queuing
+// ReplicaLeaderElection(None, PREFERRED, ZkTriggered), RLE, on the controller's own queue;
+// process-event takes it off again, finding no znode (the impl's watches stay registered, so the
+// exists-check changes no hidden state either). The inbox and the queue interleave: after an
+// election with k requests, a grid of (k + 1) × 2 states with 2k deliveries and k + 1
+// process-events, where the two orders of a delivery and the process-event write the same
+// znodes (none) and merge.
+//
+// S0 --elect-controller 0--> S1 (inbox: the failover's UpdateMetadata; queue: RLE), then the grid
+// of one delivery: S1 -deliver-> S2, S1 -process-> S3, S2 -process-> S4, S3 -deliver-> S4
+// (nothing enabled). 5 states, 5 transitions, depth 3.
 TEST(ExplorerSystems, OneBrokerNoTopicsNoPerturbations) {
-  expectCounts(ImplSystem(oneBroker()), 3, 2, 2);
-  expectCounts(BothSystem(oneBroker()), 3, 2, 2);
+  expectCounts(ImplSystem(oneBroker()), 5, 5, 3);
+  expectCounts(BothSystem(oneBroker()), 5, 5, 3);
 }
 
 // elect-controller 0 queues UpdateMetadata, then (t-0 New -> Online) LeaderAndIsr and
-// UpdateMetadata t-0: three deliveries follow one by one. 5 states, 4 transitions, depth 4.
+// UpdateMetadata t-0, and RLE: the grid of three deliveries and one process-event, 8 states,
+// 6 deliveries and 4 process-events. 9 states, 11 transitions, depth 5.
 TEST(ExplorerSystems, OneBrokerOneTopicCreatedAtStart) {
-  expectCounts(ImplSystem(oneBrokerOneTopic()), 5, 4, 4);
-  expectCounts(BothSystem(oneBrokerOneTopic()), 5, 4, 4);
+  expectCounts(ImplSystem(oneBrokerOneTopic()), 9, 11, 5);
+  expectCounts(BothSystem(oneBrokerOneTopic()), 9, 11, 5);
 }
 
 // One crash, no topics (explorer_counts_test.cpp's walk):
-//   S0: elect -> S1, crash -> C0;  S1: deliver -> S2, crash -> X;  S2: crash -> X (the same X:
-//   the broker's data is reset, and both paths wrote the same znodes: /controller_epoch version
-//   1, /controller created and removed, so the impl's hidden state merges them too);
-//   C0: start -> C1 -> elect C2 -> deliver C3;  X: start X1 -> elect X2 -> deliver X3.
-// 11 states, 11 transitions, depth 5.
+//   S0: elect -> S1, crash -> C0;  S1..S4 the grid above, 4 transitions;  a crash at any of
+//   S1..S4 -> X (the same X: the broker's data, its inbox and queue with it, is reset, and every
+//   path wrote the same znodes: /controller_epoch version 1, /controller created and removed,
+//   so the impl's hidden state merges them too);
+//   C0: start -> C1 -> elect C2 and its grid C2..C5;  X: start X1 -> elect X2 and its grid X2..X5.
+// 17 states, 2 + 4 + 4 + (1 + 1 + 4) × 2 = 22 transitions, depth 6 (X5).
 TEST(ExplorerSystems, OneBrokerNoTopicsOneCrash) {
-  expectCounts(ImplSystem(withCrash(oneBroker())), 11, 11, 5);
-  expectCounts(BothSystem(withCrash(oneBroker())), 11, 11, 5);
+  expectCounts(ImplSystem(withCrash(oneBroker())), 17, 22, 6);
+  expectCounts(BothSystem(withCrash(oneBroker())), 17, 22, 6);
 }
 
-// The topic with one crash: P0..P4 (5 states, 4 deliveries); crash at P0 -> Q0, start, elect,
-// three deliveries (6 states, 6 transitions); crash at P1..P4 -> one R0 (the state znode written
-// at P1 is all ZooKeeper holds besides the registrations; 4 transitions); R0: start, elect, three
-// deliveries (6 states, 5 transitions). 17 states, 19 transitions, depth 7.
+// The topic with one crash: P0 and P's grid (9 states, 11 transitions); crash at P0 -> Q0, start,
+// elect, Q's grid (10 states, 12 transitions besides the crash); a crash at any of P's 8 grid
+// states -> one R0 (the state znode written at P1 is all ZooKeeper holds besides the
+// registrations; 8 transitions); R0: start, elect, R's grid (10 states, 12 transitions).
+// 29 states, 44 transitions, depth 8.
 TEST(ExplorerSystems, OneBrokerOneTopicOneCrash) {
-  expectCounts(ImplSystem(withCrash(oneBrokerOneTopic())), 17, 19, 7);
-  expectCounts(BothSystem(withCrash(oneBrokerOneTopic())), 17, 19, 7);
+  expectCounts(ImplSystem(withCrash(oneBrokerOneTopic())), 29, 44, 8);
+  expectCounts(BothSystem(withCrash(oneBrokerOneTopic())), 29, 44, 8);
 }
 
 // Larger configurations: whatever the counts, 1, 2 and 4 threads give the same ones, and the

@@ -491,7 +491,7 @@ TEST(Presets, EveryPresetParsesAndIsNamedAfterItself) {
 // The shape for `default`: at least 3 brokers, at least 2 topics with 3 partitions in
 // all at replication factor ≥ 2 (and a fourth for the partition expansion to add), every
 // perturbation kind enabled once; `default` adds the overall bound of two perturbations per history.
-void expectEveryPerturbationOnce(const Config& c) {
+void expectEveryPerturbationOnce(const Config& c, bool exhaustive) {
   EXPECT_GE(c.brokers.size(), 3);
   EXPECT_GE(c.topicCount(), 2);
   std::size_t partitions = 0, added = 0, targets = 0;
@@ -507,21 +507,27 @@ void expectEveryPerturbationOnce(const Config& c) {
   EXPECT_EQ(targets, 1u);
   EXPECT_TRUE(c.auto_leader_rebalance_enable);  // auto-rebalances needs it
   Bounds b = c.bounds;
-  for (std::size_t i = 0; i < kBoundNames.size(); ++i) EXPECT_EQ(*boundField(b, i), 1) << kBoundNames[i];
+  for (std::size_t i = 0; i < kBoundNames.size(); ++i) {
+    // An exhaustive preset leaves /admin/preferred_replica_election out: with it the search does
+    // not end (a failover loop, docs/spec/rules.md "Findings"; presets.cpp twoPerturbationsText).
+    const int expected = exhaustive && kBoundNames[i] == "zk-preferred-elections" ? 0 : 1;
+    EXPECT_EQ(*boundField(b, i), expected) << kBoundNames[i];
+  }
 }
 
 TEST(Presets, EveryPerturbationEnablesEveryKindWithoutAnOverallBound) {
   const Config c = *preset("every-perturbation");
-  expectEveryPerturbationOnce(c);
+  expectEveryPerturbationOnce(c, /*exhaustive=*/false);
   EXPECT_EQ(c.bounds.perturbations, kAnyNumberOfPerturbations);
 }
 
 TEST(Presets, DefaultEnablesEveryKindWithAtMostThreePerturbationsPerHistory) {
   const Config c = *preset("default");
-  expectEveryPerturbationOnce(c);
+  expectEveryPerturbationOnce(c, /*exhaustive=*/true);
   EXPECT_EQ(c.bounds.perturbations, 3);
   Bounds without_overall = c.bounds;
   without_overall.perturbations = kAnyNumberOfPerturbations;
+  without_overall.zk_preferred_elections = 1;  // the one kind `default` leaves out (see above)
   EXPECT_EQ(without_overall, preset("every-perturbation")->bounds);  // the same kinds, bounded overall
   // Three partitions in the topics' definitions: t-0 from the start, u-0 and u-1 created by the admin.
   ASSERT_EQ(c.topicCount(), 2);

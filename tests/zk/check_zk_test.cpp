@@ -98,10 +98,10 @@ TEST(CheckZk, AppendixBFlowsLeaveNothingToReport) {
 TEST(CheckZk, AppendixBFlowsMidwayShowWhatIsPending) {
   KCSPEC_REQUIRE_ZK(server);
   // B.2 right after broker 1 crashed, before BrokerChange: the leader is no longer registered.
-  const Populated b2 = populate(server, "tests/scenarios/appendix_b2.scenario", 25);  // `crash 1`
+  const Populated b2 = populate(server, "tests/scenarios/appendix_b2.scenario", 26);  // `crash 1`
   EXPECT_EQ(kindsAt(b2.connect), Kinds{"leader-not-registered"});
   // B.4 right after the deletion request: queued, all brokers up.
-  const Populated b4 = populate(server, "tests/scenarios/appendix_b4.scenario", 16);  // `delete-topic t`
+  const Populated b4 = populate(server, "tests/scenarios/appendix_b4.scenario", 17);  // `delete-topic t`
   const std::vector<zkcheck::ZkFinding> findings = zkcheck::findViolations(snapshotOf(b4.connect));
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].kind, "deletion-pending");
@@ -115,7 +115,7 @@ TEST(CheckZk, AppendixBFlowsMidwayShowWhatIsPending) {
 // the dead broker 1, so u's deletion is not said to be one that should complete.
 TEST(CheckZk, ADeletionWhoseRestoredAssignmentHasAGapNamesTheUnlistedPartitions) {
   KCSPEC_REQUIRE_ZK(server);
-  const Populated gap = populate(server, "tests/scenarios/partition_gap_after_restore.scenario", 35);
+  const Populated gap = populate(server, "tests/scenarios/partition_gap_after_restore.scenario", 36);
   const zkcheck::ZkSnapshot snapshot = snapshotOf(gap.connect);
   ASSERT_EQ(snapshot.topics.count("u"), 1u);
   const zkcheck::TopicSnapshot& u = snapshot.topics.at("u");

@@ -17,12 +17,12 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*"; for f in "$tmp"/*.out; do echo "--- $f"; cat "$f"; done; exit 1; }
 
 mkfifo "$tmp/a_in"
-"$kcspec" run-controller --zookeeper "$zk" --scenario "$here/failover_a.scenario" --pause-before-step 3 \
+"$kcspec" run-controller --zookeeper "$zk" --scenario "$here/failover_a.scenario" --pause-before-step 4 \
   --session-timeout-ms 1000 --fake-clock <"$tmp/a_in" >"$tmp/a.out" 2>&1 &
 a_pid=$!
 exec 3>"$tmp/a_in"
-for _ in $(seq 1 300); do grep -q "paused before step 3" "$tmp/a.out" && break; sleep 0.1; done
-grep -q "paused before step 3" "$tmp/a.out" || fail "process A did not reach step 3"
+for _ in $(seq 1 300); do grep -q "paused before step 4" "$tmp/a.out" && break; sleep 0.1; done
+grep -q "paused before step 4" "$tmp/a.out" || fail "process A did not reach step 4"
 kill -STOP "$a_pid"
 # ZooKeeper expires A's sessions (1 s timeout): /controller goes with them. check-zk watches it go.
 for _ in $(seq 1 300); do
