@@ -143,18 +143,19 @@ TEST(Reproduce, DriveReproduceLineKeepsMaxLineBytesAndReproduces) {
       runKcspec({"drive", "--max-line-bytes", "1024", "--histories", "2", "--quiet", "--out", "", "--", KCSPEC_EXE, "sut"},
                 dir);
   ASSERT_EQ(run.status, 1) << run.describe();
-  ASSERT_NE(run.out.find("FINDING (malformed): the reply to step \"elect-controller 1\" is longer than 1024 bytes"),
-            std::string::npos)
+  // The first step of seed 1's history elects a controller (which one depends on the candidates).
+  ASSERT_NE(run.out.find("FINDING (malformed): the reply to step \"elect-controller "), std::string::npos)
       << run.describe();
+  ASSERT_NE(run.out.find("\" is longer than 1024 bytes"), std::string::npos) << run.describe();
   std::vector<std::string> again = reproduceArgs(run.out);
   ASSERT_FALSE(again.empty()) << run.describe();
   EXPECT_NE(run.out.find(" --max-line-bytes 1024 "), std::string::npos) << run.describe();
   again.insert(again.begin() + 1, {"--quiet", "--out", ""});
   const RunResult second = runKcspec(again, dir);
   EXPECT_EQ(second.status, 1) << second.describe();
-  EXPECT_NE(second.out.find("FINDING (malformed): the reply to step \"elect-controller 1\" is longer than 1024 bytes"),
-            std::string::npos)
+  EXPECT_NE(second.out.find("FINDING (malformed): the reply to step \"elect-controller "), std::string::npos)
       << second.describe();
+  EXPECT_NE(second.out.find("\" is longer than 1024 bytes"), std::string::npos) << second.describe();
 }
 
 }  // namespace

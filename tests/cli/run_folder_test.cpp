@@ -84,10 +84,7 @@ TEST(RunFolder, DriveKeepsTheSutsWholeStandardError) {
   EXPECT_NE(sut_stderr.find("--- SUT process "), std::string::npos);
   EXPECT_NE(sut_stderr.find(std::string(10000, 'x')), std::string::npos) << "the stderr is not complete";
   EXPECT_EQ(slurp(folder / "report.txt"), run.out);
-  // M16's S3, and the known deviation T3, which `default` reaches in four steps since the legacy
-  // reassignment znode is modeled (zk-reassign, a failover that starts it, a second failover that
-  // starts it again: NewReplica for a replica already online).
-  expectCounterexamplesShown(folder, 2);
+  expectCounterexamplesShown(folder, 1);
   EXPECT_NE(slurp(folder / "index.html").find("<a href=\"sut-stderr.log\">"), std::string::npos);
 }
 
