@@ -150,9 +150,17 @@ bool ImplCluster::isrChangeEnabled(const Action& a) const {
 bool ImplCluster::isEnabled(const Action& a) const {
   const auto topicOk = [&](TopicIndex t) { return t >= 0 && t < config_->topicCount(); };
   const auto brokerOk = [&](BrokerId b) { return isBrokerId(b) && config_->brokers.contains(b); };
-  const auto partitionOk = [&](TopicPartition tp) {
-    return topicOk(tp.topic) && tp.partition >= 0 && tp.partition < kMaxPartitionsPerTopic && partitionExistsInZk(tp) &&
-           controllerHasRoom();
+  // A partition id of a configured topic (the legacy admin tools check no more), one in ZooKeeper
+  // with room in the controller's queue (an API request), and a configured reassignment target.
+  const auto partitionIdOk = [&](TopicPartition tp) {
+    return topicOk(tp.topic) && tp.partition >= 0 && tp.partition < kMaxPartitionsPerTopic;
+  };
+  const auto partitionOk = [&](TopicPartition tp) { return partitionIdOk(tp) && partitionExistsInZk(tp) && controllerHasRoom(); };
+  const auto configuredTarget = [&](TopicPartition tp, const BrokerList& replicas) {
+    for (const auto& [p, target] : config_->topics[static_cast<std::size_t>(tp.topic)].reassignment_targets) {
+      if (p == tp.partition && target == replicas) return true;
+    }
+    return false;
   };
   switch (a.kind) {
     case ActionKind::CreateTopic:
@@ -162,13 +170,8 @@ bool ImplCluster::isEnabled(const Action& a) const {
     case ActionKind::AddPartitions:
       return topicOk(a.topic) && hasBudget(&Bounds::partition_additions) && topicExistsInZk(a.topic) &&
              !deletionRequested(a.topic) && nextAddedPartition(a.topic).has_value();
-    case ActionKind::ReassignPartition: {
-      if (!partitionOk(a.tp) || !hasBudget(&Bounds::reassignments)) return false;
-      for (const auto& [p, target] : config_->topics[static_cast<std::size_t>(a.tp.topic)].reassignment_targets) {
-        if (p == a.tp.partition && target == a.replicas) return true;
-      }
-      return false;
-    }
+    case ActionKind::ReassignPartition:
+      return partitionOk(a.tp) && hasBudget(&Bounds::reassignments) && configuredTarget(a.tp, a.replicas);
     case ActionKind::CancelReassignment: return partitionOk(a.tp) && hasBudget(&Bounds::reassignments);
     case ActionKind::ElectPreferredLeader: return partitionOk(a.tp) && hasBudget(&Bounds::preferred_elections);
     case ActionKind::ElectUncleanLeader: return partitionOk(a.tp) && hasBudget(&Bounds::unclean_elections);
@@ -177,21 +180,14 @@ bool ImplCluster::isEnabled(const Action& a) const {
              !uncleanFlag(a.topic);
     // The legacy admin paths: the tool's create fails with NODEEXISTS while the znode exists;
     // nothing checks the partition or the target brokers (not even that they are alive).
-    case ActionKind::ZkReassign: {
-      if (!topicOk(a.tp.topic) || a.tp.partition < 0 || a.tp.partition >= kMaxPartitionsPerTopic ||
-          !hasBudget(&Bounds::zk_reassignments) || zk_.exists(zk::paths::kReassignPartitions)) {
-        return false;
-      }
-      for (const auto& [p, target] : config_->topics[static_cast<std::size_t>(a.tp.topic)].reassignment_targets) {
-        if (p == a.tp.partition && target == a.replicas) return true;
-      }
-      return false;
-    }
+    case ActionKind::ZkReassign:
+      return partitionIdOk(a.tp) && hasBudget(&Bounds::zk_reassignments) && !zk_.exists(zk::paths::kReassignPartitions) &&
+             configuredTarget(a.tp, a.replicas);
     case ActionKind::ZkReassignInvalid:
       return hasBudget(&Bounds::zk_reassignments) && !zk_.exists(zk::paths::kReassignPartitions);
     case ActionKind::ZkElectPreferred:
-      return topicOk(a.tp.topic) && a.tp.partition >= 0 && a.tp.partition < kMaxPartitionsPerTopic &&
-             hasBudget(&Bounds::zk_preferred_elections) && !zk_.exists(zk::paths::kPreferredReplicaElection);
+      return partitionIdOk(a.tp) && hasBudget(&Bounds::zk_preferred_elections) &&
+             !zk_.exists(zk::paths::kPreferredReplicaElection);
     case ActionKind::CrashBroker: return brokerOk(a.broker) && broker(a.broker).alive() && hasBudget(&Bounds::crashes);
     case ActionKind::StartBroker: return brokerOk(a.broker) && !broker(a.broker).alive();
     case ActionKind::ControlledShutdown:

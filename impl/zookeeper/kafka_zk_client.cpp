@@ -213,14 +213,24 @@ void KafkaZkClient::deleteTopicConfigs(TopicIndex topic, std::int32_t expected_z
 
 // ------------------------------------------------------------------ legacy admin paths
 
+namespace {
+
+// The partition a legacy admin znode's entry names, or none for a topic outside the configuration
+// or a partition id kcspec cannot hold.
+std::optional<TopicPartition> partitionOf(const Config& config, const payload::LegacyPartitionEntry& e) {
+  const TopicIndex topic = config.topicNamed(e.topic);
+  if (topic < 0 || e.partition < 0 || e.partition >= kMaxPartitionsPerTopic) return std::nullopt;
+  return TopicPartition{topic, e.partition};
+}
+
+}  // namespace
+
 std::optional<PartitionReassignment> decodePartitionReassignment(const Config& config, std::string_view data) {
   const std::optional<std::vector<payload::LegacyPartitionEntry>> entries = payload::decodeReassignPartitions(data);
   if (!entries) return std::nullopt;
   PartitionReassignment out;
   for (const payload::LegacyPartitionEntry& e : *entries) {
-    const TopicIndex topic = config.topicNamed(e.topic);
-    if (topic < 0 || e.partition < 0 || e.partition >= kMaxPartitionsPerTopic) continue;
-    out.insert_or_assign(TopicPartition{topic, e.partition}, e.replicas);  // a later duplicate wins (Scala's toMap)
+    if (const auto tp = partitionOf(config, e)) out.insert_or_assign(*tp, e.replicas);  // a later duplicate wins (Scala's toMap)
   }
   return out;
 }
@@ -228,9 +238,7 @@ std::optional<PartitionReassignment> decodePartitionReassignment(const Config& c
 PartitionSet decodePreferredReplicaElection(const Config& config, std::string_view data) {
   PartitionSet out;
   for (const payload::LegacyPartitionEntry& e : payload::decodePreferredReplicaElection(data)) {
-    const TopicIndex topic = config.topicNamed(e.topic);
-    if (topic < 0 || e.partition < 0 || e.partition >= kMaxPartitionsPerTopic) continue;
-    out.insert(TopicPartition{topic, e.partition});
+    if (const auto tp = partitionOf(config, e)) out.insert(*tp);
   }
   return out;
 }
