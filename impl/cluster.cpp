@@ -1,6 +1,8 @@
 // ImplCluster (cluster.hpp).
 #include "impl/cluster.hpp"
 
+#include <fmt/format.h>
+
 #include "impl/controller/kafka_controller.hpp"
 #include "impl/zookeeper/kafka_zk_client.hpp"
 #include "impl/zookeeper/zk_data.hpp"
@@ -195,6 +197,15 @@ bool ImplCluster::isEnabled(const Action& a) const {
     case ActionKind::ShrinkIsr:
     case ActionKind::ExpandIsr:
       return topicOk(a.tp.topic) && a.tp.partition >= 0 && a.tp.partition < kMaxPartitionsPerTopic && isrChangeEnabled(a);
+    // A replica's log directory fails: the broker holds a log for it (a stopped replica keeps its
+    // log), not already offline. Like a crash, it needs no room in the controller's queue: the
+    // child watch's event coalesces.
+    case ActionKind::FailLogDir: {
+      if (!partitionIdOk(a.tp) || !brokerOk(a.broker) || !hasBudget(&Bounds::log_dir_failures)) return false;
+      const SimulatedBroker& b = broker(a.broker);
+      const HostedReplica& hosted = b.hosted(a.tp);
+      return b.alive() && (hosted.present || hosted.leader_epoch >= 0) && !b.offlineLogDirReplicas().contains(a.tp);
+    }
     case ActionKind::ProcessEvent: return brokerOk(a.broker) && broker(a.broker).alive() && !broker(a.broker).controller().events.empty();
     case ActionKind::LoseControllerSession: {
       if (!brokerOk(a.broker) || !hasBudget(&Bounds::controller_failovers)) return false;
@@ -222,6 +233,8 @@ bool ImplCluster::isEnabled(const Action& a) const {
     case ActionKind::DeliverRequest: return brokerOk(a.broker) && broker(a.broker).alive() && !broker(a.broker).inbox().empty();
     case ActionKind::DeliverStopReplicaResponse:
       return brokerOk(a.broker) && !broker(a.broker).outbox().empty() && (!a.error || hasBudget(&Bounds::stop_replica_errors));
+    case ActionKind::DeliverLeaderAndIsrResponse:
+      return brokerOk(a.broker) && !broker(a.broker).leaderAndIsrResponses().empty();
   }
   return false;
 }
@@ -297,10 +310,28 @@ void ImplCluster::deliverStopReplicaResponse(BrokerId b, bool error) {
     if (module.context.isTopicDeletionInProgress(tp.topic)) forwarded.insert(tp);
   });
   if (forwarded.empty()) return;
+  // The delivery's own error fails every partition; KAFKA_STORAGE_ERROR (an offline log directory)
+  // fails those the broker answered so.
+  const PartitionSet errors = (error ? forwarded : PartitionSet{}) | (forwarded & response.storage_errors);
   sender.controller().events.append(ControllerEvent{.kind = ControllerEventKind::TopicDeletionStopReplicaResponseReceived,
                                                     .broker = b,
                                                     .partitions = forwarded,
-                                                    .partition_errors = error ? forwarded : PartitionSet{}});
+                                                    .partition_errors = errors});
+}
+
+// The LeaderAndIsr response callback: LeaderAndIsrResponseReceived on the controller that sent
+// the request, while its channel manager still exists (as for StopReplica responses, §6). Unlike
+// those, every response is forwarded (the controller filters), appended without coalescing.
+void ImplCluster::deliverLeaderAndIsrResponse(BrokerId b) {
+  const LeaderAndIsrResponse response = brokers_[static_cast<std::size_t>(b)].takeLeaderAndIsrResponse();
+  if (!isBrokerId(response.controller_id)) return;
+  SimulatedBroker& sender = brokers_[static_cast<std::size_t>(response.controller_id)];
+  const KafkaControllerState& module = sender.controller();
+  if (!sender.alive() || !module.active || module.context.epoch != response.controller_epoch) return;
+  sender.controller().events.append(ControllerEvent{.kind = ControllerEventKind::LeaderAndIsrResponseReceived,
+                                                    .broker = b,
+                                                    .partitions = response.partitions,
+                                                    .partition_errors = response.storage_errors});
 }
 
 void ImplCluster::apply(const Action& a) {
@@ -394,6 +425,13 @@ void ImplCluster::apply(const Action& a) {
                                    .broker_epoch = broker(a.broker).brokerEpoch(), .tp = a.tp, .proposed = proposed});
       break;
     }
+    case ActionKind::FailLogDir:
+      spend(&Bounds::log_dir_failures);
+      brokers_[static_cast<std::size_t>(a.broker)].handleLogDirFailure(a.tp);
+      // propagateLogDirEvent: the active controller's child watch queues LogDirEventNotification
+      // (routeWatchEvents).
+      client.propagateLogDirEvent(a.broker);
+      break;
     case ActionKind::ProcessEvent: processEvent(a.broker); break;
     case ActionKind::LoseControllerSession:
       spend(&Bounds::controller_failovers);
@@ -414,6 +452,7 @@ void ImplCluster::apply(const Action& a) {
       if (a.error) spend(&Bounds::stop_replica_errors);
       deliverStopReplicaResponse(a.broker, a.error);
       break;
+    case ActionKind::DeliverLeaderAndIsrResponse: deliverLeaderAndIsrResponse(a.broker); break;
   }
   routeWatchEvents();
 }
@@ -471,6 +510,13 @@ Observation ImplCluster::observe() const {
   if (const zk::Znode* node = zk_.find(zk::paths::kPreferredReplicaElection)) {
     zk.preferred_replica_election =
         PreferredReplicaElectionZnode{true, zk::decodePreferredReplicaElection(*config_, node->data)};
+  }
+  // /log_dir_event_notification's children, by the broker each names.
+  for (const std::string& child : zk_.getChildren(zk::paths::kLogDirEventNotification).second) {
+    const zk::Znode* node = zk_.find(fmt::format("{}/{}", zk::paths::kLogDirEventNotification, child));
+    if (node == nullptr) continue;
+    const std::optional<BrokerId> named = zk::payload::decodeLogDirEventNotification(node->data);
+    if (named && isBrokerId(*named)) zk.log_dir_event_notifications.insert(*named);
   }
   zk.last_zxid = zk_.lastZxid();
   config_->brokers.forEach([&](BrokerId b) { broker(b).toObservation(out.brokers[static_cast<std::size_t>(b)]); });

@@ -113,6 +113,7 @@ class ImplCluster {
   void processEvent(BrokerId b);
   void electController(BrokerId b);
   void deliverStopReplicaResponse(BrokerId b, bool error);
+  void deliverLeaderAndIsrResponse(BrokerId b);
   template <class Run>
   void withController(BrokerId b, Run run);
   void runOnController(BrokerId b, const std::function<void(KafkaController&)>& run);  // withController, out of line

@@ -43,6 +43,7 @@ ControllerContext ControllerContext::fromObservation(const ControllerContextData
   // had started were not counted (countPartitionStateChange), so the puts above may count
   // otherwise.
   out.offlinePartitionCount = given.offline_partition_count;
+  out.replicasOnOfflineDirs = given.replicas_on_offline_dirs;
   return out;
 }
 
@@ -63,10 +64,12 @@ KafkaControllerState KafkaControllerState::fromObservation(const ControllerData&
 }
 
 void KafkaController::restoreHandlers(BrokerId id, const ControllerContext& context, zk::KafkaZkClient& zk) {
-  // onControllerFailover's (BrokerChangeHandler, TopicChangeHandler, TopicDeletionHandler)
+  // onControllerFailover's (BrokerChangeHandler, TopicChangeHandler, TopicDeletionHandler,
+  // LogDirEventNotificationHandler)
   zk.registerZNodeChildChangeHandler(id, zk::paths::kBrokerIds);
   zk.registerZNodeChildChangeHandler(id, zk::paths::kTopics);
   zk.registerZNodeChildChangeHandler(id, zk::paths::kDeleteTopics);
+  zk.registerZNodeChildChangeHandler(id, zk::paths::kLogDirEventNotification);  // LogDirEventNotificationHandler
   // PreferredReplicaElectionHandler, PartitionReassignmentHandler
   zk.registerZNodeChangeHandler(id, zk::paths::kPreferredReplicaElection);
   zk.registerZNodeChangeHandler(id, zk::paths::kReassignPartitions);
@@ -158,6 +161,9 @@ ImplCluster::ImplCluster(const Config& config, const Observation& given, Mutants
     if (zk.delete_topics.contains(t)) client.restoreDeleteTopicPath(t);
   }
   restoreLegacyAdminZnodes(client, *config_, zk);
+  // One log_dir_event_<seq> child per broker named (a broker that wrote several shows once; the
+  // controller reads and deletes them all together), sequence numbers in broker order.
+  zk.log_dir_event_notifications.forEach([&](BrokerId b) { client.restoreLogDirEventNotification(b); });
   client.restoreLastZxid(zk.last_zxid);
 
   config_->brokers.forEach([&](BrokerId b) {

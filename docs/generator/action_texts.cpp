@@ -249,6 +249,21 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`KafkaController.processAlterPartition` (kafka.md §5.12, §5.7.4).",
      "its section of `spec/rules/actions.cpp`; `processAlterPartition` in `spec/rules/admin_elections.cpp`",
      "elect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nsettle\nexpand-isr t-0 leader 1 add 2"},
+    {K::FailLogDir,
+     "The log directory holding broker `b`'s replica of partition `p` fails (`ReplicaManager.handleLogDirFailure`): "
+     "the replica stops leading or following and becomes `HostedPartition.Offline`, so that every later LeaderAndIsr "
+     "or StopReplica naming it is answered KAFKA_STORAGE_ERROR, until the broker restarts (with its directories "
+     "healthy again). The broker tells the controller by writing `/log_dir_event_notification/log_dir_event_<seq>`, "
+     "whose child watch queues **LogDirEventNotification**. kcspec gives each replica its own directory and the "
+     "broker enough others that it never halts for having none left.",
+     "`b` is alive and holds a log of `p` (it hosts the replica, or stopped it with StopReplica(delete=false)) that "
+     "is not on a failed directory already; a `log-dir-failures` budget remains.",
+     "Broker `b`'s hosted replica of `p` (gone) and its offline replicas; `/log_dir_event_notification`.",
+     "The event **LogDirEventNotification**, when a controller is active and has none queued.",
+     "The broker side (`ReplicaManager.handleLogDirFailure`, `propagateLogDirEvent`) is outside kafka.md; the "
+     "znode is kafka.md §6.1, the controller side §5.5.6 and §5.6.1.",
+     "its section of `spec/rules/actions.cpp`; `failLogDir` in `spec/rules/brokers.cpp`",
+     "elect-controller 3\nsettle\nfail-log-dir t-0 1"},
     {K::ProcessEvent,
      "The controller module of broker `b` takes the event at the head of its queue and runs its handler to the end, "
      "as Kafka's single controller-event thread does: nothing else happens in between, so the controller's reads "
@@ -349,6 +364,20 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "The StopReplica response callback of `ControllerChannelManager` (kafka.md Appendix A.5, §5.6.3).",
      "`deliverStopReplicaResponseApply` in `spec/rules/actions.cpp`",
      "elect-controller 3\nsettle\ndelete-topic t\nsettle-requests\ndeliver-stop-replica-response 1"},
+    {K::DeliverLeaderAndIsrResponse,
+     "The LeaderAndIsr response at the head of broker `b`'s queue of such responses reaches the controller that "
+     "sent the request — only if that controller module is still active with the same epoch. Only responses that "
+     "answer some partition with KAFKA_STORAGE_ERROR are kept: handling one whose partitions are all NONE would "
+     "remove them from `replicasOnOfflineDirs`, which never holds them (docs/world.md §5). The callback queues "
+     "**LeaderAndIsrResponseReceived** with the response's partitions and those in error.",
+     "`b`'s LeaderAndIsr responses are not empty. Never bounded: a recovery action.",
+     "Broker `b`'s LeaderAndIsr responses; the sending controller's event queue.",
+     "The event **LeaderAndIsrResponseReceived(b, partitions, storage errors)**, or nothing when the response is "
+     "dropped.",
+     "The LeaderAndIsr response callback of `ControllerChannelManager` (kafka.md Appendix A.1, §5.6 event 20).",
+     "`deliverLeaderAndIsrResponseApply` in `spec/rules/actions.cpp`",
+     "elect-controller 3\nsettle\nfail-log-dir t-0 1\nprocess-event 3\ndeliver-request 1\n"
+     "deliver-leader-and-isr-response 1"},
 }};
 
 constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
@@ -523,6 +552,36 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "`KafkaController.processZkPartitionReassignment`, `maybeRemoveFromZkReassignment` (kafka.md §5.7.5, §5.7.6).",
      "`processZkPartitionReassignment` in `spec/rules/reassignment.cpp`",
      "elect-controller 3\nsettle\nzk-reassign t-0 2,3\nprocess-event 3", ""},
+    {E::LogDirEventNotification,
+     "The children of `/log_dir_event_notification` changed: a broker's log directory failed.",
+     "`fail-log-dir p b` (the child watch); the controller itself when it deletes notifications (reading them "
+     "re-armed the watch), in this handler and at failover.",
+     "Only when active. The brokers the notifications name get `onBrokerLogDirFailure`: every replica they hold "
+     "goes OnlineReplica → OnlineReplica, which sends each a LeaderAndIsr for the partitions with a leader, to learn "
+     "which replicas are offline (their answers are LeaderAndIsrResponseReceived). Then, in a finally-block, the "
+     "notifications read are deleted (fenced), which queues LogDirEventNotification once more (its handling then "
+     "finds none).",
+     "`/log_dir_event_notification`; replica states (unchanged: Online → Online).",
+     "LeaderAndIsr and UpdateMetadata for the brokers' partitions; LogDirEventNotification for itself.",
+     "`KafkaController.processLogDirEventNotification`, `onBrokerLogDirFailure` (kafka.md §5.5.6).",
+     "`processLogDirEventNotification` in `spec/rules/broker_membership.cpp`",
+     "elect-controller 3\nsettle\nfail-log-dir t-0 1\nprocess-event 3", ""},
+    {E::LeaderAndIsrResponseReceived,
+     "A LeaderAndIsr response naming replicas on a failed log directory came back.",
+     "`deliver-leader-and-isr-response b`, when the response reaches the controller that sent it.",
+     "Only when active. Partitions of topics the context no longer has are dropped (the response is keyed by topic "
+     "id). Those answered KAFKA_STORAGE_ERROR join `replicasOnOfflineDirs` of the broker, those answered NONE leave "
+     "it; the newly offline replicas (\"Mark replicas … on broker b as offline\") go through "
+     "`onReplicasBecomeOffline`: partitions they led go Offline and are re-elected among the online replicas, the "
+     "replicas go OfflineReplica (out of the ISR), a topic being deleted fails their deletion. From then on "
+     "`isReplicaOnline(b, p)` is false, so UpdateMetadata lists the replica as offline, until the broker restarts "
+     "or fails (`onBrokerStartup`, `onBrokerFailure` forget its entry) or the controller changes.",
+     "`replicasOnOfflineDirs`; partition-state znodes, partition and replica states, leadership.",
+     "LeaderAndIsr to the partitions' online replicas, StopReplica(delete=false) to the broker, UpdateMetadata.",
+     "`KafkaController.processLeaderAndIsrResponseReceived`, `onReplicasBecomeOffline` (kafka.md §5.6.1, §5.5.4).",
+     "`processLeaderAndIsrResponseReceived` in `spec/rules/broker_membership.cpp`",
+     "elect-controller 3\nsettle\nfail-log-dir t-0 1\nsettle-until LeaderAndIsrResponseReceived\nprocess-event 3",
+     ""},
 }};
 
 constexpr bool inEnumOrder() {

@@ -44,6 +44,7 @@ bound stop-replica-errors 1
 bound auto-rebalances 1
 bound zk-reassignments 1
 bound zk-preferred-elections 1
+bound log-dir-failures 1
 )";
 
 constexpr int kMaxSettleSteps = 1000;
@@ -59,6 +60,8 @@ bool isSettleAction(const Action& a, bool responses) {
       return true;
     case ActionKind::DeliverStopReplicaResponse:
       return responses && !a.error;
+    case ActionKind::DeliverLeaderAndIsrResponse:
+      return responses;
     default:
       return false;
   }

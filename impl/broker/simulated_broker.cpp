@@ -26,10 +26,22 @@ void SimulatedBroker::handleNextRequest(BrokerId self) {
   }
 }
 
-// ReplicaManager.becomeLeaderOrFollower in ZooKeeper mode: only a higher leader epoch than the
-// partition's (−1 when not held) is taken, and only by a broker among the entry's replicas.
+// ReplicaManager.becomeLeaderOrFollower in ZooKeeper mode: a partition whose log directory failed
+// is answered KAFKA_STORAGE_ERROR and left as it is (checked first); otherwise only a higher leader
+// epoch than the partition's (−1 when not held) is taken, and only by a broker among the entry's
+// replicas. The response goes back only when some partition has KAFKA_STORAGE_ERROR: the
+// controller's handling of one whose partitions are all NONE (or errors it disregards) changes
+// nothing (docs/world.md §6).
 void SimulatedBroker::handleLeaderAndIsr(BrokerId self, const ControlRequest& request) {
+  PartitionSet partitions;
+  PartitionSet storage_errors;
   for (const LeaderAndIsrPartitionState& entry : request.leader_and_isr) {
+    partitions.insert(entry.tp);
+    if (offline_log_dir_replicas_.contains(entry.tp)) {
+      // WARN "Ignoring LeaderAndIsr request … as the local replica for the partition is in an offline log directory"
+      storage_errors.insert(entry.tp);
+      continue;
+    }
     HostedReplica& hosted = replicas_[static_cast<std::size_t>(partitionIndex(entry.tp))];
     const LeaderAndIsr& lai = entry.leadership.leader_and_isr;
     if (lai.leader_epoch <= hosted.leader_epoch) continue;             // "matches" or "is smaller than"
@@ -37,6 +49,10 @@ void SimulatedBroker::handleLeaderAndIsr(BrokerId self, const ControlRequest& re
     const bool leader = lai.leader == self;
     // A follower keeps no ISR (Kafka's Partition.makeFollower clears it).
     hosted = HostedReplica{true, leader, lai.leader_epoch, lai.partition_epoch, leader ? lai.isr : BrokerList{}};
+  }
+  if (!storage_errors.empty()) {
+    leader_and_isr_responses_.push_back(
+        LeaderAndIsrResponse{request.controller_id, request.controller_epoch, partitions, storage_errors});
   }
 }
 
@@ -60,11 +76,20 @@ void SimulatedBroker::handleUpdateMetadata(const ControlRequest& request, bool n
   metadata_live_brokers_ = request.live_brokers;
 }
 
-// ReplicaManager.stopReplicas: delete=true removes the partition; delete=false only stops it, so
-// its leader epoch stays and still fences LeaderAndIsr requests of the same epoch.
+// ReplicaManager.stopReplicas: a partition whose log directory failed is answered
+// KAFKA_STORAGE_ERROR and left as it is; otherwise delete=true removes the partition and
+// delete=false only stops it, so its leader epoch stays and still fences LeaderAndIsr requests of
+// the same epoch.
 void SimulatedBroker::handleStopReplica(const ControlRequest& request) {
   PartitionSet deleted;
+  PartitionSet storage_errors;
   for (const StopReplicaPartitionState& entry : request.stop_replica) {
+    if (entry.delete_partition) deleted.insert(entry.tp);
+    if (offline_log_dir_replicas_.contains(entry.tp)) {
+      // WARN "Ignoring StopReplica request (delete=…) … as the local replica for the partition is in an offline log directory"
+      if (entry.delete_partition) storage_errors.insert(entry.tp);
+      continue;
+    }
     HostedReplica& hosted = replicas_[static_cast<std::size_t>(partitionIndex(entry.tp))];
     const bool epoch_ok = entry.leader_epoch == LeaderAndIsr::kEpochDuringDelete ||
                           entry.leader_epoch == LeaderAndIsr::kNoEpoch || entry.leader_epoch >= hosted.leader_epoch;
@@ -72,9 +97,10 @@ void SimulatedBroker::handleStopReplica(const ControlRequest& request) {
       const HostedReplica stopped{.leader_epoch = hosted.leader_epoch, .partition_epoch = hosted.partition_epoch};
       hosted = entry.delete_partition ? HostedReplica{} : stopped;
     }
-    if (entry.delete_partition) deleted.insert(entry.tp);
   }
-  if (!deleted.empty()) outbox_.push_back(StopReplicaResponse{request.controller_id, request.controller_epoch, deleted});
+  if (!deleted.empty()) {
+    outbox_.push_back(StopReplicaResponse{request.controller_id, request.controller_epoch, deleted, storage_errors});
+  }
 }
 
 StopReplicaResponse SimulatedBroker::takeResponse() {
@@ -82,6 +108,20 @@ StopReplicaResponse SimulatedBroker::takeResponse() {
   const StopReplicaResponse response = outbox_.front();
   outbox_.erase_at(0);
   return response;
+}
+
+LeaderAndIsrResponse SimulatedBroker::takeLeaderAndIsrResponse() {
+  KCSPEC_ASSERT(!leader_and_isr_responses_.empty());
+  const LeaderAndIsrResponse response = leader_and_isr_responses_.front();
+  leader_and_isr_responses_.erase_at(0);
+  return response;
+}
+
+void SimulatedBroker::handleLogDirFailure(TopicPartition tp) {
+  // WARN "Stopping serving replicas in dir … because the log directory has failed."
+  // markPartitionOffline: the Partition (its log, leadership and fetcher) is gone.
+  offline_log_dir_replicas_.insert(tp);
+  replicas_[static_cast<std::size_t>(partitionIndex(tp))] = HostedReplica{};
 }
 
 void SimulatedBroker::handleAlterPartitionResponse(TopicPartition tp, const AlterPartitionResponse& response) {
@@ -128,6 +168,8 @@ void SimulatedBroker::toObservation(BrokerData& out) const {
   out.metadata_live_brokers = metadata_live_brokers_;
   out.replicas = replicas_;
   out.outbox = outbox_;
+  out.leader_and_isr_responses = leader_and_isr_responses_;
+  out.offline_log_dir_replicas = offline_log_dir_replicas_;
   controller_.toObservation(out.controller);
 }
 
@@ -141,6 +183,8 @@ SimulatedBroker SimulatedBroker::fromObservation(const BrokerData& given, Broker
   out.metadata_live_brokers_ = given.metadata_live_brokers;
   out.replicas_ = given.replicas;
   out.outbox_ = given.outbox;
+  out.leader_and_isr_responses_ = given.leader_and_isr_responses;
+  out.offline_log_dir_replicas_ = given.offline_log_dir_replicas;
   out.controller_ = KafkaControllerState::fromObservation(given.controller, self);
   return out;
 }

@@ -1,6 +1,7 @@
 // A simulated Kafka broker (docs/world.md "Brokers" and conventions 5 and 8): its registration incarnation,
-// inbound control requests applied in order, the metadata cache, the replicas it hosts, the
-// StopReplica responses on their way back, and its controller module. A plain value.
+// inbound control requests applied in order, the metadata cache, the replicas it hosts (and those
+// whose log directory failed), the StopReplica and LeaderAndIsr responses on their way back, and
+// its controller module. A plain value.
 #pragma once
 
 #include <array>
@@ -22,6 +23,11 @@ class SimulatedBroker {
   const HostedReplica& hosted(TopicPartition tp) const { return replicas_[static_cast<std::size_t>(partitionIndex(tp))]; }
   const BoundedList<ControlRequest, kMaxRequestsPerBroker>& inbox() const { return inbox_; }
   const BoundedVector<StopReplicaResponse, kMaxResponsesPerBroker>& outbox() const { return outbox_; }
+  const BoundedVector<LeaderAndIsrResponse, kMaxLeaderAndIsrResponsesPerBroker>& leaderAndIsrResponses() const {
+    return leader_and_isr_responses_;
+  }
+  // Its replicas whose log directory failed (HostedPartition.Offline) since it started.
+  PartitionSet offlineLogDirReplicas() const { return offline_log_dir_replicas_; }
   KafkaControllerState& controller() { return controller_; }
   const KafkaControllerState& controller() const { return controller_; }
 
@@ -35,6 +41,13 @@ class SimulatedBroker {
   void handleNextRequest(BrokerId self);
   // deliver-stop-replica-response: the head of the outbox leaves the broker.
   StopReplicaResponse takeResponse();
+  // deliver-leader-and-isr-response: the head of the LeaderAndIsr responses leaves the broker.
+  LeaderAndIsrResponse takeLeaderAndIsrResponse();
+  // fail-log-dir: ReplicaManager.handleLogDirFailure for the directory holding `tp`'s log — the
+  // partition becomes HostedPartition.Offline (it leads and follows nothing, and every request
+  // naming it is answered KAFKA_STORAGE_ERROR) until the broker restarts. The caller writes the
+  // notification (KafkaZkClient::propagateLogDirEvent).
+  void handleLogDirFailure(TopicPartition tp);
   // The AlterPartition response (§7), Kafka's Partition.submitAlterPartition callback: for the
   // pending change it answers, an accepted state is adopted (handleAlterPartitionUpdate) and an
   // INELIGIBLE_REPLICA ends the pending change (handleAlterPartitionError); other errors keep it.
@@ -67,6 +80,8 @@ class SimulatedBroker {
   BrokerSet metadata_live_brokers_;
   std::array<HostedReplica, kMaxPartitions> replicas_{};
   BoundedVector<StopReplicaResponse, kMaxResponsesPerBroker> outbox_;
+  BoundedVector<LeaderAndIsrResponse, kMaxLeaderAndIsrResponsesPerBroker> leader_and_isr_responses_;
+  PartitionSet offline_log_dir_replicas_;
   KafkaControllerState controller_;
 };
 

@@ -38,6 +38,7 @@ void KafkaController::processBrokerChange() {
 
 void KafkaController::onBrokerStartup(BrokerSet newBrokers) {
   // INFO "New broker startup callback for <ids>"
+  context_.removeReplicasOnOfflineDirs(newBrokers);
   const BrokerSet existing = context_.liveOrShuttingDownBrokerIds() - newBrokers;
   sendUpdateMetadataRequest(existing, PartitionSet{});
   sendUpdateMetadataRequest(newBrokers, context_.partitionsWithLeaders());
@@ -61,6 +62,7 @@ void KafkaController::onBrokerStartup(BrokerSet newBrokers) {
 
 void KafkaController::onBrokerFailure(BrokerSet deadBrokers) {
   // INFO "Broker failure callback for <ids>"
+  context_.removeReplicasOnOfflineDirs(deadBrokers);
   // INFO "Removed <ids> from list of shutting down brokers." when any were shutting down
   context_.shuttingDownBrokerIds = context_.shuttingDownBrokerIds - deadBrokers;
   onReplicasBecomeOffline(context_.replicasOnBrokers(deadBrokers));

@@ -40,8 +40,10 @@ void ControllerContext::removeLiveBrokers(BrokerSet ids) {
 
 void ControllerContext::setLiveBrokers(const std::array<std::int64_t, kMaxBrokers>& epochs) { live_broker_epochs_ = epochs; }
 
-bool ControllerContext::isReplicaOnline(BrokerId broker, TopicPartition, bool includeShuttingDownBrokers) const {
-  return includeShuttingDownBrokers ? liveOrShuttingDownBrokerIds().contains(broker) : liveBrokerIds().contains(broker);
+bool ControllerContext::isReplicaOnline(BrokerId broker, TopicPartition tp, bool includeShuttingDownBrokers) const {
+  const bool broker_online =
+      includeShuttingDownBrokers ? liveOrShuttingDownBrokerIds().contains(broker) : liveBrokerIds().contains(broker);
+  return broker_online && !(isBrokerId(broker) && replicasOnOfflineDirs[static_cast<std::size_t>(broker)].contains(tp));
 }
 
 // ------------------------------------------------------------------ assignments
@@ -297,6 +299,7 @@ void ControllerContext::toObservation(ControllerContextData& out) const {
   out.topics_with_deletion_started = topicsWithDeletionStarted;
   out.topics_ineligible_for_deletion = topicsIneligibleForDeletion;
   out.offline_partition_count = offlinePartitionCount;
+  out.replicas_on_offline_dirs = replicasOnOfflineDirs;
 }
 
 }  // namespace kcspec::impl

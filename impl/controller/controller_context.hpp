@@ -38,7 +38,17 @@ class ControllerContext {
   void setLiveBrokers(const std::array<std::int64_t, kMaxBrokers>& epochs);
   BrokerSet shuttingDownBrokerIds;
 
-  // kafka.md §5.2 (replicasOnOfflineDirs is always empty: log-dir failures are out of scope)
+  // replicasOnOfflineDirs: broker → the partitions it answered LeaderAndIsr with
+  // KAFKA_STORAGE_ERROR (kafka.md §5.6.1); a broker's entry goes when it starts or fails (§5.5.2–3).
+  std::array<PartitionSet, kMaxBrokers> replicasOnOfflineDirs{};
+  PartitionSet replicasOnOfflineDirsOf(BrokerId broker) const {
+    return replicasOnOfflineDirs[static_cast<std::size_t>(broker)];  // getOrElse(broker, Set.empty)
+  }
+  void removeReplicasOnOfflineDirs(BrokerSet brokers) {
+    brokers.forEach([&](BrokerId b) { replicasOnOfflineDirs[static_cast<std::size_t>(b)] = PartitionSet{}; });
+  }
+
+  // kafka.md §5.2: registered (and not shutting down, unless included), and tp not on an offline dir.
   bool isReplicaOnline(BrokerId broker, TopicPartition tp, bool includeShuttingDownBrokers = false) const;
 
   // ---- topics and assignments

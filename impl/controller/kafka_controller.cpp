@@ -20,6 +20,9 @@ std::optional<ControllerEvent> KafkaController::eventForWatch(const Config& conf
     if (change.path == zk::paths::kBrokerIds) return ControllerEvent{.kind = ControllerEventKind::BrokerChange};
     if (change.path == zk::paths::kTopics) return ControllerEvent{.kind = ControllerEventKind::TopicChange};
     if (change.path == zk::paths::kDeleteTopics) return ControllerEvent{.kind = ControllerEventKind::TopicDeletion};
+    if (change.path == zk::paths::kLogDirEventNotification) {
+      return ControllerEvent{.kind = ControllerEventKind::LogDirEventNotification};
+    }
     return std::nullopt;
   }
   // PartitionReassignmentHandler and PreferredReplicaElectionHandler only implement handleCreation:
@@ -81,6 +84,10 @@ void KafkaController::dispatch(const ControllerEvent& event) {
     case ControllerEventKind::AutoPreferredReplicaLeaderElection: processAutoPreferredReplicaLeaderElection(); return;
     case ControllerEventKind::TopicUncleanLeaderElectionEnable: processTopicUncleanLeaderElectionEnable(event.topic); return;
     case ControllerEventKind::ZkPartitionReassignment: processZkPartitionReassignment(); return;
+    case ControllerEventKind::LogDirEventNotification: processLogDirEventNotification(); return;
+    case ControllerEventKind::LeaderAndIsrResponseReceived:
+      processLeaderAndIsrResponseReceived(event.broker, event.partitions, event.partition_errors);
+      return;
   }
 }
 
@@ -112,12 +119,18 @@ void KafkaController::onControllerFailover() {
   services_.zk.registerZNodeChildChangeHandler(id_, zk::paths::kBrokerIds);
   services_.zk.registerZNodeChildChangeHandler(id_, zk::paths::kTopics);
   services_.zk.registerZNodeChildChangeHandler(id_, zk::paths::kDeleteTopics);
-  // Log-dir and ISR-change notifications are not modeled (IBP 3.8 uses AlterPartition).
+  services_.zk.registerZNodeChildChangeHandler(id_, zk::paths::kLogDirEventNotification);
+  // ISR-change notifications are not modeled (IBP 3.8 uses AlterPartition).
   // registerZNodeChangeHandlerAndCheckExistence: PreferredReplicaElectionHandler and
   // PartitionReassignmentHandler (creation watches; kcspec's watches stay registered, so the
   // existence checks that re-arm them in Kafka need no registration here).
   services_.zk.registerZNodeChangeHandler(id_, zk::paths::kPreferredReplicaElection);
   services_.zk.registerZNodeChangeHandler(id_, zk::paths::kReassignPartitions);
+  // INFO "Deleting log dir event notifications" (fenced; the child watch just registered sees the
+  // deletions and queues LogDirEventNotification, as in Kafka).
+  services_.zk.deleteLogDirEventNotifications(context_.epochZkVersion);
+  // INFO "Deleting isr change notifications": not modeled (nothing writes them with IBP 3.8).
+  // INFO "Initializing controller context"
   initializeControllerContext();
 
   // fetchTopicDeletionsInProgress

@@ -11,6 +11,7 @@
 //   leader_elections.cpp        ReplicaLeaderElection (ElectLeaders and /admin/preferred_replica_election),
 //                               the auto rebalance, TopicUncleanLeaderElectionEnable
 //   alter_partition.cpp         AlterPartitionReceived (§5.12)
+//   log_dir_failures.cpp        LogDirEventNotification (§5.5.6), LeaderAndIsrResponseReceived (§5.6.1)
 #pragma once
 
 #include <functional>
@@ -70,7 +71,8 @@ class KafkaController final : public DeletionClient {
 
   // A stated world (issue 28): the ZooKeeper handlers the active controller `id` (alive, active,
   // with its session) holds after any history — those onControllerFailover registers (the child
-  // handlers and the /admin/reassign_partitions and /admin/preferred_replica_election ones), and a
+  // handlers, /log_dir_event_notification's included, and the /admin/reassign_partitions and
+  // /admin/preferred_replica_election ones), and a
   // PartitionModificationsHandler for every topic of its context: registered for allTopics at
   // failover and for each topic TopicChange adds, muted when a topic's deletion completes, which
   // removes it from allTopics. (TopicChange drops a topic whose znode is gone without muting it,
@@ -181,6 +183,13 @@ class KafkaController final : public DeletionClient {
 
   // --- alter_partition.cpp
   void processAlterPartition(BrokerId brokerId, std::int64_t brokerEpoch, TopicPartition tp, const LeaderAndIsr& proposed);
+
+  // --- log_dir_failures.cpp
+  void processLogDirEventNotification();
+  void onBrokerLogDirFailure(const std::vector<BrokerId>& brokerIds);
+  // The response's partitions and those it answered KAFKA_STORAGE_ERROR (kcspec keeps only
+  // responses with some: their top-level error is NONE).
+  void processLeaderAndIsrResponseReceived(BrokerId brokerId, PartitionSet partitions, PartitionSet storageErrors);
 
   BrokerId id_;
   KafkaControllerState& state_;

@@ -9,7 +9,7 @@ namespace kcspec::impl::zk {
 
 void KafkaZkClient::createTopLevelPaths() {
   for (std::string_view path : {paths::kBrokers, paths::kBrokerIds, paths::kTopics, paths::kAdmin, paths::kDeleteTopics,
-                                paths::kConfig, paths::kConfigTopics}) {
+                                paths::kConfig, paths::kConfigTopics, paths::kLogDirEventNotification}) {
     store_.create(std::string(path), "");
   }
   store_.countCreationsUnder(std::string(paths::kBrokerIds));
@@ -311,6 +311,52 @@ void KafkaZkClient::deletePreferredReplicaElection(std::int32_t expected_zk_vers
   fenced(Op::remove(std::string(paths::kPreferredReplicaElection), kMatchAnyVersion), expected_zk_version);
 }
 
+// ------------------------------------------------------------------ log directory failures
+
+void KafkaZkClient::propagateLogDirEvent(BrokerId brokerId) {
+  const OpResult result = store_.createSequential(
+      fmt::format("{}/{}", paths::kLogDirEventNotification, paths::kLogDirEventSequenceNumberPrefix),
+      payload::logDirEventNotification(brokerId));
+  KCSPEC_ASSERT(result.code == Code::OK);  // the parent is a persistent top-level path
+  // DEBUG "Added <path> for broker <id>"
+}
+
+std::vector<std::string> KafkaZkClient::getAllLogDirEventNotifications() const {
+  // GetChildrenRequest(registerWatch = true): kcspec's watch stays registered.
+  const auto [code, children] = store_.getChildren(paths::kLogDirEventNotification);
+  std::vector<std::string> out;
+  if (code != Code::OK) return out;  // NONODE: Seq.empty
+  for (const std::string& child : children) out.push_back(paths::logDirEventSequenceNumber(child));
+  return out;
+}
+
+std::vector<BrokerId> KafkaZkClient::getBrokerIdsFromLogDirEvents(const std::vector<std::string>& sequenceNumbers) const {
+  std::vector<BrokerId> out;
+  for (const std::string& sequence_number : sequenceNumbers) {
+    const Znode* node = store_.find(paths::logDirEventNotificationSequence(sequence_number));
+    if (node == nullptr) continue;  // NONODE: None
+    if (const std::optional<BrokerId> broker = payload::decodeLogDirEventNotification(node->data)) out.push_back(*broker);
+  }
+  return out;
+}
+
+void KafkaZkClient::deleteLogDirEventNotifications(const std::vector<std::string>& sequenceNumbers,
+                                                   std::int32_t expected_controller_epoch_zk_version) {
+  for (const std::string& sequence_number : sequenceNumbers) {
+    fenced(Op::remove(paths::logDirEventNotificationSequence(sequence_number), kMatchAnyVersion),
+           expected_controller_epoch_zk_version);
+  }
+}
+
+void KafkaZkClient::deleteLogDirEventNotifications(std::int32_t expected_controller_epoch_zk_version) {
+  const auto [code, children] = store_.getChildren(paths::kLogDirEventNotification);
+  if (code == Code::NONODE) return;
+  if (code != Code::OK) throw KeeperException(code, std::string(paths::kLogDirEventNotification));
+  std::vector<std::string> sequence_numbers;
+  for (const std::string& child : children) sequence_numbers.push_back(paths::logDirEventSequenceNumber(child));
+  deleteLogDirEventNotifications(sequence_numbers, expected_controller_epoch_zk_version);
+}
+
 // ------------------------------------------------------------------ configs
 
 void KafkaZkClient::setTopicConfig(TopicIndex topic, bool unclean_leader_election_enable) {
@@ -375,6 +421,13 @@ void KafkaZkClient::restoreUnparsablePartitionReassignment() {
 
 void KafkaZkClient::restorePreferredReplicaElection(PartitionSet partitions) {
   store_.restore(std::string(paths::kPreferredReplicaElection), encodePreferredReplicaElection(partitions), Stat{});
+}
+
+void KafkaZkClient::restoreLogDirEventNotification(BrokerId brokerId) {
+  const Znode* parent = store_.find(paths::kLogDirEventNotification);
+  KCSPEC_ASSERT(parent != nullptr);
+  const std::string sequence_number = fmt::format("{:010d}", parent->stat.cversion);
+  store_.restore(paths::logDirEventNotificationSequence(sequence_number), payload::logDirEventNotification(brokerId), Stat{});
 }
 
 }  // namespace kcspec::impl::zk

@@ -108,6 +108,20 @@ class KafkaZkClient {
   void createPreferredReplicaElection(PartitionSet partitions);         // admin, unfenced
   void deletePreferredReplicaElection(std::int32_t expected_zk_version);  // fenced; the result is not checked
 
+  // --- log directory failures (kafka.md §5.5.6): /log_dir_event_notification/log_dir_event_<seq>
+  // ReplicaManager.handleLogDirFailure's notification: a persistent sequential child naming the broker.
+  void propagateLogDirEvent(BrokerId brokerId);
+  // The children's sequence numbers, ascending (none when the parent is absent).
+  std::vector<std::string> getAllLogDirEventNotifications() const;
+  // The brokers those children name, in their order; a child gone (NONODE) or unreadable is skipped.
+  std::vector<BrokerId> getBrokerIdsFromLogDirEvents(const std::vector<std::string>& sequenceNumbers) const;
+  // Fenced deletes of those children (a stale controller: ControllerMovedException); the results
+  // are not checked. No sequence number: no request, so nothing is fenced.
+  void deleteLogDirEventNotifications(const std::vector<std::string>& sequenceNumbers,
+                                      std::int32_t expected_controller_epoch_zk_version);
+  // Every child (onControllerFailover step 3).
+  void deleteLogDirEventNotifications(std::int32_t expected_controller_epoch_zk_version);
+
   // --- configs
   void setTopicConfig(TopicIndex topic, bool unclean_leader_election_enable);  // admin
   bool getTopicUncleanLeaderElectionEnable(TopicIndex topic) const;           // getLogConfigs
@@ -139,6 +153,8 @@ class KafkaZkClient {
   void restorePartitionReassignment(const PartitionReassignment& reassignment);
   void restoreUnparsablePartitionReassignment();
   void restorePreferredReplicaElection(PartitionSet partitions);
+  // One log_dir_event_<seq> child naming `brokerId`, its sequence number the parent's next.
+  void restoreLogDirEventNotification(BrokerId brokerId);
   void restoreLastZxid(std::int64_t zxid) { store_.restoreLastZxid(zxid); }
 
   const std::string& topicName(TopicIndex topic) const { return config_.topics[static_cast<std::size_t>(topic)].name; }

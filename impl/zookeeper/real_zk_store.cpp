@@ -308,7 +308,8 @@ const Znode* RealZkStore::find(std::string_view path_view) const {
     if (stat.dataLength > length && static_cast<std::size_t>(stat.dataLength) < kMaxDataBytes) continue;  // grew meanwhile
     buffer.resize(static_cast<std::size_t>(std::max(length, 0)));
     Znode& node = impl_->cache[path];
-    node = Znode{std::move(buffer), Stat{stat.version, impl_->creationNumber(stat.czxid), impl_->ownerOf(stat.ephemeralOwner)}};
+    node = Znode{std::move(buffer),
+                 Stat{stat.version, impl_->creationNumber(stat.czxid), impl_->ownerOf(stat.ephemeralOwner), stat.cversion}};
     return &node;
   }
   impl_->cache.erase(path);
@@ -331,6 +332,10 @@ OpResult RealZkStore::create(std::string path, std::string data, SessionId owner
   return multi({Op::create(std::move(path), std::move(data), owner)}).front();
 }
 
+OpResult RealZkStore::createSequential(std::string prefix, std::string data) {
+  return multi({Op::createSequential(std::move(prefix), std::move(data))}).front();
+}
+
 OpResult RealZkStore::setData(std::string path, std::string data, std::int32_t version) {
   return multi({Op::setData(std::move(path), std::move(data), version)}).front();
 }
@@ -347,14 +352,20 @@ std::vector<OpResult> RealZkStore::multi(const std::vector<Op>& ops) {
   std::vector<zoo_op_t> zoo_ops(ops.size());
   std::vector<zoo_op_result_t> zoo_results(ops.size());
   std::vector<::Stat> stats(ops.size());
+  // The name the server gave each created node (a sequential one's differs from the op's path).
+  constexpr std::size_t kPathBufferSize = 1024;
+  std::vector<std::string> created(ops.size());
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const Op& op = ops[i];
     switch (op.kind) {
       case Op::Kind::Check: zoo_check_op_init(&zoo_ops[i], op.path.c_str(), op.version); break;
-      case Op::Kind::Create:
+      case Op::Kind::Create: {
+        const int flags = (op.ephemeral_owner != kNoSession ? ZOO_EPHEMERAL : 0) | (op.sequential ? ZOO_SEQUENCE : 0);
+        created[i].assign(kPathBufferSize, '\0');
         zoo_create_op_init(&zoo_ops[i], op.path.c_str(), op.data.data(), static_cast<int>(op.data.size()),
-                           &ZOO_OPEN_ACL_UNSAFE, op.ephemeral_owner != kNoSession ? ZOO_EPHEMERAL : 0, nullptr, 0);
+                           &ZOO_OPEN_ACL_UNSAFE, flags, created[i].data(), static_cast<int>(created[i].size()));
         break;
+      }
       case Op::Kind::SetData:
         zoo_set_op_init(&zoo_ops[i], op.path.c_str(), op.data.data(), static_cast<int>(op.data.size()), op.version, &stats[i]);
         break;
@@ -390,10 +401,13 @@ std::vector<OpResult> RealZkStore::multi(const std::vector<Op>& ops) {
     if (op.kind == Op::Kind::SetData) {
       results[i].stat = Stat{stats[i].version, impl_->creationNumber(stats[i].czxid), impl_->ownerOf(stats[i].ephemeralOwner)};
     } else if (op.kind == Op::Kind::Create) {
+      // The client writes the created node's name, terminated (relative to the chroot).
+      const std::string path = created[i].c_str()[0] != '\0' ? std::string(created[i].c_str()) : op.path;
       ::Stat stat{};
-      const int exists = impl_->run(kNoSession, [&](zhandle_t* zh) { return zoo_exists(zh, op.path.c_str(), 0, &stat); });
-      if (exists == ZOK && impl_->counted_parents.contains(parentOf(op.path))) impl_->czxid_of[stat.czxid] = ++impl_->last_zxid;
+      const int exists = impl_->run(kNoSession, [&](zhandle_t* zh) { return zoo_exists(zh, path.c_str(), 0, &stat); });
+      if (exists == ZOK && impl_->counted_parents.contains(parentOf(path))) impl_->czxid_of[stat.czxid] = ++impl_->last_zxid;
       results[i].stat = Stat{0, exists == ZOK ? impl_->creationNumber(stat.czxid) : impl_->last_zxid, op.ephemeral_owner};
+      results[i].path = path;
     }
   }
   return results;

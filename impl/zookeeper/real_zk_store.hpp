@@ -63,6 +63,7 @@ class RealZkStore {
   const Znode* find(std::string_view path) const;  // valid until the next find of the same path
   std::pair<Code, std::vector<std::string>> getChildren(std::string_view path) const;
   OpResult create(std::string path, std::string data, SessionId owner = kNoSession);
+  OpResult createSequential(std::string prefix, std::string data);  // ZOO_SEQUENCE: the server names it
   OpResult setData(std::string path, std::string data, std::int32_t version);
   OpResult remove(std::string path, std::int32_t version);
   std::vector<OpResult> multi(const std::vector<Op>& ops);

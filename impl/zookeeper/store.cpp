@@ -16,6 +16,11 @@ OpResult StoreView::create(std::string path, std::string data, SessionId owner) 
   return real_ ? real_->create(std::move(path), std::move(data), owner) : memory_->create(std::move(path), std::move(data), owner);
 }
 
+OpResult StoreView::createSequential(std::string prefix, std::string data) {
+  return real_ ? real_->createSequential(std::move(prefix), std::move(data))
+               : memory_->createSequential(std::move(prefix), std::move(data));
+}
+
 OpResult StoreView::setData(std::string path, std::string data, std::int32_t version) {
   return real_ ? real_->setData(std::move(path), std::move(data), version)
                : memory_->setData(std::move(path), std::move(data), version);

@@ -31,6 +31,7 @@ class StoreView {
   std::pair<Code, std::vector<std::string>> getChildren(std::string_view path) const;
 
   OpResult create(std::string path, std::string data, SessionId owner = kNoSession);
+  OpResult createSequential(std::string prefix, std::string data);  // persistent sequential (Op::sequential)
   OpResult setData(std::string path, std::string data, std::int32_t version);
   OpResult remove(std::string path, std::int32_t version);
   std::vector<OpResult> multi(const std::vector<Op>& ops);

@@ -32,6 +32,14 @@ std::string topicPartitionState(std::string_view t, int p) {
 }
 std::string deleteTopic(std::string_view t) { return join({kDeleteTopics, "/", t}); }
 std::string topicConfig(std::string_view t) { return join({kConfigTopics, "/", t}); }
+std::string logDirEventNotificationSequence(std::string_view sequence_number) {
+  return join({kLogDirEventNotification, "/", kLogDirEventSequenceNumberPrefix, sequence_number});
+}
+std::string logDirEventSequenceNumber(std::string_view child) {
+  // path.substring(path.lastIndexOf(SequenceNumberPrefix) + SequenceNumberPrefix.length)
+  const std::size_t at = child.rfind(kLogDirEventSequenceNumberPrefix);
+  return std::string(at == std::string_view::npos ? child : child.substr(at + kLogDirEventSequenceNumberPrefix.size()));
+}
 }  // namespace paths
 
 namespace payload {
@@ -261,6 +269,22 @@ std::string preferredReplicaElection(const std::vector<LegacyPartitionEntry>& en
 
 std::vector<LegacyPartitionEntry> decodePreferredReplicaElection(std::string_view json) {
   return parseLegacyPartitions(json, /*with_replicas=*/false).value_or(std::vector<LegacyPartitionEntry>{});
+}
+
+std::string logDirEventNotification(BrokerId broker) {
+  return nlohmann::json{{"version", 1}, {"broker", broker}, {"event", 1}}.dump();
+}
+
+std::optional<BrokerId> decodeLogDirEventNotification(std::string_view json) {
+  // Read on every observation while a notification exists: parsed once per distinct text.
+  thread_local DecodeMemo<std::optional<BrokerId>> memo;
+  return memo.get(json, [](std::string_view text) -> std::optional<BrokerId> {
+    const nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
+    if (parsed.is_discarded() || !parsed.is_object()) return std::nullopt;
+    const auto broker = parsed.find("broker");
+    if (broker == parsed.end() || !broker->is_number_integer()) return std::nullopt;
+    return broker->get<BrokerId>();
+  });
 }
 
 }  // namespace payload

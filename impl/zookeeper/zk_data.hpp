@@ -28,6 +28,9 @@ inline constexpr std::string_view kReassignPartitions = "/admin/reassign_partiti
 inline constexpr std::string_view kPreferredReplicaElection = "/admin/preferred_replica_election";  // legacy admin path
 inline constexpr std::string_view kConfig = "/config";
 inline constexpr std::string_view kConfigTopics = "/config/topics";
+// LogDirEventNotificationZNode and its persistent sequential children log_dir_event_<seq>.
+inline constexpr std::string_view kLogDirEventNotification = "/log_dir_event_notification";
+inline constexpr std::string_view kLogDirEventSequenceNumberPrefix = "log_dir_event_";
 
 std::string brokerId(BrokerId id);                                    // /brokers/ids/<id>
 std::string topic(std::string_view topic);                            // /brokers/topics/<t>
@@ -36,6 +39,10 @@ std::string topicPartition(std::string_view topic, int partition);    // …/par
 std::string topicPartitionState(std::string_view topic, int partition);  // …/partitions/<p>/state
 std::string deleteTopic(std::string_view topic);                      // /admin/delete_topics/<t>
 std::string topicConfig(std::string_view topic);                      // /config/topics/<t>
+// LogDirEventNotificationSequenceZNode.path: /log_dir_event_notification/log_dir_event_<seq>
+std::string logDirEventNotificationSequence(std::string_view sequence_number);
+// LogDirEventNotificationSequenceZNode.sequenceNumber: what follows the prefix in a child's name.
+std::string logDirEventSequenceNumber(std::string_view child);
 }  // namespace paths
 
 // Partition id → full assignment, as the topic znode stores it.
@@ -80,6 +87,11 @@ inline constexpr std::string_view kUnparsableReassignPartitions = "not json";
 // does not parse reads as no partition (Kafka's decode: `Json.parseBytes(…)…getOrElse(Set.empty)`).
 std::string preferredReplicaElection(const std::vector<LegacyPartitionEntry>& entries);
 std::vector<LegacyPartitionEntry> decodePreferredReplicaElection(std::string_view json);
+
+// LogDirEventNotificationSequenceZNode: {"version":1,"broker":<id>,"event":1} (LogDirFailureEvent).
+std::string logDirEventNotification(BrokerId broker);
+// Its "broker"; nullopt when the data does not parse (Kafka's decode gives None: the child is skipped).
+std::optional<BrokerId> decodeLogDirEventNotification(std::string_view json);
 }  // namespace payload
 
 }  // namespace kcspec::impl::zk

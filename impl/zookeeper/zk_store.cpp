@@ -1,8 +1,9 @@
 // The in-memory ZooKeeper (zk_store.hpp).
 #include "impl/zookeeper/zk_store.hpp"
 
-#include <algorithm>
+#include <fmt/format.h>
 
+#include <algorithm>
 #include <tuple>
 
 #include "spec/vocabulary/assert.hpp"
@@ -72,7 +73,8 @@ Code ZkStore::validate(const Op& op, const std::map<std::string, Znode, std::les
       if (op.version != kMatchAnyVersion && op.version != it->second.stat.version) return Code::BADVERSION;
       return Code::OK;
     case Op::Kind::Create: {
-      if (it != view.end()) return Code::NODEEXISTS;
+      // A sequential node's name is chosen when it is created: it cannot exist yet.
+      if (!op.sequential && it != view.end()) return Code::NODEEXISTS;
       const auto parent = view.find(parentOf(op.path));
       if (parent == view.end()) return Code::NONODE;
       if (parent->second.stat.ephemeral_owner != kNoSession) return Code::NOCHILDRENFOREPHEMERALS;
@@ -105,11 +107,14 @@ OpResult ZkStore::applyUnchecked(const Op& op) {
     case Op::Kind::Create: {
       const std::string parent = parentOf(op.path);
       if (counted_parents_->contains(parent)) ++last_zxid_;
+      Stat& parent_stat = nodes_.write().find(parent)->second.stat;
+      const std::string path = op.sequential ? fmt::format("{}{:010d}", op.path, parent_stat.cversion) : op.path;
+      ++parent_stat.cversion;
       Znode node{op.data, Stat{0, last_zxid_, op.ephemeral_owner}};
-      nodes_.write().emplace(op.path, node);
-      notify(WatchKind::Data, WatchEvent::Type::NodeCreated, op.path);
+      nodes_.write().emplace(path, node);
+      notify(WatchKind::Data, WatchEvent::Type::NodeCreated, path);
       notify(WatchKind::Children, WatchEvent::Type::NodeChildrenChanged, parent);
-      return OpResult{Code::OK, node.stat};
+      return OpResult{Code::OK, node.stat, path};
     }
     case Op::Kind::SetData: {
       Znode& node = nodes_.write().find(op.path)->second;
@@ -120,6 +125,7 @@ OpResult ZkStore::applyUnchecked(const Op& op) {
     }
     case Op::Kind::Delete: {
       nodes_.write().erase(op.path);
+      ++nodes_.write().find(parentOf(op.path))->second.stat.cversion;
       notify(WatchKind::Data, WatchEvent::Type::NodeDeleted, op.path);
       notify(WatchKind::Children, WatchEvent::Type::NodeChildrenChanged, parentOf(op.path));
       return OpResult{};
@@ -148,6 +154,10 @@ OpResult ZkStore::create(std::string path, std::string data, SessionId owner) {
   return multi({Op::create(std::move(path), std::move(data), owner)}).front();
 }
 
+OpResult ZkStore::createSequential(std::string prefix, std::string data) {
+  return multi({Op::createSequential(std::move(prefix), std::move(data))}).front();
+}
+
 OpResult ZkStore::setData(std::string path, std::string data, std::int32_t version) {
   return multi({Op::setData(std::move(path), std::move(data), version)}).front();
 }
@@ -170,6 +180,7 @@ std::vector<OpResult> ZkStore::multi(const std::vector<Op>& ops) {
     if (scratch) {  // mirror the op on the scratch copy so the next one sees it
       switch (ops[i].kind) {
         case Op::Kind::Check: break;
+        // (A sequential node is mirrored under its prefix: no later op can name it anyway.)
         case Op::Kind::Create: scratch->emplace(ops[i].path, Znode{{}, Stat{0, 0, ops[i].ephemeral_owner}}); break;
         case Op::Kind::SetData: ++scratch->find(ops[i].path)->second.stat.version; break;
         case Op::Kind::Delete: scratch->erase(ops[i].path); break;
@@ -193,6 +204,7 @@ void ZkStore::restore(std::string path, std::string data, Stat stat) {
   const auto parent = nodes_->find(parentOf(path));
   KCSPEC_ASSERT(parent != nodes_->end() && parent->second.stat.ephemeral_owner == kNoSession);  // what create requires
   KCSPEC_ASSERT(!exists(path) && stat.version >= 0);
+  ++nodes_.write().find(parentOf(path))->second.stat.cversion;
   nodes_.write().emplace(std::move(path), Znode{std::move(data), stat});
 }
 

@@ -38,6 +38,9 @@ struct Stat {
   std::int32_t version = 0;            // data version
   std::int64_t czxid = 0;              // creation order (see ZkStore::countCreationsUnder)
   SessionId ephemeral_owner = kNoSession;
+  // Child version: changes of its children (creations and deletions). ZooKeeper names a
+  // sequential child after its parent's cversion at the creation (`%010d`).
+  std::int32_t cversion = 0;
 };
 
 struct Znode {
@@ -53,10 +56,18 @@ struct Op {
   std::string data;                         // Create, SetData
   std::int32_t version = kMatchAnyVersion;  // Check, SetData, Delete
   SessionId ephemeral_owner = kNoSession;   // Create: the owning session of an ephemeral node
+  // Create: PERSISTENT_SEQUENTIAL — `path` is a prefix, the server appends the parent's cversion
+  // as ten digits (OpResult::path is the node created). Kafka's createSequentialPersistentPath.
+  bool sequential = false;
 
   static Op check(std::string path_, std::int32_t version_) { return Op{Kind::Check, std::move(path_), {}, version_}; }
   static Op create(std::string path_, std::string data_, SessionId owner = kNoSession) {
     return Op{Kind::Create, std::move(path_), std::move(data_), kMatchAnyVersion, owner};
+  }
+  static Op createSequential(std::string prefix, std::string data_) {
+    Op op = create(std::move(prefix), std::move(data_));
+    op.sequential = true;
+    return op;
   }
   static Op setData(std::string path_, std::string data_, std::int32_t version_) {
     return Op{Kind::SetData, std::move(path_), std::move(data_), version_};
@@ -66,7 +77,8 @@ struct Op {
 
 struct OpResult {
   Code code = Code::OK;
-  Stat stat;  // the node's stat after a successful Create/SetData
+  Stat stat;         // the node's stat after a successful Create/SetData
+  std::string path;  // a successful Create: the node created (a sequential one's full name)
 };
 
 enum class WatchKind : std::uint8_t { Data, Children };
@@ -114,6 +126,8 @@ class ZkStore {
 
   // --- writes (each one a transaction of its own)
   OpResult create(std::string path, std::string data, SessionId owner = kNoSession);
+  // A persistent sequential node: `prefix` + the parent's cversion as ten digits.
+  OpResult createSequential(std::string prefix, std::string data);
   OpResult setData(std::string path, std::string data, std::int32_t version);
   OpResult remove(std::string path, std::int32_t version);
   // All or nothing: on failure the first failing op carries its code, the others
@@ -133,7 +147,8 @@ class ZkStore {
   // --- a stated world (issue 28): the store as it stands after some history, put back without
   // replaying it. `restore` puts one node with the stat it had (data version, czxid, owning
   // session) under an existing, persistent parent; it is no transaction: no watch fires and the
-  // creation counter does not move. `restoreLastZxid` sets that counter.
+  // creation counter does not move. `restoreLastZxid` sets that counter. The parent's cversion
+  // counts the restored child (so a sequential creation after it gets a new name).
   void restore(std::string path, std::string data, Stat stat);
   void restoreLastZxid(std::int64_t zxid);
 

@@ -57,6 +57,7 @@ Use use(const Action& action) {
     case ActionKind::ZkReassign:  // the legacy admin paths: not in this run's configuration
     case ActionKind::ZkReassignInvalid:
     case ActionKind::ZkElectPreferred:
+    case ActionKind::FailLogDir:  // log-directory failures: not in this run's configuration
       return Use::Never;
     case ActionKind::DeliverStopReplicaResponse:
       return action.error ? Use::Never : Use::Always;
@@ -77,6 +78,7 @@ Use use(const Action& action) {
     case ActionKind::NoticeSessionExpiry:
     case ActionKind::ElectController:
     case ActionKind::DeliverRequest:
+    case ActionKind::DeliverLeaderAndIsrResponse:
       return Use::Always;
   }
   return Use::Never;

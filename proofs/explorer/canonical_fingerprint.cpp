@@ -17,12 +17,14 @@ std::uint64_t signatureOf(const Observation& world, BrokerId b) {
   const BrokerRegistration& registration = world.zk.brokers[slot];
   std::uint64_t present = 0;
   for (const HostedReplica& replica : broker.replicas) present += replica.present ? 1 : 0;
-  const std::array<std::uint64_t, 12> fields{
+  const std::array<std::uint64_t, 14> fields{
       broker.alive,
       static_cast<std::uint64_t>(broker.broker_epoch + 1),
       static_cast<std::uint64_t>(broker.known_controller_epoch),
       broker.inbox.size(),
       broker.outbox.size(),
+      broker.leader_and_isr_responses.size(),
+      static_cast<std::uint64_t>(broker.offline_log_dir_replicas.size()),
       present,
       broker.controller.active,
       broker.controller.session_lost,

@@ -7,6 +7,7 @@
 #include <span>
 
 #include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/independence.hpp"
 #include "spec/vocabulary/observation.hpp"
 
 namespace kcspec::explorer {
@@ -20,7 +21,9 @@ namespace kcspec::explorer {
 // by deliveries, the head first, and by a crash, which is not a recovery action. A delivery is a
 // recovery action, and only crash absorbs it. (Until session 24 a delivery qualified with liveness
 // checked only when it left a request behind; docs/proofs.md says why that was not needed.)
-std::optional<std::size_t> persistentDelivery(const Observation& world, std::span<const Action> enabled);
+// `log_dirs_may_fail`: spec/vocabulary/independence.hpp logDirsMayFail of the configuration.
+std::optional<std::size_t> persistentDelivery(const Observation& world, bool log_dirs_may_fail,
+                                              std::span<const Action> enabled);
 
 // The measure the chosen deliveries lower (system.hpp PersistentActionsDescend): the requests
 // queued on every broker. A delivery takes its broker's head request and queues none (a broker

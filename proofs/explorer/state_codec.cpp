@@ -390,12 +390,13 @@ KCSPEC_WALK_FIELDS(ReassignPartitionsZnode, x.exists, x.invalid_json, x.partitio
 KCSPEC_WALK_FIELDS(PreferredReplicaElectionZnode, x.exists, x.partitions)
 KCSPEC_WALK_FIELDS(ZooKeeperData, bySlot(x.brokers, v.shape.brokers()), bySlot(x.topics, v.shape.topics()),
                    x.controller, x.controller_epoch, x.controller_epoch_zk_version, x.delete_topics, x.last_zxid,
-                   x.reassign_partitions, x.preferred_replica_election)
+                   x.reassign_partitions, x.preferred_replica_election, x.log_dir_event_notifications)
 KCSPEC_WALK_FIELDS(PartitionContext, x.assignment, x.leadership, x.state, bySlot(x.replica_states, v.shape.brokers()))
 KCSPEC_WALK_FIELDS(ControllerContextData, x.epoch, x.epoch_zk_version, bySlot(x.live_broker_epochs, v.shape.brokers()),
                    x.shutting_down_broker_ids, x.all_topics, bySlot(x.partitions, v.shape.partitions()),
                    x.partitions_being_reassigned, x.topics_to_be_deleted, x.topics_with_deletion_started,
-                   x.topics_ineligible_for_deletion, x.offline_partition_count)
+                   x.topics_ineligible_for_deletion, x.offline_partition_count,
+                   bySlot(x.replicas_on_offline_dirs, v.shape.brokers()))
 KCSPEC_WALK_FIELDS(ControllerEvent, x.kind, x.broker, x.broker_epoch, x.topic, x.tp, x.partitions, x.partition_errors,
                    x.election_type, x.zk_triggered, x.cancel, x.target_replicas, x.proposed)
 KCSPEC_WALK_FIELDS(ControllerData, x.active, x.session_lost, x.psm_batch_unflushed, x.rsm_batch_unflushed, x.context,
@@ -409,7 +410,8 @@ KCSPEC_WALK_FIELDS(UpdateMetadataPartitionState, x.tp, x.controller_epoch, x.lea
 KCSPEC_WALK_FIELDS(StopReplicaPartitionState, x.tp, x.leader_epoch, x.delete_partition)
 KCSPEC_WALK_FIELDS(ControlRequest, x.kind, x.controller_id, x.controller_epoch, x.broker_epoch, x.leader_and_isr,
                    x.update_metadata, x.live_brokers, x.stop_replica, x.response_wanted)
-KCSPEC_WALK_FIELDS(StopReplicaResponse, x.controller_id, x.controller_epoch, x.partitions)
+KCSPEC_WALK_FIELDS(StopReplicaResponse, x.controller_id, x.controller_epoch, x.partitions, x.storage_errors)
+KCSPEC_WALK_FIELDS(LeaderAndIsrResponse, x.controller_id, x.controller_epoch, x.partitions, x.storage_errors)
 // A broker's fields but its request queue and its controller module: the segmented encoding
 // keeps the three apart (a controller's requests change the queue alone, a delivered request
 // takes its head off and changes the rest, an event changes the controller module alone).
@@ -420,7 +422,7 @@ struct BrokerRest {
 template <class V, class B>
 void walk(V& v, const BrokerRest<B>& rest) {
   auto& x = rest.x;
-  static_assert(kWalkedFields<BrokerData> == 1 + 7 + 1, "the broker's queue, its other fields, its controller module");
+  static_assert(kWalkedFields<BrokerData> == 1 + 9 + 1, "the broker's queue, its other fields, its controller module");
   walk(v, x.alive);
   walk(v, x.broker_epoch);
   walk(v, x.known_controller_epoch);
@@ -428,6 +430,8 @@ void walk(V& v, const BrokerRest<B>& rest) {
   walk(v, x.metadata_live_brokers);
   walk(v, bySlot(x.replicas, v.shape.partitions()));
   walk(v, x.outbox);
+  walk(v, x.leader_and_isr_responses);
+  walk(v, x.offline_log_dir_replicas);
 }
 template <class V, Is<BrokerData> T>
 void walk(V& v, T& x) {
@@ -442,7 +446,7 @@ KCSPEC_WALK_FIELDS(Observation, x.zk, bySlot(x.brokers, v.shape.brokers()))
 // Bounds: its per-kind fields in kBoundNames' order, then the overall bound.
 template <class V, Is<Bounds> T>
 void walk(V& v, T& x) {
-  static_assert(kBoundNames.size() == 14, "walk every per-kind bound");
+  static_assert(kBoundNames.size() == 15, "walk every per-kind bound");
   walk(v, x.crashes);
   walk(v, x.controlled_shutdowns);
   walk(v, x.controller_failovers);
@@ -457,6 +461,7 @@ void walk(V& v, T& x) {
   walk(v, x.auto_rebalances);
   walk(v, x.zk_reassignments);
   walk(v, x.zk_preferred_elections);
+  walk(v, x.log_dir_failures);
   walk(v, x.perturbations);
 }
 
@@ -543,7 +548,7 @@ void copyTopic(const TopicZnodes& from, TopicZnodes& to, const StateShape& shape
 }
 
 void copyZooKeeper(const ZooKeeperData& from, ZooKeeperData& to, const StateShape& shape) {
-  static_assert(kWalkedFields<ZooKeeperData> == 9, "copy every field of ZooKeeperData");
+  static_assert(kWalkedFields<ZooKeeperData> == 10, "copy every field of ZooKeeperData");
   copySlots(from.brokers, to.brokers, shape.brokers());
   for (const std::uint8_t t : shape.topics()) copyTopic(from.topics[t], to.topics[t], shape);
   to.controller = from.controller;
@@ -557,10 +562,11 @@ void copyZooKeeper(const ZooKeeperData& from, ZooKeeperData& to, const StateShap
   to.reassign_partitions.partitions = from.reassign_partitions.partitions;
   copySlots(from.reassign_partitions.targets, to.reassign_partitions.targets, shape.partitions());
   to.preferred_replica_election = from.preferred_replica_election;
+  to.log_dir_event_notifications = from.log_dir_event_notifications;
 }
 
 void copyContext(const ControllerContextData& from, ControllerContextData& to, const StateShape& shape) {
-  static_assert(kWalkedFields<ControllerContextData> == 11, "copy every field of ControllerContextData");
+  static_assert(kWalkedFields<ControllerContextData> == 12, "copy every field of ControllerContextData");
   to.epoch = from.epoch;
   to.epoch_zk_version = from.epoch_zk_version;
   copySlots(from.live_broker_epochs, to.live_broker_epochs, shape.brokers());
@@ -572,6 +578,7 @@ void copyContext(const ControllerContextData& from, ControllerContextData& to, c
   to.topics_with_deletion_started = from.topics_with_deletion_started;
   to.topics_ineligible_for_deletion = from.topics_ineligible_for_deletion;
   to.offline_partition_count = from.offline_partition_count;
+  copySlots(from.replicas_on_offline_dirs, to.replicas_on_offline_dirs, shape.brokers());
 }
 
 void copyController(const ControllerData& from, ControllerData& to, const StateShape& shape) {
@@ -586,7 +593,7 @@ void copyController(const ControllerData& from, ControllerData& to, const StateS
 
 // Every field of a broker but its request queue and its controller module (the walk's BrokerRest).
 void copyBrokerRest(const BrokerData& from, BrokerData& to, const StateShape& shape) {
-  static_assert(kWalkedFields<BrokerData> == 9, "copy every field of BrokerData");
+  static_assert(kWalkedFields<BrokerData> == 11, "copy every field of BrokerData");
   to.alive = from.alive;
   to.broker_epoch = from.broker_epoch;
   to.known_controller_epoch = from.known_controller_epoch;
@@ -594,6 +601,8 @@ void copyBrokerRest(const BrokerData& from, BrokerData& to, const StateShape& sh
   to.metadata_live_brokers = from.metadata_live_brokers;
   copySlots(from.replicas, to.replicas, shape.partitions());
   to.outbox = from.outbox;
+  to.leader_and_isr_responses = from.leader_and_isr_responses;
+  to.offline_log_dir_replicas = from.offline_log_dir_replicas;
 }
 
 }  // namespace
@@ -617,7 +626,7 @@ bool sameTopic(const TopicZnodes& a, const TopicZnodes& b, const StateShape& sha
 }
 
 bool sameZooKeeper(const ZooKeeperData& a, const ZooKeeperData& b, const StateShape& shape) {
-  static_assert(kWalkedFields<ZooKeeperData> == 9, "compare every field of ZooKeeperData");
+  static_assert(kWalkedFields<ZooKeeperData> == 10, "compare every field of ZooKeeperData");
   if (!sameSlots(a.brokers, b.brokers, shape.brokers())) return false;
   for (const std::uint8_t t : shape.topics()) {
     if (!sameTopic(a.topics[t], b.topics[t], shape)) return false;
@@ -628,11 +637,12 @@ bool sameZooKeeper(const ZooKeeperData& a, const ZooKeeperData& b, const StateSh
          a.reassign_partitions.invalid_json == b.reassign_partitions.invalid_json &&
          a.reassign_partitions.partitions == b.reassign_partitions.partitions &&
          sameSlots(a.reassign_partitions.targets, b.reassign_partitions.targets, shape.partitions()) &&
-         a.preferred_replica_election == b.preferred_replica_election;
+         a.preferred_replica_election == b.preferred_replica_election &&
+         a.log_dir_event_notifications == b.log_dir_event_notifications;
 }
 
 bool sameContext(const ControllerContextData& a, const ControllerContextData& b, const StateShape& shape) {
-  static_assert(kWalkedFields<ControllerContextData> == 11, "compare every field of ControllerContextData");
+  static_assert(kWalkedFields<ControllerContextData> == 12, "compare every field of ControllerContextData");
   return a.epoch == b.epoch && a.epoch_zk_version == b.epoch_zk_version &&
          sameSlots(a.live_broker_epochs, b.live_broker_epochs, shape.brokers()) &&
          a.shutting_down_broker_ids == b.shutting_down_broker_ids && a.all_topics == b.all_topics &&
@@ -640,7 +650,8 @@ bool sameContext(const ControllerContextData& a, const ControllerContextData& b,
          a.partitions_being_reassigned == b.partitions_being_reassigned && a.topics_to_be_deleted == b.topics_to_be_deleted &&
          a.topics_with_deletion_started == b.topics_with_deletion_started &&
          a.topics_ineligible_for_deletion == b.topics_ineligible_for_deletion &&
-         a.offline_partition_count == b.offline_partition_count;
+         a.offline_partition_count == b.offline_partition_count &&
+         sameSlots(a.replicas_on_offline_dirs, b.replicas_on_offline_dirs, shape.brokers());
 }
 
 bool sameController(const ControllerData& a, const ControllerData& b, const StateShape& shape) {
@@ -651,11 +662,12 @@ bool sameController(const ControllerData& a, const ControllerData& b, const Stat
 
 // Every field of a broker but its request queue and its controller module (the walk's BrokerRest).
 bool sameBrokerRest(const BrokerData& a, const BrokerData& b, const StateShape& shape) {
-  static_assert(kWalkedFields<BrokerData> == 9, "compare every field of BrokerData");
+  static_assert(kWalkedFields<BrokerData> == 11, "compare every field of BrokerData");
   return a.alive == b.alive && a.broker_epoch == b.broker_epoch && a.known_controller_epoch == b.known_controller_epoch &&
          sameSlots(a.metadata_cache, b.metadata_cache, shape.partitions()) &&
          a.metadata_live_brokers == b.metadata_live_brokers && sameSlots(a.replicas, b.replicas, shape.partitions()) &&
-         a.outbox == b.outbox;
+         a.outbox == b.outbox && a.leader_and_isr_responses == b.leader_and_isr_responses &&
+         a.offline_log_dir_replicas == b.offline_log_dir_replicas;
 }
 
 bool sameBroker(const BrokerData& a, const BrokerData& b, const StateShape& shape) {

@@ -62,11 +62,11 @@ inline constexpr std::size_t kWalkedFields<ReassignPartitionsZnode> = 4;
 template <>
 inline constexpr std::size_t kWalkedFields<PreferredReplicaElectionZnode> = 2;
 template <>
-inline constexpr std::size_t kWalkedFields<ZooKeeperData> = 9;
+inline constexpr std::size_t kWalkedFields<ZooKeeperData> = 10;
 template <>
 inline constexpr std::size_t kWalkedFields<PartitionContext> = 4;
 template <>
-inline constexpr std::size_t kWalkedFields<ControllerContextData> = 11;
+inline constexpr std::size_t kWalkedFields<ControllerContextData> = 12;
 template <>
 inline constexpr std::size_t kWalkedFields<ControllerEvent> = 12;
 template <>
@@ -82,9 +82,11 @@ inline constexpr std::size_t kWalkedFields<StopReplicaPartitionState> = 3;
 template <>
 inline constexpr std::size_t kWalkedFields<ControlRequest> = 9;
 template <>
-inline constexpr std::size_t kWalkedFields<StopReplicaResponse> = 3;
+inline constexpr std::size_t kWalkedFields<StopReplicaResponse> = 4;
 template <>
-inline constexpr std::size_t kWalkedFields<BrokerData> = 9;
+inline constexpr std::size_t kWalkedFields<LeaderAndIsrResponse> = 4;
+template <>
+inline constexpr std::size_t kWalkedFields<BrokerData> = 11;
 template <>
 inline constexpr std::size_t kWalkedFields<Observation> = 2;
 

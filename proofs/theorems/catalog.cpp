@@ -197,6 +197,22 @@ bound controlled-shutdowns 1
 bound controller-failovers 1
 )";
 
+// Two brokers: a log directory failing under the leader or the follower (the controller learns of
+// it from the LeaderAndIsr answers), with a deletion, a crash (a restart heals the directory) or a
+// controller failover (the next controller learns it again).
+constexpr std::string_view kLogDirFailures = R"(name log-dir-failures
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound log-dir-failures 1
+bound topic-deletions 1
+bound crashes 1
+bound controller-failovers 1
+bound perturbations 2
+)";
+
 Catalog buildCatalog() {
   Catalog catalog;
   addCompileTimeTheorems(catalog);
@@ -218,6 +234,9 @@ Catalog buildCatalog() {
            kZombieMetadata);
   embedded("stuck-controller",
            "2 brokers, 1 partition at RF 2; a crash, a controlled shutdown and a controller failover", kStuckController);
+  embedded("log-dir-failures",
+           "2 brokers, 1 partition at RF 2; a log directory failure, a deletion, a crash and a controller failover",
+           kLogDirFailures);
 
   constexpr std::array<std::string_view, 0> none{};
   constexpr std::array<std::string_view, 1> l6{"L6"};
@@ -234,6 +253,7 @@ Catalog buildCatalog() {
   addExhaustiveTheorems(catalog, "zombie-metadata", t3_l7);
   constexpr std::array<std::string_view, 1> l8{"L8"};
   addExhaustiveTheorems(catalog, "stuck-controller", l8);
+  addExhaustiveTheorems(catalog, "log-dir-failures", t3);
 
   // The README's main job until session 25, `default` with two perturbations per history: every
   // perturbation kind is enabled, so it reaches all four known deviations the smaller scopes show

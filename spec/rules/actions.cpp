@@ -153,6 +153,14 @@ void crashBrokerApply(const Config&, ClusterState& s, const Action& a, StepObser
 bool startBrokerEnabled(const Config&, const ClusterState& s, const Action& a) { return !brokerAt(s, a.broker).alive; }
 void startBrokerApply(const Config&, ClusterState& s, const Action& a, StepObserver&) { startBroker(s.world, a.broker); }
 
+// ---- fail-log-dir: the directory holding a broker's replica of a partition fails.
+
+bool failLogDirEnabled(const Config&, const ClusterState& s, const Action& a) {
+  const BrokerData& broker = brokerAt(s, a.broker);
+  return broker.alive && hasLog(broker, a.tp) && !broker.offline_log_dir_replicas.contains(a.tp);
+}
+void failLogDirApply(const Config&, ClusterState& s, const Action& a, StepObserver&) { failLogDir(s.world, a.broker, a.tp); }
+
 // ---- controlled-shutdown: the broker's ControlledShutdown request reaches the active controller.
 
 bool controlledShutdownEnabled(const Config&, const ClusterState& s, const Action& a) {
@@ -263,6 +271,19 @@ bool deliverRequestEnabled(const Config&, const ClusterState& s, const Action& a
 }
 void deliverRequestApply(const Config&, ClusterState& s, const Action& a, StepObserver&) { processNextRequest(s.world, a.broker); }
 
+// Takes the head of one of a broker's response queues. The response reaches the controller module
+// that sent the request only while that module still runs the channel manager that sent it
+// (alive, active, the same epoch): that module, or nullptr when the response is dropped.
+template <class Queue>
+ControllerData* takeResponse(ClusterState& s, Queue& queue, typename Queue::value_type& response) {
+  response = queue.front();
+  queue.erase_at(0);
+  BrokerData& sender = brokerAt(s, response.controller_id);
+  ControllerData& module = sender.controller;
+  if (!sender.alive || !module.active || module.context.epoch != response.controller_epoch) return nullptr;
+  return &module;
+}
+
 // ---- deliver-stop-replica-response: the StopReplica callback (kafka.md Appendix A.5): only
 // partitions whose topic is in the sending controller's topicsWithDeletionStarted are forwarded,
 // and only while that controller still runs the channel manager that sent the request.
@@ -271,21 +292,37 @@ bool deliverStopReplicaResponseEnabled(const Config&, const ClusterState& s, con
   return !brokerAt(s, a.broker).outbox.empty();
 }
 void deliverStopReplicaResponseApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
-  BrokerData& broker = brokerAt(s, a.broker);
-  const StopReplicaResponse response = broker.outbox.front();
-  broker.outbox.erase_at(0);
-  BrokerData& sender = brokerAt(s, response.controller_id);
-  ControllerData& module = sender.controller;
-  if (!sender.alive || !module.active || module.context.epoch != response.controller_epoch) return;
+  StopReplicaResponse response;
+  ControllerData* module = takeResponse(s, brokerAt(s, a.broker).outbox, response);
+  if (module == nullptr) return;
   PartitionSet forwarded;
   response.partitions.forEach([&](TopicPartition tp) {
-    if (module.context.topics_with_deletion_started.contains(tp.topic)) forwarded.insert(tp);
+    if (module->context.topics_with_deletion_started.contains(tp.topic)) forwarded.insert(tp);
   });
   if (forwarded.empty()) return;
-  module.events.push_back(ControllerEvent{.kind = ControllerEventKind::TopicDeletionStopReplicaResponseReceived,
+  // The delivery's own error (a perturbation) or the broker's KAFKA_STORAGE_ERROR.
+  const PartitionSet errors = a.error ? forwarded : forwarded & response.storage_errors;
+  module->events.push_back(ControllerEvent{.kind = ControllerEventKind::TopicDeletionStopReplicaResponseReceived,
                                           .broker = a.broker,
                                           .partitions = forwarded,
-                                          .partition_errors = a.error ? forwarded : PartitionSet{}});
+                                          .partition_errors = errors});
+}
+
+// ---- deliver-leader-and-isr-response: the LeaderAndIsr callback queues
+// LeaderAndIsrResponseReceived, while the controller that sent the request still runs the channel
+// manager that sent it.
+
+bool deliverLeaderAndIsrResponseEnabled(const Config&, const ClusterState& s, const Action& a) {
+  return !brokerAt(s, a.broker).leader_and_isr_responses.empty();
+}
+void deliverLeaderAndIsrResponseApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  LeaderAndIsrResponse response;
+  ControllerData* module = takeResponse(s, brokerAt(s, a.broker).leader_and_isr_responses, response);
+  if (module == nullptr) return;
+  module->events.push_back(ControllerEvent{.kind = ControllerEventKind::LeaderAndIsrResponseReceived,
+                                          .broker = a.broker,
+                                          .partitions = response.partitions,
+                                          .partition_errors = response.storage_errors});
 }
 
 using K = ActionKind;
@@ -307,6 +344,7 @@ constexpr std::array<ActionRule, kActionKindCount> kRules = {{
     {K::ControlledShutdown, controlledShutdownEnabled, controlledShutdownApply},
     {K::ShrinkIsr, shrinkIsrEnabled, alterPartitionApply},
     {K::ExpandIsr, expandIsrEnabled, alterPartitionApply},
+    {K::FailLogDir, failLogDirEnabled, failLogDirApply},
     {K::ProcessEvent, processEventEnabled, processEventApply},
     {K::LoseControllerSession, loseControllerSessionEnabled, loseControllerSessionApply},
     {K::NoticeSessionExpiry, noticeSessionExpiryEnabled, noticeSessionExpiryApply},
@@ -314,6 +352,7 @@ constexpr std::array<ActionRule, kActionKindCount> kRules = {{
     {K::AutoRebalanceTimer, autoRebalanceTimerEnabled, autoRebalanceTimerApply},
     {K::DeliverRequest, deliverRequestEnabled, deliverRequestApply},
     {K::DeliverStopReplicaResponse, deliverStopReplicaResponseEnabled, deliverStopReplicaResponseApply},
+    {K::DeliverLeaderAndIsrResponse, deliverLeaderAndIsrResponseEnabled, deliverLeaderAndIsrResponseApply},
 }};
 
 static_assert([] {

@@ -275,7 +275,7 @@ void processAutoPreferredReplicaLeaderElection(Controller& ctl) {
     not_preferred.forEach([&](TopicPartition tp) {
       BrokerSet online;
       for (BrokerId replica : partitionReplicaAssignment(ctx, tp)) {
-        if (isReplicaOnline(ctx, replica)) online.insert(replica);
+        if (isReplicaOnline(ctx, replica, tp)) online.insert(replica);
       }
       const BrokerList& isr = partition(ctx, tp).leadership->leader_and_isr.isr;
       if (preferredReplicaPartitionLeaderElection(partitionReplicaAssignment(ctx, tp), isr, online)) candidates.insert(tp);

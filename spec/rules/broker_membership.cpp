@@ -5,6 +5,7 @@
 #include "spec/rules/replica_state_machine.hpp"
 #include "spec/rules/request_batch.hpp"
 #include "spec/rules/topic_deletion_manager.hpp"
+#include "spec/rules/zookeeper.hpp"
 
 namespace kcspec::spec {
 namespace {
@@ -18,6 +19,17 @@ void addLiveBrokers(Controller& ctl, BrokerSet brokers) {
 
 void removeLiveBrokers(Controller& ctl, BrokerSet brokers) {
   brokers.forEach([&](BrokerId b) { ctl.context().live_broker_epochs[static_cast<std::size_t>(b)] = -1; });
+}
+
+// replicasOnOfflineDirs −= brokers (§5.5.2 and §5.5.3, step 2).
+void forgetOfflineDirs(Controller& ctl, BrokerSet brokers) {
+  brokers.forEach([&](BrokerId b) { ctl.context().replicas_on_offline_dirs[static_cast<std::size_t>(b)] = PartitionSet{}; });
+}
+
+// onBrokerLogDirFailure: "send LeaderAndIsrRequest for all replicas on those brokers to see if
+// they are still online".
+void onBrokerLogDirFailure(Controller& ctl, BrokerSet brokers) {
+  handleStateChanges(ctl, replicasOnBrokers(ctl.context(), brokers), ReplicaState::OnlineReplica);
 }
 
 }  // namespace
@@ -59,7 +71,41 @@ void processBrokerChange(Controller& ctl) {
   }
 }
 
+void processLogDirEventNotification(Controller& ctl) {
+  if (!ctl.module().active) return;
+  const BrokerSet brokers = ctl.zk().log_dir_event_notifications;  // getBrokerIdsFromLogDirEvents
+  try {
+    onBrokerLogDirFailure(ctl, brokers);
+  } catch (...) {
+    deleteLogDirEventNotifications(ctl, brokers);  // finally
+    throw;
+  }
+  deleteLogDirEventNotifications(ctl, brokers);
+}
+
+void processLeaderAndIsrResponseReceived(Controller& ctl, BrokerId broker, PartitionSet partitions,
+                                         PartitionSet storage_errors) {
+  if (!ctl.module().active) return;
+  Context& ctx = ctl.context();
+  // Responses are keyed by topic id: a topic the context no longer has is dropped.
+  PartitionSet known;
+  partitions.forEach([&](TopicPartition tp) {
+    if (ctx.all_topics.contains(tp.topic)) known.insert(tp);
+  });
+  const PartitionSet offline = known & storage_errors;
+  const PartitionSet online = known - storage_errors;
+  PartitionSet& current = ctx.replicas_on_offline_dirs[static_cast<std::size_t>(broker)];
+  const PartitionSet previous = current;
+  current = (previous - online) | offline;
+  const PartitionSet newly_offline = current - previous;
+  if (newly_offline.empty()) return;
+  AllReplicaList replicas;  // "Mark replicas <…> on broker <b> as offline"
+  newly_offline.forEach([&](TopicPartition tp) { replicas.push_back({tp, broker}); });
+  onReplicasBecomeOffline(ctl, replicas);
+}
+
 void onBrokerStartup(Controller& ctl, BrokerSet new_brokers) {
+  forgetOfflineDirs(ctl, new_brokers);
   sendUpdateMetadataRequest(ctl, liveOrShuttingDownBrokerIds(ctl.context()) - new_brokers, PartitionSet{});
   sendUpdateMetadataRequest(ctl, new_brokers, partitionsWithLeaders(ctl.context()));
   const AllReplicaList on_new_brokers = replicasOnBrokers(ctl.context(), new_brokers);
@@ -80,6 +126,7 @@ void onBrokerStartup(Controller& ctl, BrokerSet new_brokers) {
 }
 
 void onBrokerFailure(Controller& ctl, BrokerSet dead_brokers) {
+  forgetOfflineDirs(ctl, dead_brokers);
   Context& ctx = ctl.context();
   ctx.shutting_down_broker_ids = ctx.shutting_down_broker_ids - dead_brokers;
   onReplicasBecomeOffline(ctl, replicasOnBrokers(ctx, dead_brokers));

@@ -13,6 +13,17 @@ void onBrokerStartup(Controller& ctl, BrokerSet new_brokers);
 void onBrokerFailure(Controller& ctl, BrokerSet dead_brokers);
 void onReplicasBecomeOffline(Controller& ctl, const AllReplicaList& replicas);
 
+// processLogDirEventNotification (§5.5.6): the brokers /log_dir_event_notification names get a
+// LeaderAndIsr for each of their replicas (onBrokerLogDirFailure), to learn which are offline;
+// then, in a finally-block, the notifications read are deleted (fenced).
+void processLogDirEventNotification(Controller& ctl);
+
+// processLeaderAndIsrResponseReceived (§5.6.1): replicas answered KAFKA_STORAGE_ERROR join
+// replicasOnOfflineDirs, those answered NONE leave it; the newly offline go through
+// onReplicasBecomeOffline.
+void processLeaderAndIsrResponseReceived(Controller& ctl, BrokerId broker, PartitionSet partitions,
+                                         PartitionSet storage_errors);
+
 // sendUpdateMetadataRequest: KafkaController's own batch, flushed at once.
 void sendUpdateMetadataRequest(Controller& ctl, BrokerSet brokers, PartitionSet partitions);
 

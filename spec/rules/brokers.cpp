@@ -45,11 +45,37 @@ void applyUpdateMetadata(BrokerData& broker, const ControlRequest& request, bool
   broker.metadata_live_brokers = request.live_brokers;
 }
 
+// A replica on a failed log directory (HostedPartition.Offline) is answered KAFKA_STORAGE_ERROR by
+// every LeaderAndIsr and StopReplica that names it, before any epoch check, and left as it is.
+bool onFailedLogDir(const BrokerData& broker, TopicPartition tp) { return broker.offline_log_dir_replicas.contains(tp); }
+
+// becomeLeaderOrFollower's response, kept only when it carries a KAFKA_STORAGE_ERROR.
+void applyLeaderAndIsrRequest(BrokerData& broker, BrokerId self, const ControlRequest& request) {
+  PartitionSet named, storage_errors;
+  for (const auto& state : request.leader_and_isr) {
+    named.insert(state.tp);
+    if (onFailedLogDir(broker, state.tp)) {
+      storage_errors.insert(state.tp);
+    } else {
+      applyLeaderAndIsr(broker, self, state);
+    }
+  }
+  if (!storage_errors.empty()) {
+    broker.leader_and_isr_responses.push_back(
+        LeaderAndIsrResponse{request.controller_id, request.controller_epoch, named, storage_errors});
+  }
+}
+
 // stopReplicas: epochs −2 (deletion) and −1 bypass the check; otherwise the request must not be
 // older than what the broker holds. delete=false stops the replica but keeps the partition, and
 // with it the leader epoch a later LeaderAndIsr must exceed; delete=true forgets it.
 void applyStopReplica(BrokerData& broker, const ControlRequest& request) {
+  PartitionSet storage_errors;
   for (const StopReplicaPartitionState& state : request.stop_replica) {
+    if (onFailedLogDir(broker, state.tp)) {
+      storage_errors.insert(state.tp);
+      continue;
+    }
     HostedReplica& replica = hosted(broker, state.tp);
     const bool accepted = state.leader_epoch == LeaderAndIsr::kEpochDuringDelete ||
                           state.leader_epoch == LeaderAndIsr::kNoEpoch || state.leader_epoch >= replica.leader_epoch;
@@ -61,7 +87,8 @@ void applyStopReplica(BrokerData& broker, const ControlRequest& request) {
     }
   }
   if (!request.response_wanted.empty()) {
-    broker.outbox.push_back(StopReplicaResponse{request.controller_id, request.controller_epoch, request.response_wanted});
+    broker.outbox.push_back(StopReplicaResponse{request.controller_id, request.controller_epoch, request.response_wanted,
+                                                request.response_wanted & storage_errors});
   }
 }
 
@@ -73,7 +100,7 @@ void handleRequest(BrokerData& broker, BrokerId self, const ControlRequest& requ
   broker.known_controller_epoch = request.controller_epoch;
   switch (request.kind) {
     case RequestKind::LeaderAndIsr:
-      for (const auto& state : request.leader_and_isr) applyLeaderAndIsr(broker, self, state);
+      applyLeaderAndIsrRequest(broker, self, request);
       break;
     case RequestKind::UpdateMetadata:
       applyUpdateMetadata(broker, request, from_newer_controller);
@@ -100,6 +127,20 @@ void crashBroker(Observation& world, BrokerId self) {
   world.zk.brokers[static_cast<std::size_t>(self)] = BrokerRegistration{};
   if (world.zk.controller == self) world.zk.controller = kNoLeader;  // the ephemeral /controller goes too
   fireWatch(world, ControllerEvent{.kind = ControllerEventKind::BrokerChange});
+}
+
+bool hasLog(const BrokerData& broker, TopicPartition tp) {
+  const HostedReplica& replica = broker.replicas[static_cast<std::size_t>(partitionIndex(tp))];
+  return replica.present || replica.leader_epoch >= 0;
+}
+
+void failLogDir(Observation& world, BrokerId self, TopicPartition tp) {
+  BrokerData& broker = brokerData(world, self);
+  KCSPEC_ASSERT(broker.alive && hasLog(broker, tp) && !onFailedLogDir(broker, tp));
+  broker.offline_log_dir_replicas.insert(tp);
+  hosted(broker, tp) = HostedReplica{};
+  world.zk.log_dir_event_notifications.insert(self);  // propagateLogDirEvent
+  fireWatch(world, ControllerEvent{.kind = ControllerEventKind::LogDirEventNotification});
 }
 
 void startBroker(Observation& world, BrokerId self) {

@@ -1,7 +1,8 @@
 // The broker side, as far as the controller's world needs it (kafka.md Appendix E leaves it out; the
 // rules, read from Kafka's ReplicaManager, are docs/world.md §5): a broker applies
 // control requests in order, rejects those from an older controller epoch or for an older broker
-// epoch, and answers StopReplica(delete=true).
+// epoch, and answers StopReplica(delete=true) and, when a replica's log directory failed,
+// LeaderAndIsr.
 #pragma once
 
 #include "spec/vocabulary/observation.hpp"
@@ -16,7 +17,20 @@ void processNextRequest(Observation& world, BrokerId broker);
 // The broker process dies: its registration, queues, caches and controller module are gone.
 void crashBroker(Observation& world, BrokerId broker);
 
-// The broker registers again, with a new broker epoch (the znode's creation order).
+// The broker registers again, with a new broker epoch (the znode's creation order). Its log
+// directories are healthy again (a restart after the disk was replaced: docs/world.md §5).
 void startBroker(Observation& world, BrokerId broker);
+
+// Whether the broker holds a log for tp: it hosts the replica, or stopped it (StopReplica
+// delete=false keeps the log).
+bool hasLog(const BrokerData& broker, TopicPartition tp);
+
+// ReplicaManager.handleLogDirFailure for the directory holding the broker's replica of tp: the
+// replica goes offline (it leads and follows nothing, and every later request naming it is answered
+// KAFKA_STORAGE_ERROR) until the broker restarts, and the broker writes
+// /log_dir_event_notification/log_dir_event_<seq> (propagateLogDirEvent), whose child watch
+// queues LogDirEventNotification. The broker keeps running: kcspec gives each replica its own
+// directory and the broker enough others that it is never left with none (when Kafka halts it).
+void failLogDir(Observation& world, BrokerId broker, TopicPartition tp);
 
 }  // namespace kcspec::spec

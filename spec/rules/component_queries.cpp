@@ -58,7 +58,8 @@ ComponentAnswer askControllerContext(const Context& ctx, const ComponentCall& ca
   switch (call.query) {
     case ContextQuery::LiveBrokerIds: return brokers(liveBrokerIds(ctx));
     case ContextQuery::LiveOrShuttingDownBrokerIds: return brokers(liveOrShuttingDownBrokerIds(ctx));
-    case ContextQuery::IsReplicaOnline: return boolean(isReplicaOnline(ctx, call.broker, call.include_shutting_down));
+    case ContextQuery::IsReplicaOnline:
+      return boolean(isReplicaOnline(ctx, call.broker, thePartition(call), call.include_shutting_down));
     case ContextQuery::PartitionReplicaAssignment:
       return ComponentAnswer{.kind = Kind::Brokers_in_order,
                              .broker_list = partitionReplicaAssignment(ctx, thePartition(call))};

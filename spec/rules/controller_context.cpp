@@ -18,9 +18,16 @@ BrokerSet liveBrokerIds(const Context& ctx) {
   return liveOrShuttingDownBrokerIds(ctx) - ctx.shutting_down_broker_ids;
 }
 
-bool isReplicaOnline(const Context& ctx, BrokerId broker, bool include_shutting_down) {
-  return include_shutting_down ? liveOrShuttingDownBrokerIds(ctx).contains(broker)
-                               : liveBrokerIds(ctx).contains(broker);
+bool isReplicaOnline(const Context& ctx, BrokerId broker, TopicPartition tp, bool include_shutting_down) {
+  return brokersOnlineFor(ctx, tp, include_shutting_down).contains(broker);
+}
+
+BrokerSet brokersOnlineFor(const Context& ctx, TopicPartition tp, bool include_shutting_down) {
+  BrokerSet up = include_shutting_down ? liveOrShuttingDownBrokerIds(ctx) : liveBrokerIds(ctx);
+  for (BrokerId b = 0; b < kMaxBrokers; ++b) {
+    if (ctx.replicas_on_offline_dirs[static_cast<std::size_t>(b)].contains(tp)) up.erase(b);
+  }
+  return up;
 }
 
 PartitionContext& partition(Context& ctx, TopicPartition tp) {
@@ -87,7 +94,7 @@ PartitionSet partitionsWithOfflineLeader(const Context& ctx) {
   for (int i = 0; i < kMaxPartitions; ++i) {
     const TopicPartition tp = partitionAt(i);
     const auto& leadership = partition(ctx, tp).leadership;
-    if (leadership && !isReplicaOnline(ctx, leadership->leader_and_isr.leader) &&
+    if (leadership && !isReplicaOnline(ctx, leadership->leader_and_isr.leader, tp) &&
         !isTopicQueuedUpForDeletion(ctx, tp.topic)) {
       offline.insert(tp);
     }

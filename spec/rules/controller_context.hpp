@@ -17,8 +17,12 @@ using Context = ControllerContextData;
 BrokerSet liveOrShuttingDownBrokerIds(const Context& ctx);
 BrokerSet liveBrokerIds(const Context& ctx);
 
-// isReplicaOnline(b, tp): the broker is live and not shutting down (no log-dir failures modeled).
-bool isReplicaOnline(const Context& ctx, BrokerId broker, bool include_shutting_down = false);
+// isReplicaOnline(b, tp): the broker is live and not shutting down, and has not answered
+// KAFKA_STORAGE_ERROR for tp (replicasOnOfflineDirs).
+bool isReplicaOnline(const Context& ctx, BrokerId broker, TopicPartition tp, bool include_shutting_down = false);
+
+// The brokers whose replica of tp is online (isReplicaOnline(b, tp, include_shutting_down)).
+BrokerSet brokersOnlineFor(const Context& ctx, TopicPartition tp, bool include_shutting_down);
 
 PartitionContext& partition(Context& ctx, TopicPartition tp);
 const PartitionContext& partition(const Context& ctx, TopicPartition tp);

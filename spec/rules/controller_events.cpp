@@ -55,6 +55,12 @@ void process(Controller& ctl, const ControllerEvent& event) {
     case ControllerEventKind::ZkPartitionReassignment:
       processZkPartitionReassignment(ctl);
       break;
+    case ControllerEventKind::LogDirEventNotification:
+      processLogDirEventNotification(ctl);
+      break;
+    case ControllerEventKind::LeaderAndIsrResponseReceived:
+      processLeaderAndIsrResponseReceived(ctl, event.broker, event.partitions, event.partition_errors);
+      break;
   }
 }
 

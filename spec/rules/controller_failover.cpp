@@ -42,7 +42,7 @@ TopicSet topicsIneligibleAtFailover(Controller& ctl) {
   TopicSet ineligible;
   allPartitions(ctx).forEach([&](TopicPartition tp) {
     for (BrokerId r : partitionReplicaAssignment(ctx, tp)) {
-      if (!isReplicaOnline(ctx, r)) ineligible.insert(tp.topic);
+      if (!isReplicaOnline(ctx, r, tp)) ineligible.insert(tp.topic);
     }
   });
   ctx.partitions_being_reassigned.forEach([&](TopicPartition tp) { ineligible.insert(tp.topic); });
@@ -59,8 +59,9 @@ void initializePartitionReassignments(Controller& ctl) {
 }
 
 // §5.4 onControllerFailover, in Kafka's order (watches are the `active` flag; the feature
-// znode, notification cleanup and schedulers are outside kcspec's scope).
+// znode, the ISR-change notifications and schedulers are outside kcspec's scope).
 void onControllerFailover(Controller& ctl) {
+  deleteLogDirEventNotifications(ctl, ctl.zk().log_dir_event_notifications);  // step 3
   initializeControllerContext(ctl);
   topicDeletionManagerInit(ctl, ctl.zk().delete_topics, topicsIneligibleAtFailover(ctl));
   sendUpdateMetadataRequest(ctl, liveOrShuttingDownBrokerIds(ctl.context()), PartitionSet{});

@@ -24,6 +24,11 @@ bool registered(const ClusterState& s, BrokerId b) {
   return isBrokerId(b) && s.world.zk.brokers[static_cast<std::size_t>(b)].registered;
 }
 
+// Broker b's replica of tp is on a failed log directory (until b restarts).
+bool onFailedLogDir(const ClusterState& s, BrokerId b, TopicPartition tp) {
+  return isBrokerId(b) && s.world.brokers[static_cast<std::size_t>(b)].offline_log_dir_replicas.contains(tp);
+}
+
 // ---- state safety
 
 bool leaderInIsr(const Config&, const ClusterState& s) {
@@ -192,10 +197,17 @@ bool deletionCompletesAfterErrors(const Config&, const ClusterState& s) {
     controller->context.partitions_being_reassigned.forEach([&](TopicPartition tp) { reassigning |= tp.topic == t; });
     if (reassigning) return;
     bool brokers_up = true;
+    TopicPartition tp{t, 0};
+    // A replica on a failed log directory answers every StopReplica with KAFKA_STORAGE_ERROR until
+    // its broker restarts: no deletion completes before that, by Kafka's design.
     const auto up = [&](const BrokerList& replicas) {
-      for (BrokerId r : replicas) brokers_up &= registered(s, r) && !controller->context.shutting_down_broker_ids.contains(r);
+      for (BrokerId r : replicas) {
+        brokers_up &= registered(s, r) && !controller->context.shutting_down_broker_ids.contains(r) &&
+                      !onFailedLogDir(s, r, tp);
+      }
     };
     for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
+      tp.partition = p;
       const std::optional<ReplicaAssignment>& in_zookeeper = topic.partitions[static_cast<std::size_t>(p)];
       const std::optional<ReplicaAssignment>& in_context =
           controller->context.partitions[static_cast<std::size_t>(partitionIndex(TopicPartition{t, p}))].assignment;
@@ -215,13 +227,16 @@ bool deletionCompletes(const Config& config, const ClusterState& s) {
   return error_delivered || deletionCompletesAfterErrors(config, s);
 }
 
+// A live ISR member is a registered broker whose replica is not on a failed log directory (one
+// that is can lead nothing until its broker restarts).
 bool liveIsrMemberMeansLeader(const Config&, const ClusterState& s) {
   bool ok = true;
   forEachStateZnode(s, [&](TopicPartition tp, const PartitionStateZnode& z) {
     if (s.world.zk.delete_topics.contains(tp.topic)) return;
+    const auto online = [&](BrokerId r) { return registered(s, r) && !onFailedLogDir(s, r, tp); };
     bool live_member = false;
-    for (BrokerId r : z.leader_and_isr.isr) live_member |= registered(s, r);
-    if (live_member) ok &= registered(s, z.leader_and_isr.leader);
+    for (BrokerId r : z.leader_and_isr.isr) live_member |= online(r);
+    if (live_member) ok &= online(z.leader_and_isr.leader);
   });
   return ok;
 }
@@ -317,6 +332,15 @@ bool waitsForShuttingDownReplica(const ControllerContextData& ctx, const Replica
   return waits;
 }
 
+// A replica on a failed log directory is unavailable until its broker restarts (a perturbation):
+// as a target it never joins the ISR, as the last ISR member it leaves the partition without a
+// leader to move (tests/scenarios/log_dir_failure_*.scenario).
+bool waitsForFailedLogDir(const ClusterState& s, TopicPartition tp, const ReplicaAssignment& assignment) {
+  bool waits = false;
+  for (BrokerId r : assignment.replicas) waits |= onFailedLogDir(s, r, tp);
+  return waits;
+}
+
 bool reassignmentsComplete(const Config&, const ClusterState& s) {
   const ControllerData* controller = activeController(s);
   if (!controller) return false;
@@ -330,13 +354,18 @@ bool reassignmentsComplete(const Config&, const ClusterState& s) {
   ctx.partitions_being_reassigned.forEach([&](TopicPartition tp) {
     const std::optional<ReplicaAssignment>& assignment = ctx.partitions[static_cast<std::size_t>(partitionIndex(tp))].assignment;
     pending |= assignment.has_value() && assignment->isBeingReassigned() && !ctx.topics_to_be_deleted.contains(tp.topic) &&
-               !waitsForShuttingDownReplica(ctx, *assignment);
+               !waitsForShuttingDownReplica(ctx, *assignment) && !waitsForFailedLogDir(s, tp, *assignment);
   });
   if (pending) return false;
   for (TopicIndex t = 0; t < kMaxTopics; ++t) {
     if (ctx.topics_to_be_deleted.contains(t)) continue;
-    for (const std::optional<ReplicaAssignment>& assignment : s.world.zk.topics[static_cast<std::size_t>(t)].partitions) {
-      if (assignment && assignment->isBeingReassigned() && !waitsForShuttingDownReplica(ctx, *assignment)) return false;
+    const auto& partitions = s.world.zk.topics[static_cast<std::size_t>(t)].partitions;
+    for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
+      const std::optional<ReplicaAssignment>& assignment = partitions[static_cast<std::size_t>(p)];
+      if (assignment && assignment->isBeingReassigned() && !waitsForShuttingDownReplica(ctx, *assignment) &&
+          !waitsForFailedLogDir(s, TopicPartition{t, p}, *assignment)) {
+        return false;
+      }
     }
   }
   return true;
@@ -405,10 +434,10 @@ constexpr Property kCatalog[] = {
      "No election makes a broker that is shutting down the leader.", "kafka.md §2.8, §5.9",
      PropertyKind::StepSafety, nullptr, shuttingDownBrokerNeverElected},
     {"L1", "DeletionCompletes",
-     "In a history without StopReplica errors, a topic whose deletion was requested and that is not being reassigned is deleted once all its replicas' brokers are up and not shutting down.",
+     "In a history without StopReplica errors, a topic whose deletion was requested and that is not being reassigned is deleted once all its replicas' brokers are up and not shutting down and none of its replicas is on a failed log directory.",
      "KAFKA-2937, 5107, 6650, 10548 (mutants M2, M4, M5, M7)", PropertyKind::Liveness, deletionCompletes},
     {"L2", "LiveIsrMemberMeansLeader",
-     "A partition with a live ISR member has a live leader.", "kafka.md §2.2, §5.5", PropertyKind::Liveness,
+     "A partition with a live ISR member (registered, its replica not on a failed log directory) has such a leader.", "kafka.md §2.2, §5.5", PropertyKind::Liveness,
      liveIsrMemberMeansLeader},
     {"L3", "MetadataConverges",
      "Every live broker's metadata cache agrees with the controller's leadership for every partition, and, in a "
@@ -418,10 +447,10 @@ constexpr Property kCatalog[] = {
     {"L4", "ControlledShutdownCompletes",
      "A shutting-down broker leads no partition that has another live, not-shutting-down ISR member.",
      "KAFKA-6753 (mutant M6); kafka.md §5.9", PropertyKind::Liveness, controlledShutdownCompletes},
-    {"L5", "ReassignmentsComplete", "Every reassignment of a partition whose topic exists and is not queued for deletion completes, unless one of its replicas' brokers is shutting down; an entry of partitionsBeingReassigned with nothing left to add or remove is S7's.", "KAFKA-8237; kafka.md §5.7, §5.12",
+    {"L5", "ReassignmentsComplete", "Every reassignment of a partition whose topic exists and is not queued for deletion completes, unless one of its replicas' brokers is shutting down or one of its replicas is on a failed log directory; an entry of partitionsBeingReassigned with nothing left to add or remove is S7's.", "KAFKA-8237; kafka.md §5.7, §5.12",
      PropertyKind::Liveness, reassignmentsComplete},
     {"L6", "DeletionCompletesAfterErrors",
-     "Even after a StopReplica error, a topic whose deletion was requested and that is not being reassigned is deleted once all its replicas' brokers are up and not shutting down.",
+     "Even after a StopReplica error, a topic whose deletion was requested and that is not being reassigned is deleted once all its replicas' brokers are up and not shutting down and none of its replicas is on a failed log directory.",
      "kafka.md §4.2 (a failed replica deletion waits for a broker restart)", PropertyKind::Liveness,
      deletionCompletesAfterErrors, nullptr,
      "After a StopReplica error the topic is ineligible and retryDeletionForIneligibleReplicas does not clear the "

@@ -30,7 +30,7 @@ PartitionSet initializeLeaderAndIsrForPartitions(Controller& ctl, RequestBatch& 
     bool any_live = false;
     // partitionReplicaAssignment: [] for a partition whose topic the context no longer has (a
     // zombie controller can still hold its NewPartition state).
-    for (BrokerId r : partitionReplicaAssignment(ctl.context(), tp)) any_live |= isReplicaOnline(ctl.context(), r);
+    for (BrokerId r : partitionReplicaAssignment(ctl.context(), tp)) any_live |= isReplicaOnline(ctl.context(), r, tp);
     if (any_live) {
       to_create.insert(tp);
     } else {  // "No assigned replica is alive": stays NewPartition
@@ -42,7 +42,7 @@ PartitionSet initializeLeaderAndIsrForPartitions(Controller& ctl, RequestBatch& 
     const ReplicaAssignment assignment = partitionFullReplicaAssignment(ctl.context(), tp);
     BrokerList live;
     for (BrokerId r : assignment.replicas) {
-      if (isReplicaOnline(ctl.context(), r)) live.push_back(r);
+      if (isReplicaOnline(ctl.context(), r, tp)) live.push_back(r);
     }
     const LeaderAndIsr leader_and_isr = LeaderAndIsr::make(live.front(), live);
     if (createPartitionState(ctl, tp, leader_and_isr) != ZkCode::OK) {  // e.g. NODEEXISTS
@@ -138,8 +138,8 @@ ElectionInputs electionInputs(Controller& ctl, TopicPartition tp, const LeaderAn
   inputs.assignment = assignment.replicas;
   inputs.target_replicas = assignment.targetReplicas();
   inputs.isr = current.isr;
-  inputs.live = liveBrokerIds(ctx);
-  inputs.live_or_shutting_down = liveOrShuttingDownBrokerIds(ctx);
+  inputs.live = brokersOnlineFor(ctx, tp, false);
+  inputs.live_or_shutting_down = brokersOnlineFor(ctx, tp, true);
   inputs.shutting_down = ctx.shutting_down_broker_ids;
   inputs.topic_unclean_enabled = topicUncleanLeaderElectionEnable(ctl.zk(), tp.topic);
   return inputs;
@@ -188,7 +188,7 @@ void partitionStateMachineStartup(Controller& ctl) {
     const auto& leadership = partition(ctx, tp).leadership;
     if (!leadership) {
       putPartitionState(ctx, tp, PartitionState::NewPartition);
-    } else if (isReplicaOnline(ctx, leadership->leader_and_isr.leader)) {
+    } else if (isReplicaOnline(ctx, leadership->leader_and_isr.leader, tp)) {
       putPartitionState(ctx, tp, PartitionState::OnlinePartition);
     } else {
       putPartitionState(ctx, tp, PartitionState::OfflinePartition);

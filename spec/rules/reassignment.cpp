@@ -86,7 +86,7 @@ void moveReassignedPartitionLeaderIfRequired(Controller& ctl, TopicPartition tp,
   const BrokerId current_leader = leadership->leader_and_isr.leader;
   if (!new_assignment.replicas.contains(current_leader)) {
     electReassignedPartitionLeader(ctl, tp);  // "… is not in the new list of replicas …. Re-electing leader"
-  } else if (isReplicaOnline(ctl.context(), current_leader)) {
+  } else if (isReplicaOnline(ctl.context(), current_leader, tp)) {
     // "… is already in the new list of replicas … and is alive": the epoch bump makes the brokers
     // accept the shrunk replica set.
     updateLeaderEpochAndSendRequest(ctl, tp, new_assignment);

@@ -199,7 +199,7 @@ void replicaStateMachineStartup(Controller& ctl) {
   AllReplicaList online, offline;
   allPartitions(ctx).forEach([&](TopicPartition tp) {
     for (BrokerId r : partitionReplicaAssignment(ctx, tp)) {
-      const bool is_online = isReplicaOnline(ctx, r);
+      const bool is_online = isReplicaOnline(ctx, r, tp);
       (is_online ? online : offline).push_back({tp, r});
       // Silent puts (no check, no record): Ineligible even for topics not being deleted, so a
       // broker that died during failover cannot leave a replica in ReplicaDeletionStarted.

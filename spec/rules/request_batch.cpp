@@ -76,7 +76,7 @@ void addUpdateMetadataRequestForBrokers(Controller& ctl, RequestBatch& batch, Br
     const BrokerList replicas = partitionReplicaAssignment(ctx, tp);
     BrokerList offline;
     for (BrokerId r : replicas) {
-      if (!isReplicaOnline(ctx, r)) offline.push_back(r);
+      if (!isReplicaOnline(ctx, r, tp)) offline.push_back(r);
     }
     const LeaderAndIsr& lai = p.leadership->leader_and_isr;
     UpdateMetadataPartitionState state{tp,  p.leadership->controller_epoch, lai.leader, lai.leader_epoch,

@@ -44,6 +44,8 @@ bool wellFormed(const Config& config, const Action& a) {
       return partition_ok(a.tp);
     case ActionArgs::LeaderFollower:
       return partition_ok(a.tp) && config.brokers.contains(a.broker) && config.brokers.contains(a.replica);
+    case ActionArgs::PartitionReplica:
+      return partition_ok(a.tp) && config.brokers.contains(a.broker);
     case ActionArgs::Broker:
     case ActionArgs::BrokerError:
       return config.brokers.contains(a.broker);

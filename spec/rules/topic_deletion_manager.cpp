@@ -52,7 +52,7 @@ void onPartitionDeletion(Controller& ctl, TopicSet topics) {
     const Context& ctx = ctl.context();
     bool any_dead = false;
     for (const PartitionAndReplica& r : replicasForTopic(ctx, topic)) {
-      if (!isReplicaOnline(ctx, r.replica)) {
+      if (!isReplicaOnline(ctx, r.replica, r.tp)) {
         dead.push_back(r);
         any_dead = true;
       } else if (replicaState(ctx, r.tp, r.replica) != ReplicaState::ReplicaDeletionSuccessful) {

@@ -81,6 +81,14 @@ void deleteTopicDeletions(Controller& ctl, TopicSet topics) {
   if (any_deleted) fireWatch(ctl.world, ControllerEvent{.kind = ControllerEventKind::TopicDeletion});
 }
 
+void deleteLogDirEventNotifications(Controller& ctl, BrokerSet brokers) {
+  if (brokers.empty()) return;  // no delete request, so nothing is fenced
+  checkControllerEpoch(ctl);
+  const bool any_deleted = !(ctl.zk().log_dir_event_notifications & brokers).empty();
+  ctl.zk().log_dir_event_notifications = ctl.zk().log_dir_event_notifications - brokers;
+  if (any_deleted) fireWatch(ctl.world, ControllerEvent{.kind = ControllerEventKind::LogDirEventNotification});
+}
+
 PartitionSet partitionReassignmentEntries(const ZooKeeperData& zk) {
   const ReassignPartitionsZnode& znode = zk.reassign_partitions;
   if (!znode.exists || znode.invalid_json) return PartitionSet{};

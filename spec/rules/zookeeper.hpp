@@ -57,6 +57,10 @@ void setPartitionReassignment(Controller& ctl, PartitionSet partitions);
 // deletePreferredReplicaElection (fenced; a missing znode is not an error).
 void deletePreferredReplicaElection(Controller& ctl);
 
+// deleteLogDirEventNotifications (fenced): /log_dir_event_notification's children naming `brokers`.
+// Deleting any fires the child watch that reading them re-armed (LogDirEventNotification).
+void deleteLogDirEventNotifications(Controller& ctl, BrokerSet brokers);
+
 // A watch fired: `event` goes to the active controller's queue — the one whose handlers are
 // registered — unless an identical event is already pending (ZooKeeper watches are one-shot
 // and re-armed when the handler reads, so changes before that coalesce into one notification).

@@ -31,6 +31,7 @@ enum class ActionKind : std::uint8_t {
   ControlledShutdown,     // perturbation: the broker asks the controller to move its leaders
   ShrinkIsr,              // perturbation: a leader proposes removing a follower (AlterPartition)
   ExpandIsr,              // recovery: a caught-up follower is proposed back into the ISR
+  FailLogDir,             // perturbation: the log directory holding one replica fails
   // controller
   ProcessEvent,           // recovery: the controller on `broker` processes its next event
   LoseControllerSession,  // perturbation: /controller disappears; the old controller runs on
@@ -40,9 +41,10 @@ enum class ActionKind : std::uint8_t {
   // delivery
   DeliverRequest,         // recovery: `broker` processes the head of its request queue
   DeliverStopReplicaResponse,  // recovery (perturbation when `error`): a response reaches the controller
+  DeliverLeaderAndIsrResponse, // recovery: a LeaderAndIsr response with KAFKA_STORAGE_ERROR reaches the controller
 };
 
-inline constexpr std::size_t kActionKindCount = 23;
+inline constexpr std::size_t kActionKindCount = 25;
 
 // The arguments an action names besides its kind (its text form and its candidates follow).
 enum class ActionArgs : std::uint8_t {
@@ -52,6 +54,7 @@ enum class ActionArgs : std::uint8_t {
   LeaderFollower,   // <topic>-<partition> leader <broker> <word> <broker>: one per (leader, follower) pair
   Broker,           // <broker>: one per configured broker
   BrokerError,      // <broker> [error]: one per broker without the error, one with it
+  PartitionReplica, // <topic>-<partition> <broker>: one per partition in ZooKeeper and configured broker
   None,             // no argument: one candidate
 };
 
@@ -123,6 +126,10 @@ inline constexpr std::array<ActionDefinition, kActionKindCount> kDefinitions = {
     {K::ExpandIsr, "expand-isr", A::LeaderFollower, "add", P::Never, nullptr,
      "expand-isr <topic>-<partition> leader <broker> add <broker>", "broker",
      "A partition's leader proposes adding a caught-up follower back to the ISR (AlterPartition)."},
+    {K::FailLogDir, "fail-log-dir", A::PartitionReplica, "", P::Always, &Bounds::log_dir_failures,
+     "fail-log-dir <topic>-<partition> <broker>", "broker",
+     "The log directory holding a broker's replica of a partition fails; the broker tells the controller through "
+     "`/log_dir_event_notification`."},
     {K::ProcessEvent, "process-event", A::Broker, "", P::Never, nullptr, "process-event <broker>", "controller",
      "The controller module on a broker processes the next event of its queue, atomically."},
     {K::LoseControllerSession, "lose-controller-session", A::Broker, "", P::Always, &Bounds::controller_failovers,
@@ -141,6 +148,9 @@ inline constexpr std::array<ActionDefinition, kActionKindCount> kDefinitions = {
     {K::DeliverStopReplicaResponse, "deliver-stop-replica-response", A::BrokerError, "", P::WhenError,
      &Bounds::stop_replica_errors, "deliver-stop-replica-response <broker> [error]", "delivery",
      "A broker's StopReplica(delete) response reaches the controller, with or without an error."},
+    {K::DeliverLeaderAndIsrResponse, "deliver-leader-and-isr-response", A::Broker, "", P::Never, nullptr,
+     "deliver-leader-and-isr-response <broker>", "delivery",
+     "A broker's LeaderAndIsr response naming replicas on a failed log directory reaches the controller."},
 }};
 }  // namespace action_table
 

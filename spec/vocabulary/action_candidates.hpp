@@ -28,7 +28,8 @@ constexpr ActionKindList kindsTaking(ActionArgs args) {
 // `in_zookeeper(t, p)`: whether topic t's znode lists partition p now (its ids are 0…n−1 but
 // for a topic whose assignment was restored during its deletion, kafka.md §5.10.2).
 // `add(action)` is called once per candidate, in a fixed order: the actions without arguments, per topic its topic actions,
-// then per partition, in id order, its partition actions; then per broker its broker actions,
+// then per partition, in id order, its partition actions (then its partition-replica actions, per
+// broker); then per broker its broker actions,
 // each group in the order of ActionKind.
 template <class InZooKeeper, class Add>
 void forEachCandidate(const Config& config, InZooKeeper in_zookeeper, Add add) {
@@ -39,6 +40,7 @@ void forEachCandidate(const Config& config, InZooKeeper in_zookeeper, Add add) {
   static constexpr ActionKindList broker_kinds = kindsTaking(ActionArgs::Broker);
   static constexpr ActionKindList broker_error_kinds = kindsTaking(ActionArgs::BrokerError);
   static constexpr ActionKindList argumentless_kinds = kindsTaking(ActionArgs::None);
+  static constexpr ActionKindList partition_replica_kinds = kindsTaking(ActionArgs::PartitionReplica);
   for (ActionKind kind : argumentless_kinds) add(Action{.kind = kind});
   for (TopicIndex t = 0; t < config.topicCount(); ++t) {
     for (ActionKind kind : topic_kinds) add(Action{.kind = kind, .topic = t});
@@ -52,6 +54,9 @@ void forEachCandidate(const Config& config, InZooKeeper in_zookeeper, Add add) {
         }
       }
       for (ActionKind kind : partition_kinds) add(Action{.kind = kind, .tp = tp});
+      for (ActionKind kind : partition_replica_kinds) {
+        config.brokers.forEach([&](BrokerId b) { add(Action{.kind = kind, .broker = b, .tp = tp}); });
+      }
       // Leader and follower among the configured brokers: no other broker is ever started, so
       // none leads, follows or is in an ISR.
       config.brokers.forEach([&](BrokerId leader) {

@@ -61,6 +61,11 @@ class ActionParser {
         a.broker = broker(args[0]);
         a.error = args.size() == 2;
         return a;
+      case ActionArgs::PartitionReplica:
+        arity(args, 2);
+        a.tp = partition(args[0]);
+        a.broker = broker(args[1]);
+        return a;
       case ActionArgs::None:
         if (!args.empty()) arity(args, 0);
         return a;
@@ -113,6 +118,8 @@ std::string printAction(const Config& config, const Action& a) {
       return fmt::format("{} {} leader {} {} {}", name, partitionName(config, a.tp), a.broker, definition.word, a.replica);
     case ActionArgs::BrokerError:
       return fmt::format("{} {}{}", name, a.broker, a.error ? " error" : "");
+    case ActionArgs::PartitionReplica:
+      return fmt::format("{} {} {}", name, partitionName(config, a.tp), a.broker);
     case ActionArgs::None:
       return std::string(name);
   }

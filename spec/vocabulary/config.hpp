@@ -47,6 +47,7 @@ struct Bounds {
   int auto_rebalances = 0;          // the leader-rebalance scheduler fires (needs auto.leader.rebalance.enable)
   int zk_reassignments = 0;         // a legacy tool creates /admin/reassign_partitions
   int zk_preferred_elections = 0;   // a legacy tool creates /admin/preferred_replica_election
+  int log_dir_failures = 0;         // the log directory holding one replica fails
   // Perturbations of any kind left in one history (`bound perturbations n`): every use of a
   // bound above also spends one of these. kAnyNumberOfPerturbations: only each kind's own bound.
   int perturbations = kAnyNumberOfPerturbations;
@@ -55,11 +56,11 @@ struct Bounds {
 
 // The per-kind bound names, in the order of Bounds' fields, as the configuration format spells
 // them (the overall bound, Bounds::perturbations, is spelled kOverallBoundName).
-inline constexpr std::array<std::string_view, 14> kBoundNames = {
+inline constexpr std::array<std::string_view, 15> kBoundNames = {
     "crashes",      "controlled-shutdowns", "controller-failovers", "topic-creations",
     "topic-deletions", "partition-additions", "reassignments", "preferred-elections",
     "unclean-elections", "isr-shrinks", "stop-replica-errors", "auto-rebalances",
-    "zk-reassignments", "zk-preferred-elections"};
+    "zk-reassignments", "zk-preferred-elections", "log-dir-failures"};
 
 inline constexpr std::string_view kOverallBoundName = "perturbations";
 
@@ -70,7 +71,7 @@ inline constexpr std::array<int Bounds::*, kBoundNames.size()> kBoundFields = {
     &Bounds::topic_creations, &Bounds::topic_deletions,      &Bounds::partition_additions,
     &Bounds::reassignments,   &Bounds::preferred_elections,  &Bounds::unclean_elections,
     &Bounds::isr_shrinks,     &Bounds::stop_replica_errors,  &Bounds::auto_rebalances,
-    &Bounds::zk_reassignments, &Bounds::zk_preferred_elections};
+    &Bounds::zk_reassignments, &Bounds::zk_preferred_elections, &Bounds::log_dir_failures};
 
 constexpr int* boundField(Bounds& bounds, std::size_t i) { return &(bounds.*kBoundFields[i]); }
 

@@ -28,13 +28,16 @@ enum class ControllerEventKind : std::uint8_t {
   AutoPreferredReplicaLeaderElection,        // the rebalance scheduler fired
   TopicUncleanLeaderElectionEnable,          // a topic's unclean flag was turned on
   ZkPartitionReassignment,                   // /admin/reassign_partitions was created (or the controller re-arms its watch)
+  LogDirEventNotification,                   // /log_dir_event_notification children changed
+  LeaderAndIsrResponseReceived,              // a LeaderAndIsr response (kcspec keeps those with KAFKA_STORAGE_ERROR)
 };
 
 inline constexpr std::string_view kControllerEventNames[] = {
     "Expire", "BrokerChange", "TopicChange", "PartitionModifications", "TopicDeletion",
     "TopicDeletionStopReplicaResponseReceived", "ApiPartitionReassignment", "AlterPartitionReceived",
     "ControlledShutdown", "ReplicaLeaderElection", "AutoPreferredReplicaLeaderElection",
-    "TopicUncleanLeaderElectionEnable", "ZkPartitionReassignment"};
+    "TopicUncleanLeaderElectionEnable", "ZkPartitionReassignment", "LogDirEventNotification",
+    "LeaderAndIsrResponseReceived"};
 
 constexpr std::string_view eventName(ControllerEventKind kind) {
   return kControllerEventNames[static_cast<int>(kind)];
@@ -44,12 +47,12 @@ enum class ElectionType : std::uint8_t { PREFERRED, UNCLEAN };
 
 struct ControllerEvent {
   ControllerEventKind kind = ControllerEventKind::BrokerChange;
-  BrokerId broker = kNoLeader;      // ControlledShutdown, AlterPartition, StopReplica response
+  BrokerId broker = kNoLeader;      // ControlledShutdown, AlterPartition, StopReplica and LeaderAndIsr responses
   std::int64_t broker_epoch = -1;   // ControlledShutdown, AlterPartition
   TopicIndex topic = -1;            // PartitionModifications, TopicUncleanLeaderElectionEnable
   TopicPartition tp;                // ApiPartitionReassignment, AlterPartition
-  PartitionSet partitions;          // ReplicaLeaderElection; StopReplica response: all partitions
-  PartitionSet partition_errors;    // StopReplica response: partitions answered with an error
+  PartitionSet partitions;          // ReplicaLeaderElection; StopReplica and LeaderAndIsr responses: all partitions
+  PartitionSet partition_errors;    // StopReplica response: partitions answered with an error; LeaderAndIsr: KAFKA_STORAGE_ERROR
   ElectionType election_type = ElectionType::PREFERRED;
   // ReplicaLeaderElection(None, PREFERRED, ZkTriggered): the partitions are read from
   // /admin/preferred_replica_election (created by an admin, or the controller re-arming its watch);

@@ -44,9 +44,12 @@ std::optional<DeliveryFootprint> deliveryFootprint(const Observation& world, Bro
   const auto heldEpoch = [&](TopicPartition tp) {
     return broker.replicas[static_cast<std::size_t>(partitionIndex(tp))].leader_epoch;
   };
+  for (const auto& entry : head.leader_and_isr) footprint.named.insert(entry.tp);
+  for (const auto& entry : head.stop_replica) footprint.named.insert(entry.tp);
   switch (head.kind) {
     case RequestKind::LeaderAndIsr:
       for (const auto& entry : head.leader_and_isr) {
+        if (broker.offline_log_dir_replicas.contains(entry.tp)) continue;  // KAFKA_STORAGE_ERROR
         // Only a higher leader epoch, naming b as a replica, changes b's replica.
         if (entry.leadership.leader_and_isr.leader_epoch > heldEpoch(entry.tp) && entry.assignment.replicas.contains(b)) {
           footprint.replicas.insert(entry.tp);
@@ -58,6 +61,7 @@ std::optional<DeliveryFootprint> deliveryFootprint(const Observation& world, Bro
       break;
     case RequestKind::StopReplica:
       for (const auto& entry : head.stop_replica) {
+        if (broker.offline_log_dir_replicas.contains(entry.tp)) continue;  // KAFKA_STORAGE_ERROR
         // The deletion (−2) and unknown (−1) epochs bypass the check; otherwise a lower one is refused.
         if (entry.leader_epoch == LeaderAndIsr::kEpochDuringDelete || entry.leader_epoch == LeaderAndIsr::kNoEpoch ||
             entry.leader_epoch >= heldEpoch(entry.tp)) {
@@ -83,19 +87,27 @@ bool independentOfDelivery(const Observation& world, BrokerId b, const Action& o
       return !((other.broker == b || other.replica == b) && footprint->replicas.contains(other.tp));
     case ActionKind::ProcessEvent:
       return !headAnswersAlterPartition(world, other.broker, b, footprint->replicas);
+    case ActionKind::FailLogDir:
+      return !(other.broker == b && footprint->named.contains(other.tp));
     default:
       return true;
   }
 }
 
-bool deliveryIsPersistent(const Observation& world, BrokerId b) {
+bool deliveryIsPersistent(const Observation& world, BrokerId b, bool log_dirs_may_fail) {
   const std::optional<DeliveryFootprint> footprint = deliveryFootprint(world, b);
   if (!footprint) return false;
   bool absent = true;
   footprint->replicas.forEach([&](TopicPartition tp) {
     absent &= !brokerOf(world, b).replicas[static_cast<std::size_t>(partitionIndex(tp))].present;
   });
-  return absent && !queuesAlterPartition(world, b, footprint->replicas);
+  bool no_log_to_fail = true;  // fail-log-dir <p> <b> needs a log of p on b not yet offline
+  const BrokerData& broker = brokerOf(world, b);
+  if (log_dirs_may_fail) footprint->named.forEach([&](TopicPartition tp) {
+    const HostedReplica& replica = broker.replicas[static_cast<std::size_t>(partitionIndex(tp))];
+    no_log_to_fail &= broker.offline_log_dir_replicas.contains(tp) || (!replica.present && replica.leader_epoch < 0);
+  });
+  return absent && no_log_to_fail && !queuesAlterPartition(world, b, footprint->replicas);
 }
 
 }  // namespace kcspec

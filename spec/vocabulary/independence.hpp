@@ -13,15 +13,19 @@
 //     the same state as crash alone, see absorbsDelivery);
 //   - shrink-isr with leader b, and expand-isr naming b as leader or follower, on a partition the
 //     request names (they read b's replica of it; a proposal marks the leader's replica pending);
-//   - process-event of an AlterPartition from b on such a partition (its response updates b's replica).
+//   - process-event of an AlterPartition from b on such a partition (its response updates b's replica);
+//   - fail-log-dir <p> <b> on a partition the request names (the delivery reads whether b's replica
+//     of it is on a failed directory, and the failure resets the replica the delivery may change).
 // Everything else commutes with it: controllers append to b's queue's tail (the delivery takes
 // its head), deliver-stop-replica-response <b> takes the head of the response queue the delivery
-// appends to, and no other step looks at a broker's requests, replicas or cache.
+// appends to (as deliver-leader-and-isr-response <b> does of its LeaderAndIsr responses), and no
+// other step looks at a broker's requests, replicas or cache.
 #pragma once
 
 #include <optional>
 
 #include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/config.hpp"
 #include "spec/vocabulary/observation.hpp"
 #include "spec/vocabulary/sets.hpp"
 
@@ -36,6 +40,9 @@ namespace kcspec {
 struct DeliveryFootprint {
   PartitionSet replicas;        // b's hosted replicas the head request changes (LeaderAndIsr, StopReplica)
   bool metadata_cache = false;  // UpdateMetadata: b's metadata cache, live-broker list and refused ISR changes
+  // Every partition the head request names (LeaderAndIsr, StopReplica), refused or not: whether
+  // b's replica of it is on a failed log directory decides its answer.
+  PartitionSet named;
 };
 
 // Defined when deliver-request <b> is enabled in `world` (b alive with a request queued).
@@ -53,8 +60,16 @@ constexpr bool absorbsDelivery(BrokerId b, const Action& other) {
 // Whether deliver-request <b> is persistent in `world`: on every path from `world` that does not
 // take it, each action is independent of it or absorbs it. Sufficient, and what is checked: every
 // replica the head request changes is absent on b (so no shrink-isr or expand-isr can name b on it
-// before the delivery, as both need b's replica there, which only a delivery to b creates) and no
-// controller has an AlterPartition from b on it queued.
-bool deliveryIsPersistent(const Observation& world, BrokerId b);
+// before the delivery, as both need b's replica there, which only a delivery to b creates), no
+// controller has an AlterPartition from b on it queued, and — when `log_dirs_may_fail` (the
+// configuration bounds log-dir-failures above 0) — b holds no log of a partition the request names
+// that is not on a failed directory yet (fail-log-dir needs one, and only a delivery to b creates
+// one).
+bool deliveryIsPersistent(const Observation& world, BrokerId b, bool log_dirs_may_fail);
+
+// Whether fail-log-dir can ever be enabled under `config`.
+constexpr bool logDirsMayFail(const Config& config) {
+  return config.bounds.log_dir_failures > 0 && config.bounds.perturbations != 0;
+}
 
 }  // namespace kcspec

@@ -87,6 +87,9 @@ struct ZooKeeperData {
   std::int64_t last_zxid = 0;                   // creation order, the source of broker epochs
   ReassignPartitionsZnode reassign_partitions;  // /admin/reassign_partitions
   PreferredReplicaElectionZnode preferred_replica_election;  // /admin/preferred_replica_election
+  // /log_dir_event_notification/log_dir_event_<seq>, by the broker each names: a broker whose log
+  // directory failed writes one; the controller reads them all and deletes them (kafka.md §5.5.6).
+  BrokerSet log_dir_event_notifications;
   friend constexpr bool operator==(const ZooKeeperData&, const ZooKeeperData&) = default;
 };
 
@@ -112,6 +115,8 @@ struct ControllerContextData {
   TopicSet topics_with_deletion_started;
   TopicSet topics_ineligible_for_deletion;
   std::int32_t offline_partition_count = 0;
+  // replicasOnOfflineDirs, by broker: the partitions it answered LeaderAndIsr with KAFKA_STORAGE_ERROR.
+  std::array<PartitionSet, kMaxBrokers> replicas_on_offline_dirs{};
   friend constexpr bool operator==(const ControllerContextData&, const ControllerContextData&) = default;
 };
 static_assert(kMaxBrokers == 8, "live_broker_epochs' initializer lists one −1 per broker");
@@ -166,6 +171,10 @@ struct BrokerData {
   BrokerSet metadata_live_brokers;
   std::array<HostedReplica, kMaxPartitions> replicas;
   BoundedVector<StopReplicaResponse, kMaxResponsesPerBroker> outbox;  // StopReplica(delete) responses
+  BoundedVector<LeaderAndIsrResponse, kMaxLeaderAndIsrResponsesPerBroker> leader_and_isr_responses;
+  // Its replicas whose log directory failed (HostedPartition.Offline) until it restarts: they lead
+  // and follow nothing, and every request naming them is answered KAFKA_STORAGE_ERROR.
+  PartitionSet offline_log_dir_replicas;
   ControllerData controller;
   friend bool operator==(const BrokerData&, const BrokerData&) = default;
 };

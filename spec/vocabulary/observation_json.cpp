@@ -75,6 +75,13 @@ class Writer {
     if (full_ || !is_default) obj[key] = std::move(value);
   }
 
+  // Sets `obj[key]` unless it holds its default, in either form: the members added after the
+  // driver protocol's version 2 (log-directory failures), so that a reader of version 2 never sees them
+  // before a history uses them.
+  static void laterMember(OJson& obj, const char* key, OJson value, bool is_default) {
+    if (!is_default) obj[key] = std::move(value);
+  }
+
   // Sets `obj[key]` to an object or array unless the compact form leaves it out for being empty.
   void container(OJson& obj, const char* key, OJson value) const {
     if (full_ || !value.empty()) obj[key] = std::move(value);
@@ -200,6 +207,8 @@ class Writer {
       member(entry, "partitions", partitions(preferred.partitions), preferred.partitions.empty());
       out["preferred_replica_election"] = std::move(entry);
     }
+    laterMember(out, "log_dir_event_notifications", ids(zk.log_dir_event_notifications),
+                zk.log_dir_event_notifications.empty());
     return out;
   }
 
@@ -338,6 +347,13 @@ class Writer {
     member(out, "topics_ineligible_for_deletion", topics(c.topics_ineligible_for_deletion),
            c.topics_ineligible_for_deletion.empty());
     member(out, "offline_partition_count", c.offline_partition_count, c.offline_partition_count == 0);
+    OJson offline_dirs = OJson::object();
+    for (BrokerId b = 0; b < kMaxBrokers; ++b) {
+      const PartitionSet& set = c.replicas_on_offline_dirs[static_cast<std::size_t>(b)];
+      if (!set.empty()) offline_dirs[std::to_string(b)] = partitions(set);
+    }
+    const bool no_offline_dirs = offline_dirs.empty();
+    laterMember(out, "replicas_on_offline_dirs", std::move(offline_dirs), no_offline_dirs);
     return out;
   }
 
@@ -351,6 +367,21 @@ class Writer {
     OJson events = OJson::array();
     for (const ControllerEvent& e : c.events) events.push_back(event(e));
     member(out, "events", std::move(events), c.events.empty());
+    return out;
+  }
+
+  // A response queue (StopReplica or LeaderAndIsr responses: the same members), head first.
+  template <class Queue>
+  OJson responses(const Queue& queue) const {
+    OJson out = OJson::array();
+    for (const auto& r : queue) {
+      OJson entry = OJson::object();
+      member(entry, "controller_id", r.controller_id, r.controller_id == kNoLeader);
+      member(entry, "controller_epoch", r.controller_epoch, r.controller_epoch == 0);
+      member(entry, "partitions", partitions(r.partitions), r.partitions.empty());
+      laterMember(entry, "storage_errors", partitions(r.storage_errors), r.storage_errors.empty());
+      out.push_back(std::move(entry));
+    }
     return out;
   }
 
@@ -380,15 +411,9 @@ class Writer {
       if (fullPartition(i) || !(r == HostedReplica{})) replicas[partitionKey(partitionAt(i))] = hosted(r);
     }
     container(out, "replicas", std::move(replicas));
-    OJson outbox = OJson::array();
-    for (const StopReplicaResponse& r : b.outbox) {
-      OJson entry = OJson::object();
-      member(entry, "controller_id", r.controller_id, r.controller_id == kNoLeader);
-      member(entry, "controller_epoch", r.controller_epoch, r.controller_epoch == 0);
-      member(entry, "partitions", partitions(r.partitions), r.partitions.empty());
-      outbox.push_back(std::move(entry));
-    }
-    member(out, "outbox", std::move(outbox), b.outbox.empty());
+    member(out, "outbox", responses(b.outbox), b.outbox.empty());
+    laterMember(out, "leader_and_isr_responses", responses(b.leader_and_isr_responses), b.leader_and_isr_responses.empty());
+    laterMember(out, "offline_log_dir_replicas", partitions(b.offline_log_dir_replicas), b.offline_log_dir_replicas.empty());
     member(out, "controller", controller(b.controller),
            b.controller == ControllerData{});
     return out;
@@ -641,7 +666,7 @@ class Reader {
 
   ZooKeeperData zookeeper(const Json& j, const std::string& at) const {
     object(j, at, {"brokers", "topics", "controller", "controller_epoch", "controller_epoch_zk_version", "delete_topics",
-                   "last_zxid", "reassign_partitions", "preferred_replica_election"});
+                   "last_zxid", "reassign_partitions", "preferred_replica_election", "log_dir_event_notifications"});
     ZooKeeperData zk;
     read(j, at, "brokers", [&](const Json& brokers, const std::string& bat) {
       object(brokers, bat, {});
@@ -707,6 +732,8 @@ class Reader {
       read(v, pat, "exists", [&](const Json& e, const std::string& p) { z.exists = boolean(e, p); });
       read(v, pat, "partitions", [&](const Json& e, const std::string& p) { z.partitions = partitionSet(e, p); });
     });
+    read(j, at, "log_dir_event_notifications",
+         [&](const Json& v, const std::string& p) { zk.log_dir_event_notifications = brokerSet(v, p); });
     return zk;
   }
 
@@ -819,7 +846,7 @@ class Reader {
   ControllerContextData context(const Json& j, const std::string& at) const {
     object(j, at, {"epoch", "epoch_zk_version", "live_broker_epochs", "shutting_down_broker_ids", "all_topics",
                    "partitions", "partitions_being_reassigned", "topics_to_be_deleted", "topics_with_deletion_started",
-                   "topics_ineligible_for_deletion", "offline_partition_count"});
+                   "topics_ineligible_for_deletion", "offline_partition_count", "replicas_on_offline_dirs"});
     ControllerContextData c;
     read(j, at, "epoch", [&](const Json& v, const std::string& p) { c.epoch = integer<std::int32_t>(v, p); });
     read(j, at, "epoch_zk_version", [&](const Json& v, const std::string& p) { c.epoch_zk_version = integer<std::int32_t>(v, p); });
@@ -866,6 +893,12 @@ class Reader {
          [&](const Json& v, const std::string& p) { c.topics_ineligible_for_deletion = topicSet(v, p); });
     read(j, at, "offline_partition_count",
          [&](const Json& v, const std::string& p) { c.offline_partition_count = integer<std::int32_t>(v, p); });
+    read(j, at, "replicas_on_offline_dirs", [&](const Json& dirs, const std::string& dat) {
+      object(dirs, dat, {});
+      for (const auto& [key, value] : dirs.items()) {
+        c.replicas_on_offline_dirs[static_cast<std::size_t>(brokerKey(key, dat))] = partitionSet(value, child(dat, key));
+      }
+    });
     return c;
   }
 
@@ -883,9 +916,27 @@ class Reader {
     return c;
   }
 
+  // A response queue (StopReplica or LeaderAndIsr responses: the same members), head first.
+  template <class Queue>
+  void responses(const Json& j, const std::string& at, Queue& queue) const {
+    for (const Element& e : elements(j, at, Queue::capacity)) {
+      const Json& element = *e.value;
+      const std::string& eat = e.at;
+      object(element, eat, {"controller_id", "controller_epoch", "partitions", "storage_errors"});
+      typename Queue::value_type r;
+      read(element, eat, "controller_id", [&](const Json& x, const std::string& xp) { r.controller_id = integer<BrokerId>(x, xp); });
+      read(element, eat, "controller_epoch",
+           [&](const Json& x, const std::string& xp) { r.controller_epoch = integer<std::int32_t>(x, xp); });
+      read(element, eat, "partitions", [&](const Json& x, const std::string& xp) { r.partitions = partitionSet(x, xp); });
+      read(element, eat, "storage_errors",
+           [&](const Json& x, const std::string& xp) { r.storage_errors = partitionSet(x, xp); });
+      queue.push_back(r);
+    }
+  }
+
   BrokerData broker(const Json& j, const std::string& at) const {
     object(j, at, {"alive", "broker_epoch", "known_controller_epoch", "inbox", "metadata_cache", "metadata_live_brokers",
-                   "replicas", "outbox", "controller"});
+                   "replicas", "outbox", "leader_and_isr_responses", "offline_log_dir_replicas", "controller"});
     BrokerData b;
     read(j, at, "alive", [&](const Json& v, const std::string& p) { b.alive = boolean(v, p); });
     read(j, at, "broker_epoch", [&](const Json& v, const std::string& p) { b.broker_epoch = integer<std::int64_t>(v, p); });
@@ -914,19 +965,12 @@ class Reader {
         b.replicas[static_cast<std::size_t>(partitionIndex(tp))] = hosted(value, eat);
       }
     });
-    read(j, at, "outbox", [&](const Json& v, const std::string& p) {
-      for (const Element& e : elements(v, p, static_cast<std::size_t>(kMaxResponsesPerBroker))) {
-        const Json& element = *e.value;
-        const std::string& eat = e.at;
-        object(element, eat, {"controller_id", "controller_epoch", "partitions"});
-        StopReplicaResponse r;
-        read(element, eat, "controller_id", [&](const Json& x, const std::string& xp) { r.controller_id = integer<BrokerId>(x, xp); });
-        read(element, eat, "controller_epoch",
-             [&](const Json& x, const std::string& xp) { r.controller_epoch = integer<std::int32_t>(x, xp); });
-        read(element, eat, "partitions", [&](const Json& x, const std::string& xp) { r.partitions = partitionSet(x, xp); });
-        b.outbox.push_back(r);
-      }
+    read(j, at, "outbox", [&](const Json& v, const std::string& p) { responses(v, p, b.outbox); });
+    read(j, at, "leader_and_isr_responses", [&](const Json& v, const std::string& p) {
+      responses(v, p, b.leader_and_isr_responses);
     });
+    read(j, at, "offline_log_dir_replicas",
+         [&](const Json& v, const std::string& p) { b.offline_log_dir_replicas = partitionSet(v, p); });
     read(j, at, "controller", [&](const Json& v, const std::string& p) { b.controller = controller(v, p); });
     return b;
   }

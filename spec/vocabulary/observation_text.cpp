@@ -222,6 +222,7 @@ void visitSlots(const Config& config, const Observation& o, Emit&& emit) {
   emit("/controller_epoch", zk.controller_epoch_zk_version != -1 || zk.controller_epoch != 0
                                 ? fmt::format("epoch={} version={}", zk.controller_epoch, zk.controller_epoch_zk_version)
                                 : "");
+  emit("/log_dir_event_notification", ids(zk.log_dir_event_notifications));
   emit("zookeeper last_zxid", zk.last_zxid != 0 ? fmt::format("{}", zk.last_zxid) : "");
 
   for (int b = 0; b < kMaxBrokers; ++b) {
@@ -248,9 +249,23 @@ void visitSlots(const Config& config, const Observation& o, Emit&& emit) {
         const StopReplicaResponse& r = broker.outbox[i];
         value = fmt::format("StopReplicaResponse(controller={}, controller_epoch={}, partitions={})", r.controller_id,
                             r.controller_epoch, partitions(config, r.partitions));
+        if (!r.storage_errors.empty()) {
+          value.insert(value.size() - 1, fmt::format(", storage_errors={}", partitions(config, r.storage_errors)));
+        }
       }
       emit(fmt::format("{} outbox[{}]", at, i), value);
     }
+    for (std::size_t i = 0; i < kMaxLeaderAndIsrResponsesPerBroker; ++i) {
+      std::string value;
+      if (i < broker.leader_and_isr_responses.size()) {
+        const LeaderAndIsrResponse& r = broker.leader_and_isr_responses[i];
+        value = fmt::format("LeaderAndIsrResponse(controller={}, controller_epoch={}, partitions={}, storage_errors={})",
+                            r.controller_id, r.controller_epoch, partitions(config, r.partitions),
+                            partitions(config, r.storage_errors));
+      }
+      emit(fmt::format("{} leader_and_isr_responses[{}]", at, i), value);
+    }
+    emit(at + " offline_log_dir_replicas", partitions(config, broker.offline_log_dir_replicas));
 
     const ControllerData& module = broker.controller;
     std::string flags = module.active ? "active" : "";
@@ -287,6 +302,10 @@ void visitSlots(const Config& config, const Observation& o, Emit&& emit) {
     emit(ctx + "topics_with_deletion_started", topics(config, c.topics_with_deletion_started));
     emit(ctx + "topics_ineligible_for_deletion", topics(config, c.topics_ineligible_for_deletion));
     emit(ctx + "offline_partition_count", c.offline_partition_count != 0 ? fmt::format("{}", c.offline_partition_count) : "");
+    for (int id = 0; id < kMaxBrokers; ++id) {
+      emit(fmt::format("{}replicas_on_offline_dirs {}", ctx, id),
+           partitions(config, c.replicas_on_offline_dirs[static_cast<std::size_t>(id)]));
+    }
     for (std::size_t i = 0; i < kMaxControllerEvents; ++i) {
       emit(fmt::format("{} events[{}]", at, i), i < module.events.size() ? eventText(config, module.events[i]) : "");
     }

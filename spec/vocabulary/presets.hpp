@@ -9,7 +9,9 @@
 // configurations of the differential checks (kCheckPresetNames), `spare-brokers` (the one
 // preset with a symmetry: two brokers that host nothing, for `--reduction full`) and
 // `four-brokers` (`default`'s kinds on four brokers, two per history), `legacy-admin` (the legacy
-// ZooKeeper admin paths with a dead reassignment target and a failover), `two-perturbations`
+// ZooKeeper admin paths with a dead reassignment target and a failover), `log-dir-failure` (log
+// directories failing under a leader and a follower, with a deletion, a crash and a failover),
+// `two-perturbations`
 // (`default` with two perturbations per history: the main job until session 25, and the scope of
 // the runs that also go unreduced). Each is written in the configuration's text form and parsed,
 // so it is valid by construction.
@@ -25,10 +27,10 @@
 
 namespace kcspec {
 
-inline constexpr std::array<std::string_view, 18> kPresetNames = {
+inline constexpr std::array<std::string_view, 19> kPresetNames = {
     "default",   "medium",  "large",     "two-perturbations", "every-perturbation", "crash-isr",    "crash-deletion",
     "stress-4",  "stress-5",  "cancel-during-shutdown", "deletion", "unclean", "no-delete", "reassignment", "rebalance",
-    "spare-brokers", "four-brokers", "legacy-admin"};
+    "spare-brokers", "four-brokers", "legacy-admin", "log-dir-failure"};
 
 // The presets too large to explore that random histories (`kcspec mutants`, `kcspec prove`, the
 // property tests) draw their variety from; the order is part of the histories' seeds.

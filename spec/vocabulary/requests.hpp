@@ -15,6 +15,7 @@ namespace kcspec {
 
 inline constexpr int kMaxRequestsPerBroker = 1024;  // a broker's inbound queue; a flapping controller (see docs/spec/rules.md) fills it fastest
 inline constexpr int kMaxResponsesPerBroker = 16;  // StopReplica responses on their way back (6 sufficed until the legacy admin paths added reassignments)
+inline constexpr int kMaxLeaderAndIsrResponsesPerBroker = 8;  // LeaderAndIsr responses with KAFKA_STORAGE_ERROR on their way back
 
 // LeaderAndIsrPartitionState: the leadership the controller cached (with the epoch of the
 // controller that wrote it), the full assignment, and whether the replica is new (sticky).
@@ -72,7 +73,22 @@ struct StopReplicaResponse {
   BrokerId controller_id = kNoLeader;
   std::int32_t controller_epoch = 0;
   PartitionSet partitions;  // the partitions the controller asked about
+  // Those answered KAFKA_STORAGE_ERROR: the replica's log directory failed (Kafka's
+  // HostedPartition.Offline), whatever the delivery adds as its own error.
+  PartitionSet storage_errors;
   friend constexpr bool operator==(const StopReplicaResponse&, const StopReplicaResponse&) = default;
+};
+
+// A LeaderAndIsr response on its way back to the controller that sent it. Only responses that
+// answer some partition with KAFKA_STORAGE_ERROR are kept: the controller's handling of one whose
+// partitions are all NONE changes nothing (kafka.md §5.6.1 removes them from
+// replicasOnOfflineDirs, which never holds them — docs/world.md §6).
+struct LeaderAndIsrResponse {
+  BrokerId controller_id = kNoLeader;
+  std::int32_t controller_epoch = 0;
+  PartitionSet partitions;      // every partition of the request
+  PartitionSet storage_errors;  // those answered KAFKA_STORAGE_ERROR (not empty)
+  friend constexpr bool operator==(const LeaderAndIsrResponse&, const LeaderAndIsrResponse&) = default;
 };
 
 }  // namespace kcspec

@@ -153,6 +153,7 @@ void relabel(ControllerData& c, const BrokerPermutation& sigma) {
   ControllerContextData& ctx = c.context;
   relabelSlots(ctx.live_broker_epochs, sigma);
   relabel(ctx.shutting_down_broker_ids, sigma);
+  relabelSlots(ctx.replicas_on_offline_dirs, sigma);
   for (PartitionContext& pc : ctx.partitions) {
     if (pc.assignment) relabel(*pc.assignment, sigma);
     if (pc.leadership) relabel(pc.leadership->leader_and_isr, sigma);
@@ -185,6 +186,7 @@ void relabel(Observation& out, const BrokerPermutation& sigma) {
   }
   relabel(out.zk.controller, sigma);
   for (BrokerList& target : out.zk.reassign_partitions.targets) relabel(target, sigma);
+  relabel(out.zk.log_dir_event_notifications, sigma);
   relabelSlots(out.brokers, sigma);
   for (BrokerData& broker : out.brokers) {
     for (ControlRequest& r : broker.inbox) relabel(r, sigma);
@@ -198,6 +200,7 @@ void relabel(Observation& out, const BrokerPermutation& sigma) {
       relabel(r.refused_shrinks, sigma);
     }
     for (StopReplicaResponse& r : broker.outbox) relabel(r.controller_id, sigma);
+    for (LeaderAndIsrResponse& r : broker.leader_and_isr_responses) relabel(r.controller_id, sigma);
     relabel(broker.controller, sigma);
   }
 }

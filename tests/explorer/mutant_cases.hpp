@@ -144,6 +144,22 @@ topic t
 bound controlled-shutdowns 1
 )";
 
+// 2 brokers, topic t on both: a log directory fails under the leader or the follower (the
+// controller probes and learns of it through LeaderAndIsr answers), with a deletion of t or a
+// crash (a restart heals the directory). No mutant's case: the independence relation's
+// (fail-log-dir and deliver-leader-and-isr-response against deliveries).
+constexpr std::string_view kLogDirFailure = R"(name log-dir-failure-small
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound log-dir-failures 1
+bound topic-deletions 1
+bound crashes 1
+bound perturbations 2
+)";
+
 struct MutantCase {
   std::string_view mutant;
   std::string_view config;

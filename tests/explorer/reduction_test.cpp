@@ -100,7 +100,7 @@ RelationCounts checkRelation(const S& system) {
       const auto delivered = system.next(state, delivery, delivery_violations);
       // Each delivery lowers the measure that spares the catalog's systems the cycle proviso.
       EXPECT_EQ(queuedRequests(system.observe(delivered)) + 1, queuedRequests(world));
-      const bool persistent = deliveryIsPersistent(world, b);
+      const bool persistent = deliveryIsPersistent(world, b, logDirsMayFail(system.config()));
       counts.persistent += persistent ? 1 : 0;
       const std::string where = printAction(system.config(), delivery) + " at a state " + std::to_string(counts.states);
       for (const Action& other : actions) {
@@ -134,7 +134,7 @@ RelationCounts checkRelation(const S& system) {
         EXPECT_EQ(delivery_second, delivery_violations);
         // Persistence is inductive: after any other action the delivery is persistent again.
         if (persistent) {
-          EXPECT_TRUE(deliveryIsPersistent(system.observe(other_first), b));
+          EXPECT_TRUE(deliveryIsPersistent(system.observe(other_first), b, logDirsMayFail(system.config())));
         }
       }
       // A state with a request queued reaches no goal, so a recovery path to a goal takes every
@@ -161,7 +161,8 @@ void expectExercised(const RelationCounts& counts) {
 TEST(IndependenceRelation, HoldsForTheSpecInEveryState) {
   RelationCounts total;
   for (std::string_view text : {mutant_cases::kCrash, mutant_cases::kShrinkCrash, mutant_cases::kShutdownDelete,
-                                mutant_cases::kPreferredDelete, mutant_cases::kNoDeleteFailover}) {
+                                mutant_cases::kPreferredDelete, mutant_cases::kNoDeleteFailover,
+                                mutant_cases::kLogDirFailure}) {
     const Config config = configNamed(text);
     SCOPED_TRACE(config.name);
     total += checkRelation(SpecSystem(config));
@@ -171,7 +172,8 @@ TEST(IndependenceRelation, HoldsForTheSpecInEveryState) {
 
 TEST(IndependenceRelation, HoldsForTheReferenceImplementationInEveryState) {
   RelationCounts total;
-  for (std::string_view text : {mutant_cases::kCrash, mutant_cases::kShrinkCrash, mutant_cases::kShutdown}) {
+  for (std::string_view text : {mutant_cases::kCrash, mutant_cases::kShrinkCrash, mutant_cases::kShutdown,
+                                mutant_cases::kLogDirFailure}) {
     const Config config = configNamed(text);
     SCOPED_TRACE(config.name);
     total += checkRelation(ImplSystem(config));
@@ -284,6 +286,12 @@ TEST(ReducedSearch, FindsWhatTheFullSearchFindsOnTheSpec) {
     drops_tried += expectSameVerdicts(SpecSystem(config));
   }
   EXPECT_GT(drops_tried, 0u);  // some safety counterexample (T3, a known deviation) was checked
+}
+
+TEST(ReducedSearch, FindsWhatTheFullSearchFindsWithLogDirectoryFailures) {
+  const Config config = configNamed(mutant_cases::kLogDirFailure);
+  expectSameVerdicts(SpecSystem(config));
+  expectSameVerdicts(ImplSystem(config));
 }
 
 TEST(ReducedSearch, FindsEveryMutantTheFullSearchFinds) {

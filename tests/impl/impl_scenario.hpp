@@ -36,7 +36,8 @@ class ImplRun {
       std::optional<Action> recovery;
       for (const Action& a : cluster_.enabledActions()) {
         if (a.kind == ActionKind::ProcessEvent || a.kind == ActionKind::DeliverRequest ||
-            (a.kind == ActionKind::DeliverStopReplicaResponse && !a.error)) {
+            (a.kind == ActionKind::DeliverStopReplicaResponse && !a.error) ||
+            a.kind == ActionKind::DeliverLeaderAndIsrResponse) {
           recovery = a;
           break;
         }

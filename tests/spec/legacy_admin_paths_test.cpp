@@ -6,10 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "spec/rules/invariants.hpp"
-#include "spec/rules/step.hpp"
-#include "spec/vocabulary/action_text.hpp"
-#include "spec/vocabulary/scenario_text.hpp"
+#include "spec_run.hpp"
 
 namespace kcspec::spec {
 namespace {
@@ -45,44 +42,20 @@ const ControllerEvent kZkPreferredElectionEvent{.kind = ControllerEventKind::Rep
                                                 .election_type = ElectionType::PREFERRED,
                                                 .zk_triggered = true};
 
-// A run of a scenario's steps through the spec, then more steps one by one.
-class AdminRun {
+// A run of the legacy configuration, with the accessors these tests read.
+class AdminRun : public SpecRun {
  public:
-  explicit AdminRun(const std::string& given_and_steps)
-      : scenario_(parseScenario(kConfig + given_and_steps, "legacy.scenario")),
-        state_(scenario_.given ? givenState(scenario_.config, scenario_.given->world) : initialState(scenario_.config)) {
-    for (const Action& a : scenario_.steps) take(a);
-  }
-
-  bool enabled(std::string_view line) const { return isEnabled(config(), state_, parse(line)); }
+  explicit AdminRun(const std::string& given_and_steps) : SpecRun(kConfig + given_and_steps, "legacy.scenario") {}
 
   AdminRun& then(std::string_view line) {
-    take(parse(line));
+    SpecRun::then(line);
     return *this;
   }
-
-  // Processes events and delivers requests and error-free responses until none is left.
   AdminRun& drain() {
-    for (int steps = 0; steps < 1000; ++steps) {
-      std::optional<Action> recovery;
-      config().brokers.forEach([&](BrokerId b) {
-        for (const Action& a : {Action{.kind = ActionKind::ProcessEvent, .broker = b},
-                                Action{.kind = ActionKind::DeliverRequest, .broker = b},
-                                Action{.kind = ActionKind::DeliverStopReplicaResponse, .broker = b}}) {
-          if (!recovery && isEnabled(config(), state_, a)) recovery = a;
-        }
-      });
-      if (!recovery) return *this;
-      take(*recovery);
-    }
-    ADD_FAILURE() << "drain did not settle";
+    SpecRun::drain();
     return *this;
   }
 
-  const Config& config() const { return scenario_.config; }
-  const Observation& world() const { return state_.world; }
-  const ZooKeeperData& zk() const { return world().zk; }
-  const ControllerData& controller(BrokerId b) const { return world().brokers[static_cast<std::size_t>(b)].controller; }
   const PartitionContext& partition(BrokerId controller_id, TopicPartition tp) const {
     return controller(controller_id).context.partitions[static_cast<std::size_t>(partitionIndex(tp))];
   }
@@ -92,21 +65,6 @@ class AdminRun {
   BrokerId leaderInZooKeeper(TopicPartition tp) const {
     return zk().topics[static_cast<std::size_t>(tp.topic)].states[static_cast<std::size_t>(tp.partition)]->leader_and_isr.leader;
   }
-
- private:
-  Action parse(std::string_view line) const { return parseAction(config(), line, "legacy.scenario", 0); }
-
-  void take(const Action& a) {
-    ASSERT_TRUE(isEnabled(config(), state_, a)) << "not enabled: " << printAction(config(), a);
-    ClusterState after = next(config(), state_, a);
-    for (std::string_view id : violatedStateProperties(config(), after)) {
-      ADD_FAILURE() << "state property " << id << " after " << printAction(config(), a);
-    }
-    state_ = std::move(after);
-  }
-
-  Scenario scenario_;
-  ClusterState state_;
 };
 
 TEST(LegacyAdminPaths, EveryFailoverQueuesTheZkTriggeredPreferredElection) {
