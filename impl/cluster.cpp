@@ -24,8 +24,12 @@ class BrokerChannel final : public ControllerChannel {
   }
   void respondAlterPartition(BrokerId broker, std::int64_t brokerEpoch, TopicPartition tp,
                              const AlterPartitionResponse& response) override {
+    // The response goes back over the connection that sent the request: to the broker process, also
+    // after it registered again with a new epoch (lose-broker-session). A process started since has
+    // no pending proposal and its own leader epochs, which the broker's checks compare.
+    (void)brokerEpoch;
     SimulatedBroker& leader = brokers_[static_cast<std::size_t>(broker)];
-    if (leader.alive() && leader.brokerEpoch() == brokerEpoch) leader.handleAlterPartitionResponse(tp, response);
+    if (leader.alive()) leader.handleAlterPartitionResponse(tp, response);
   }
 
  private:
@@ -104,6 +108,10 @@ bool ImplCluster::uncleanFlag(TopicIndex topic) const {
 bool ImplCluster::partitionExistsInZk(TopicPartition tp) const {
   const zk::Znode* node = zk_.find(zk::paths::topic(config_->topics[static_cast<std::size_t>(tp.topic)].name));
   return node != nullptr && zk::payload::topicAssignmentOf(node->data).contains(tp.partition);
+}
+
+std::string ImplCluster::statePath(TopicPartition tp) const {
+  return zk::paths::topicPartitionState(config_->topics[static_cast<std::size_t>(tp.topic)].name, tp.partition);
 }
 
 std::optional<int> ImplCluster::nextAddedPartition(TopicIndex topic) const {
@@ -206,6 +214,11 @@ bool ImplCluster::isEnabled(const Action& a) const {
       const HostedReplica& hosted = b.hosted(a.tp);
       return b.alive() && (hosted.present || hosted.leader_epoch >= 0) && !b.offlineLogDirReplicas().contains(a.tp);
     }
+    // The controller's ZooKeeper connection will drop after the next applied write to the
+    // partition's state znode (kafka.md §6.3.8): a partition in ZooKeeper, not armed already.
+    case ActionKind::LoseZkConnection:
+      return partitionIdOk(a.tp) && partitionExistsInZk(a.tp) && hasBudget(&Bounds::zk_connection_losses) &&
+             !zk_.lostResponses().contains(statePath(a.tp));
     case ActionKind::ProcessEvent: return brokerOk(a.broker) && broker(a.broker).alive() && !broker(a.broker).controller().events.empty();
     case ActionKind::LoseControllerSession: {
       if (!brokerOk(a.broker) || !hasBudget(&Bounds::controller_failovers)) return false;
@@ -219,10 +232,17 @@ bool ImplCluster::isEnabled(const Action& a) const {
       const SimulatedBroker& b = broker(a.broker);
       return b.alive() && b.controller().session_lost && !b.controller().events.containsKind(ControllerEventKind::Expire);
     }
-    case ActionKind::ElectController: {
+    case ActionKind::ElectController: {  // registered: RegisterBrokerAndReelect comes first
       if (!brokerOk(a.broker)) return false;
       const SimulatedBroker& b = broker(a.broker);
-      return !zk_.exists(zk::paths::kController) && b.alive() && !b.controller().active && !b.controller().session_lost;
+      return !zk_.exists(zk::paths::kController) && b.alive() && !b.controller().active && !b.controller().session_lost &&
+             zk_.exists(zk::paths::brokerId(a.broker));
+    }
+    // A running broker's session expires: it is registered and its client has not lost one already.
+    case ActionKind::LoseBrokerSession: {
+      if (!brokerOk(a.broker) || !hasBudget(&Bounds::broker_session_losses)) return false;
+      const SimulatedBroker& b = broker(a.broker);
+      return b.alive() && zk_.exists(zk::paths::brokerId(a.broker)) && !b.controller().session_lost;
     }
     case ActionKind::AutoRebalanceTimer: {  // the controller scheduler's task fires (at most one queued)
       if (!brokerOk(a.broker) || !config_->auto_leader_rebalance_enable || !hasBudget(&Bounds::auto_rebalances)) return false;
@@ -292,6 +312,11 @@ void ImplCluster::processEvent(BrokerId b) {
   const std::optional<ControllerEvent> event = brokers_[static_cast<std::size_t>(b)].controller().events.poll();
   KCSPEC_ASSERT(event.has_value());
   withController(b, [&](KafkaController& controller) { controller.process(*event); });
+  if (event->kind == ControllerEventKind::RegisterBrokerAndReelect) {
+    const zk::Znode* registration = zk_.find(zk::paths::brokerId(b));
+    KCSPEC_ASSERT(registration != nullptr);
+    brokers_[static_cast<std::size_t>(b)].registeredAgain(registration->stat.czxid);
+  }
 }
 
 void ImplCluster::electController(BrokerId b) {
@@ -432,6 +457,22 @@ void ImplCluster::apply(const Action& a) {
       // (routeWatchEvents).
       client.propagateLogDirEvent(a.broker);
       break;
+    case ActionKind::LoseBrokerSession: {
+      spend(&Bounds::broker_session_losses);
+      // The broker's one ZooKeeper client: its registration and, held by the same session in
+      // Kafka, /controller (kcspec's store keeps the two in sessions of their own).
+      brokers_[static_cast<std::size_t>(a.broker)].controller().session_lost = true;
+      zk_.closeSession(zk::registrationSession(a.broker));
+      const zk::Znode* controller = zk_.find(zk::paths::kController);
+      if (controller != nullptr && zk::payload::decodeController(controller->data) == a.broker) {
+        zk_.closeSession(zk::controllerSession(a.broker));
+      }
+      break;
+    }
+    case ActionKind::LoseZkConnection:
+      spend(&Bounds::zk_connection_losses);
+      zk_.view().loseNextResponse(statePath(a.tp));
+      break;
     case ActionKind::ProcessEvent: processEvent(a.broker); break;
     case ActionKind::LoseControllerSession:
       spend(&Bounds::controller_failovers);
@@ -478,6 +519,7 @@ Observation ImplCluster::observe() const {
       }
     }
     for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
+      if (zk_.lostResponses().contains(zk::paths::topicPartitionState(name, p))) zk.lost_write_responses.insert({t, p});
       if (const zk::Znode* state = zk_.find(zk::paths::topicPartitionState(name, p))) {
         if (auto decoded = zk::payload::decodePartitionState(state->data, state->stat.version)) {
           topic.states[static_cast<std::size_t>(p)] = PartitionStateZnode{decoded->leader_and_isr, decoded->controller_epoch};

@@ -100,6 +100,7 @@ class ImplCluster {
   ImplCluster(const Config& config, Mutants mutants, LogTarget log, zk::Store store);
   bool controllerHasRoom() const;
   bool partitionExistsInZk(TopicPartition tp) const;
+  std::string statePath(TopicPartition tp) const;  // /brokers/topics/<t>/partitions/<p>/state
   bool topicExistsInZk(TopicIndex topic) const;
   bool deletionRequested(TopicIndex topic) const;
   bool uncleanFlag(TopicIndex topic) const;  // /config/topics/<t> unclean.leader.election.enable

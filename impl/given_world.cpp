@@ -164,6 +164,11 @@ ImplCluster::ImplCluster(const Config& config, const Observation& given, Mutants
   // One log_dir_event_<seq> child per broker named (a broker that wrote several shows once; the
   // controller reads and deletes them all together), sequence numbers in broker order.
   zk.log_dir_event_notifications.forEach([&](BrokerId b) { client.restoreLogDirEventNotification(b); });
+  // The connection's armed losses (not data): the paths of those state znodes.
+  zk.lost_write_responses.forEach([&](TopicPartition tp) {
+    KCSPEC_ASSERT(tp.topic < config_->topicCount());
+    zk_.view().loseNextResponse(zk::paths::topicPartitionState(client.topicName(tp.topic), tp.partition));
+  });
   client.restoreLastZxid(zk.last_zxid);
 
   config_->brokers.forEach([&](BrokerId b) {

@@ -283,8 +283,8 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "election), but the old controller module does not know yet: it keeps processing its queued events with its "
      "old epoch until its ZooKeeper client queues Expire (`notice-session-expiry`). Every write it attempts "
      "meanwhile is fenced by the `/controller_epoch` version check once a new controller has incremented the epoch "
-     "— the window that epoch fencing exists for. kcspec keeps the broker's registration (a documented "
-     "simplification).",
+     "— the window that epoch fencing exists for. kcspec keeps the broker's registration here; "
+     "`lose-broker-session` is the expiry of the whole session.",
      "`b` is alive, its module is active and not session-lost, and `/controller` names `b`; a "
      "`controller-failovers` budget remains.",
      "ZooKeeper: `/controller`; `b`'s module becomes session-lost.",
@@ -378,6 +378,36 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`deliverLeaderAndIsrResponseApply` in `spec/rules/actions.cpp`",
      "elect-controller 3\nsettle\nfail-log-dir t-0 1\nprocess-event 3\ndeliver-request 1\n"
      "deliver-leader-and-isr-response 1"},
+    {K::LoseZkConnection,
+     "The controller's ZooKeeper connection will drop right after ZooKeeper applies the next write to partition "
+     "`p`'s state znode. `KafkaZkClient.retryRequestsUntilConnected` sends the write again once connected, and the "
+     "controller sees the resend's answer: NODEEXISTS for the creation of the znode (New→Online fails and the "
+     "partition stays NewPartition until a failover reads the znode), BADVERSION for a setData (an election, an ISR "
+     "removal or `updateLeaderEpoch` reads the znode again and makes its change a second time; AlterPartition "
+     "answers INVALID_UPDATE_VERSION and leaves its cache behind ZooKeeper). The change the first send made stays. "
+     "A delete's resend answers NONODE, which changes nothing. The action arms the loss; the write that meets it "
+     "comes with whatever event writes `p`'s state next, by any controller.",
+     "`p` is listed by its topic's znode and has no loss armed already; a `zk-connection-losses` budget remains.",
+     "The partitions whose next applied state-znode write loses its response (`lost_write_responses`; not a "
+     "znode).",
+     "Nothing at once.",
+     "kafka.md §6.3.8 (`KafkaZkClient.retryRequestsUntilConnected`, `ZooKeeperClient.waitUntilConnected`).",
+     "its section of `spec/rules/actions.cpp`; `appliedWriteAnswer` in `spec/rules/zookeeper.cpp`",
+     "elect-controller 3\nsettle\ncrash 1\nzk-connection-loss t-0"},
+    {K::LoseBrokerSession,
+     "Broker `b`'s ZooKeeper session expires while the broker runs on. Its ephemeral `/brokers/ids/<b>` goes — and "
+     "`/controller` when `b` holds it, the same client's session — so the active controller's BrokerChange treats "
+     "`b` as failed (`onBrokerFailure`), while `b` keeps its replicas, caches and requests and may still believe "
+     "it leads. Its controller module is session-lost until its client notices (`notice-session-expiry b` queues "
+     "Expire); with the new session it queues **RegisterBrokerAndReelect**, which registers `b` again with a new "
+     "broker epoch, so the controller sees a broker start (or, if it missed the gap, a bounced broker).",
+     "`b` is alive and registered and its module is not session-lost; a `broker-session-losses` budget remains.",
+     "ZooKeeper: `/brokers/ids/<b>` (and `/controller` if it names `b`); `b`'s module becomes session-lost.",
+     "The event **BrokerChange**, when a controller is active (the child watch on `/brokers/ids`).",
+     "ZooKeeper session expiry (kafka.md §6.3.7), `ZooKeeperClient`'s `beforeInitializingSession` and "
+     "`afterInitializingSession` handlers (§5.6 events 4 and 5).",
+     "its section of `spec/rules/actions.cpp`; `loseBrokerSession` in `spec/rules/brokers.cpp`",
+     "elect-controller 3\nsettle\nlose-broker-session 1"},
 }};
 
 constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
@@ -581,6 +611,19 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "`KafkaController.processLeaderAndIsrResponseReceived`, `onReplicasBecomeOffline` (kafka.md §5.6.1, §5.5.4).",
      "`processLeaderAndIsrResponseReceived` in `spec/rules/broker_membership.cpp`",
      "elect-controller 3\nsettle\nfail-log-dir t-0 1\nsettle-until LeaderAndIsrResponseReceived\nprocess-event 3",
+     ""},
+    {E::RegisterBrokerAndReelect,
+     "The broker's ZooKeeper client has a new session after an expiry: register the broker again.",
+     "Processing **Expire** on a broker whose registration went with the expired session (`lose-broker-session b`).",
+     "Creates `/brokers/ids/<b>` again; its creation order is the broker's new epoch, by which the broker refuses "
+     "requests sent to its old registration. The registration fires BrokerChange at the active controller. Then as "
+     "Reelect: `maybeResign`; the election itself is `elect-controller`, which any live registered broker may take "
+     "while `/controller` is absent.",
+     "ZooKeeper: `/brokers/ids/<b>`, the last creation order; the broker's epoch.",
+     "The event **BrokerChange** at the active controller.",
+     "`KafkaController.processRegisterBrokerAndReelect` (kafka.md §5.6 event 4).",
+     "`processNextEvent` → `registerBrokerAgain` in `spec/rules/brokers.cpp`",
+     "elect-controller 3\nsettle\nlose-broker-session 1\nnotice-session-expiry 1\nprocess-event 1\nprocess-event 1",
      ""},
 }};
 

@@ -45,6 +45,8 @@ bound auto-rebalances 1
 bound zk-reassignments 1
 bound zk-preferred-elections 1
 bound log-dir-failures 1
+bound zk-connection-losses 1
+bound broker-session-losses 1
 )";
 
 constexpr int kMaxSettleSteps = 1000;

@@ -195,6 +195,10 @@ std::vector<Message> stepMessages(const Config& config, const Lifelines& lines, 
       out.push_back({Lifelines::kZooKeeper, Lifelines::kZooKeeper, "session expires",
                      fmt::format("the ZooKeeper session of controller {} expired", a.broker)});
       break;
+    case ActionKind::LoseZkConnection:
+      out.push_back({Lifelines::kZooKeeper, Lifelines::kZooKeeper, "connection will drop",
+                     fmt::format("the next write applied to {}'s state znode loses its response", partitionName(config, a.tp))});
+      break;
     case ActionKind::ProcessEvent: {
       const auto& events = broker_before(a.broker).controller.events;
       if (!events.empty()) {

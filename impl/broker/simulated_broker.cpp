@@ -129,6 +129,12 @@ void SimulatedBroker::handleAlterPartitionResponse(TopicPartition tp, const Alte
   if (!hosted.present || !hosted.is_leader) return;
   switch (response.error) {
     case AlterPartitionError::NONE:
+      // Partition.handleAlterPartitionUpdate: "Ignoring new ISR … since we have a stale leader epoch",
+      // or an older partition epoch than the one held.
+      if (response.accepted.leader_epoch != hosted.leader_epoch ||
+          response.accepted.partition_epoch < hosted.partition_epoch) {
+        return;
+      }
       hosted.isr = response.accepted.isr;
       hosted.partition_epoch = response.accepted.partition_epoch;
       hosted.alter_partition_pending = false;

@@ -35,6 +35,9 @@ class SimulatedBroker {
   void crash() { *this = SimulatedBroker{}; }
   // Start: a new incarnation with the epoch its registration got.
   void start(std::int64_t broker_epoch);
+  // Registered again after its session expired (RegisterBrokerAndReelect): the same incarnation,
+  // going by its new broker epoch (KafkaServer's brokerEpochSupplier reads the controller's).
+  void registeredAgain(std::int64_t broker_epoch) { broker_epoch_ = broker_epoch; }
 
   void receive(const ControlRequest& request) { inbox_.push_back(request); }
   // deliver-request: apply the head of the inbox (§5).

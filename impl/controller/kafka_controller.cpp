@@ -88,6 +88,7 @@ void KafkaController::dispatch(const ControllerEvent& event) {
     case ControllerEventKind::LeaderAndIsrResponseReceived:
       processLeaderAndIsrResponseReceived(event.broker, event.partitions, event.partition_errors);
       return;
+    case ControllerEventKind::RegisterBrokerAndReelect: processRegisterBrokerAndReelect(); return;
   }
 }
 
@@ -263,6 +264,16 @@ void KafkaController::processExpire() {
   state_.active = false;
   onControllerResignation();
   state_.session_lost = false;  // the new session (docs/world.md §9)
+  // afterInitializingSession: a broker whose registration went with the expired session registers
+  // again through its own queue (lose-controller-session leaves the registration in place).
+  if (services_.zk.getAllBrokerAndEpochsInCluster()[static_cast<std::size_t>(id_)] == -1) {
+    putOwnEvent(ControllerEvent{.kind = ControllerEventKind::RegisterBrokerAndReelect});
+  }
+}
+
+void KafkaController::processRegisterBrokerAndReelect() {
+  services_.zk.registerBroker(id_);  // the broker goes by the new epoch (ImplCluster::processEvent)
+  maybeResign();
 }
 
 void KafkaController::sendUpdateMetadataRequest(BrokerSet brokers, PartitionSet partitions) {

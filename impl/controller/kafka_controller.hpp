@@ -120,6 +120,10 @@ class KafkaController final : public DeletionClient {
   }
   [[noreturn]] void handleIllegalState(const IllegalStateException& e);
   void processExpire();
+  // RegisterBrokerAndReelect (kafka.md §5.6 event 4): /brokers/ids/<me> again with the new session
+  // (its czxid the new broker epoch), then as Reelect — maybeResign; the election itself is the
+  // elect-controller step any live registered broker may take.
+  void processRegisterBrokerAndReelect();
   void sendUpdateMetadataRequest(BrokerSet brokers, PartitionSet partitions);
 
   // --- broker_membership.cpp

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "spec/vocabulary/assert.hpp"
 
 namespace kcspec::impl::zk {
@@ -15,10 +17,19 @@ void KafkaZkClient::createTopLevelPaths() {
   store_.countCreationsUnder(std::string(paths::kBrokerIds));
 }
 
+// retryRequestsUntilConnected (kafka.md §6.3.8): when the connection drops after ZooKeeper applied
+// the request, the client sends it again and its caller sees the resend's answer.
+std::vector<OpResult> KafkaZkClient::retryRequestUntilConnected(const std::vector<Op>& ops) {
+  std::vector<OpResult> results = store_.multi(ops);
+  const bool applied = std::all_of(results.begin(), results.end(), [](const OpResult& r) { return r.code == Code::OK; });
+  if (applied && store_.takeLostResponse(ops.back().path)) results = store_.multi(ops);
+  return results;
+}
+
 OpResult KafkaZkClient::fenced(Op op, std::int32_t expected_zk_version) {
-  if (expected_zk_version < 0) return store_.multi({std::move(op)}).front();
+  if (expected_zk_version < 0) return retryRequestUntilConnected({std::move(op)}).front();
   const std::vector<OpResult> results =
-      store_.multi({Op::check(std::string(paths::kControllerEpoch), expected_zk_version), std::move(op)});
+      retryRequestUntilConnected({Op::check(std::string(paths::kControllerEpoch), expected_zk_version), std::move(op)});
   if (results[0].code == Code::BADVERSION) {
     throw ControllerMovedException(
         fmt::format("Controller epoch zkVersion check fails. Expected zkVersion = {}", expected_zk_version));

@@ -162,6 +162,9 @@ class KafkaZkClient {
  private:
   // One fenced write: [check(/controller_epoch, v), op] when v ≥ 0, else the op alone.
   OpResult fenced(Op op, std::int32_t expected_zk_version);
+  // A multi-op sent until it is answered: once, or twice when its response was lost after
+  // ZooKeeper applied it (StoreView::takeLostResponse on the last op's path).
+  std::vector<OpResult> retryRequestUntilConnected(const std::vector<Op>& ops);
   void deleteRecursive(const std::string& path, std::int32_t expected_zk_version);
   std::string encodePartitionReassignment(const PartitionReassignment& reassignment) const;
   std::string encodePreferredReplicaElection(PartitionSet partitions) const;

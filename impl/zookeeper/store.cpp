@@ -32,6 +32,19 @@ OpResult StoreView::remove(std::string path, std::int32_t version) {
 
 std::vector<OpResult> StoreView::multi(const std::vector<Op>& ops) { return real_ ? real_->multi(ops) : memory_->multi(ops); }
 
+void StoreView::loseNextResponse(std::string path) {
+  KCSPEC_ASSERT(lost_ != nullptr);
+  lost_->insert(std::move(path));
+}
+
+bool StoreView::takeLostResponse(std::string_view path) {
+  if (lost_ == nullptr) return false;
+  const auto it = lost_->find(path);
+  if (it == lost_->end()) return false;
+  lost_->erase(it);
+  return true;
+}
+
 void StoreView::closeSession(SessionId session) {
   if (real_) {
     real_->closeSession(session);

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,9 +23,14 @@ class RealZkStore;  // impl/zookeeper/real_zk_store.hpp
 
 // A non-owning handle on one of the two backends, with the operations KafkaZkClient and the
 // cluster use. `find` returns a pointer valid until the next call on the backend.
+// The paths whose next applied write loses its response: the client's connection drops just
+// after ZooKeeper applied it (`zk-connection-loss`, kafka.md §6.3.8). Client-side state, not data.
+using LostResponses = std::set<std::string, std::less<>>;
+
 class StoreView {
  public:
-  StoreView(ZkStore* memory, RealZkStore* real) : memory_(memory), real_(real) {}
+  StoreView(ZkStore* memory, RealZkStore* real, LostResponses* lost = nullptr)
+      : memory_(memory), real_(real), lost_(lost) {}
 
   const Znode* find(std::string_view path) const;
   bool exists(std::string_view path) const { return find(path) != nullptr; }
@@ -52,9 +58,15 @@ class StoreView {
 
   bool isReal() const { return real_ != nullptr; }
 
+  // The connection (kafka.md §6.3.8): arm a lost response for `path`, or take the armed one — true
+  // once per arming, for the write that ZooKeeper applied.
+  void loseNextResponse(std::string path);
+  bool takeLostResponse(std::string_view path);
+
  private:
   ZkStore* memory_;
   RealZkStore* real_;
+  LostResponses* lost_;  // null: a client without a connection to lose (restoring a world)
 };
 
 class Store {
@@ -62,8 +74,10 @@ class Store {
   Store() = default;
   explicit Store(RealZkStore* real) : real_(real) {}
 
-  StoreView view() { return StoreView(&memory_, real_); }
-  StoreView view() const { return StoreView(const_cast<ZkStore*>(&memory_), real_); }  // reads only
+  StoreView view() { return StoreView(&memory_, real_, &lost_responses_); }
+  StoreView view() const {  // reads only
+    return StoreView(const_cast<ZkStore*>(&memory_), real_, const_cast<LostResponses*>(&lost_responses_));
+  }
 
   const Znode* find(std::string_view path) const { return view().find(path); }
   bool exists(std::string_view path) const { return view().exists(path); }
@@ -78,10 +92,13 @@ class Store {
   // The in-memory store (empty when this Store points to a real ZooKeeper).
   const ZkStore& memory() const { return memory_; }
   const std::map<std::string, Znode, std::less<>>& nodes() const { return memory_.nodes(); }
+  // The paths armed by `zk-connection-loss` and not yet written (with either backend).
+  const LostResponses& lostResponses() const { return lost_responses_; }
 
  private:
   ZkStore memory_;
   RealZkStore* real_ = nullptr;
+  LostResponses lost_responses_;
 };
 
 }  // namespace kcspec::impl::zk

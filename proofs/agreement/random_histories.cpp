@@ -48,6 +48,8 @@ int actionWeight(const Config& config, const spec::ClusterState& state, const Ac
     case ActionKind::DeliverStopReplicaResponse: return a.error ? 6 : 10;
     case ActionKind::DeliverLeaderAndIsrResponse: return 10;
     case ActionKind::FailLogDir: return deleting || reassigning ? 6 : 3;
+    case ActionKind::LoseZkConnection: return 3;
+    case ActionKind::LoseBrokerSession: return deleting || reassigning ? 6 : 2;
     case ActionKind::ElectController: return 10;
     case ActionKind::AutoRebalanceTimer: return 4;
     case ActionKind::NoticeSessionExpiry: return 4;

@@ -58,6 +58,8 @@ Use use(const Action& action) {
     case ActionKind::ZkReassignInvalid:
     case ActionKind::ZkElectPreferred:
     case ActionKind::FailLogDir:  // log-directory failures: not in this run's configuration
+    case ActionKind::LoseZkConnection:  // ZooKeeper connection losses: not in this run's configuration
+    case ActionKind::LoseBrokerSession:  // broker session losses: not in this run's configuration
       return Use::Never;
     case ActionKind::DeliverStopReplicaResponse:
       return action.error ? Use::Never : Use::Always;

@@ -4,12 +4,12 @@
 
 namespace kcspec::explorer {
 
-std::optional<std::size_t> persistentDelivery(const Observation& world, bool log_dirs_may_fail,
+std::optional<std::size_t> persistentDelivery(const Observation& world, const PersistenceScope& scope,
                                               std::span<const Action> enabled) {
   for (std::size_t k = 0; k < enabled.size(); ++k) {
     const Action& action = enabled[k];
     if (action.kind != ActionKind::DeliverRequest) continue;
-    if (deliveryIsPersistent(world, action.broker, log_dirs_may_fail)) return k;
+    if (deliveryIsPersistent(world, action.broker, scope)) return k;
   }
   return std::nullopt;
 }

@@ -21,8 +21,8 @@ namespace kcspec::explorer {
 // by deliveries, the head first, and by a crash, which is not a recovery action. A delivery is a
 // recovery action, and only crash absorbs it. (Until session 24 a delivery qualified with liveness
 // checked only when it left a request behind; docs/proofs.md says why that was not needed.)
-// `log_dirs_may_fail`: spec/vocabulary/independence.hpp logDirsMayFail of the configuration.
-std::optional<std::size_t> persistentDelivery(const Observation& world, bool log_dirs_may_fail,
+// `scope`: spec/vocabulary/independence.hpp persistenceScope of the configuration.
+std::optional<std::size_t> persistentDelivery(const Observation& world, const PersistenceScope& scope,
                                               std::span<const Action> enabled);
 
 // The measure the chosen deliveries lower (system.hpp PersistentActionsDescend): the requests

@@ -74,7 +74,7 @@ class SpecSystem {
   bool isRecovery(const Action& action) const { return isRecoveryAction(action); }
   // Partial-order reduction (system.hpp HasPersistentActions): persistent_delivery.hpp's choice.
   std::optional<std::size_t> persistentAction(const State& state, std::span<const Action> enabled) const {
-    return persistentDelivery(state.world, logDirsMayFail(config_), enabled);
+    return persistentDelivery(state.world, persistenceScope(config_), enabled);
   }
   // Each delivery lowers queuedRequests (persistent_delivery.hpp): the checker takes them in chains.
   std::uint64_t descentMeasure(const State& state) const { return queuedRequests(state.world); }

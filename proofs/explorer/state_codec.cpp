@@ -390,7 +390,8 @@ KCSPEC_WALK_FIELDS(ReassignPartitionsZnode, x.exists, x.invalid_json, x.partitio
 KCSPEC_WALK_FIELDS(PreferredReplicaElectionZnode, x.exists, x.partitions)
 KCSPEC_WALK_FIELDS(ZooKeeperData, bySlot(x.brokers, v.shape.brokers()), bySlot(x.topics, v.shape.topics()),
                    x.controller, x.controller_epoch, x.controller_epoch_zk_version, x.delete_topics, x.last_zxid,
-                   x.reassign_partitions, x.preferred_replica_election, x.log_dir_event_notifications)
+                   x.reassign_partitions, x.preferred_replica_election, x.log_dir_event_notifications,
+                   x.lost_write_responses)
 KCSPEC_WALK_FIELDS(PartitionContext, x.assignment, x.leadership, x.state, bySlot(x.replica_states, v.shape.brokers()))
 KCSPEC_WALK_FIELDS(ControllerContextData, x.epoch, x.epoch_zk_version, bySlot(x.live_broker_epochs, v.shape.brokers()),
                    x.shutting_down_broker_ids, x.all_topics, bySlot(x.partitions, v.shape.partitions()),
@@ -446,7 +447,7 @@ KCSPEC_WALK_FIELDS(Observation, x.zk, bySlot(x.brokers, v.shape.brokers()))
 // Bounds: its per-kind fields in kBoundNames' order, then the overall bound.
 template <class V, Is<Bounds> T>
 void walk(V& v, T& x) {
-  static_assert(kBoundNames.size() == 15, "walk every per-kind bound");
+  static_assert(kBoundNames.size() == 17, "walk every per-kind bound");
   walk(v, x.crashes);
   walk(v, x.controlled_shutdowns);
   walk(v, x.controller_failovers);
@@ -462,6 +463,8 @@ void walk(V& v, T& x) {
   walk(v, x.zk_reassignments);
   walk(v, x.zk_preferred_elections);
   walk(v, x.log_dir_failures);
+  walk(v, x.zk_connection_losses);
+  walk(v, x.broker_session_losses);
   walk(v, x.perturbations);
 }
 
@@ -548,7 +551,7 @@ void copyTopic(const TopicZnodes& from, TopicZnodes& to, const StateShape& shape
 }
 
 void copyZooKeeper(const ZooKeeperData& from, ZooKeeperData& to, const StateShape& shape) {
-  static_assert(kWalkedFields<ZooKeeperData> == 10, "copy every field of ZooKeeperData");
+  static_assert(kWalkedFields<ZooKeeperData> == 11, "copy every field of ZooKeeperData");
   copySlots(from.brokers, to.brokers, shape.brokers());
   for (const std::uint8_t t : shape.topics()) copyTopic(from.topics[t], to.topics[t], shape);
   to.controller = from.controller;
@@ -563,6 +566,7 @@ void copyZooKeeper(const ZooKeeperData& from, ZooKeeperData& to, const StateShap
   copySlots(from.reassign_partitions.targets, to.reassign_partitions.targets, shape.partitions());
   to.preferred_replica_election = from.preferred_replica_election;
   to.log_dir_event_notifications = from.log_dir_event_notifications;
+  to.lost_write_responses = from.lost_write_responses;
 }
 
 void copyContext(const ControllerContextData& from, ControllerContextData& to, const StateShape& shape) {
@@ -626,7 +630,7 @@ bool sameTopic(const TopicZnodes& a, const TopicZnodes& b, const StateShape& sha
 }
 
 bool sameZooKeeper(const ZooKeeperData& a, const ZooKeeperData& b, const StateShape& shape) {
-  static_assert(kWalkedFields<ZooKeeperData> == 10, "compare every field of ZooKeeperData");
+  static_assert(kWalkedFields<ZooKeeperData> == 11, "compare every field of ZooKeeperData");
   if (!sameSlots(a.brokers, b.brokers, shape.brokers())) return false;
   for (const std::uint8_t t : shape.topics()) {
     if (!sameTopic(a.topics[t], b.topics[t], shape)) return false;
@@ -638,7 +642,8 @@ bool sameZooKeeper(const ZooKeeperData& a, const ZooKeeperData& b, const StateSh
          a.reassign_partitions.partitions == b.reassign_partitions.partitions &&
          sameSlots(a.reassign_partitions.targets, b.reassign_partitions.targets, shape.partitions()) &&
          a.preferred_replica_election == b.preferred_replica_election &&
-         a.log_dir_event_notifications == b.log_dir_event_notifications;
+         a.log_dir_event_notifications == b.log_dir_event_notifications &&
+         a.lost_write_responses == b.lost_write_responses;
 }
 
 bool sameContext(const ControllerContextData& a, const ControllerContextData& b, const StateShape& shape) {

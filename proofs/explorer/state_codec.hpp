@@ -62,7 +62,7 @@ inline constexpr std::size_t kWalkedFields<ReassignPartitionsZnode> = 4;
 template <>
 inline constexpr std::size_t kWalkedFields<PreferredReplicaElectionZnode> = 2;
 template <>
-inline constexpr std::size_t kWalkedFields<ZooKeeperData> = 10;
+inline constexpr std::size_t kWalkedFields<ZooKeeperData> = 11;
 template <>
 inline constexpr std::size_t kWalkedFields<PartitionContext> = 4;
 template <>

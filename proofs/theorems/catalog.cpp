@@ -213,6 +213,42 @@ bound controller-failovers 1
 bound perturbations 2
 )";
 
+// Two brokers: the controller's ZooKeeper connection dropping right after a state-znode write was
+// applied (kafka.md §6.3.8) — u-0's creation (NODEEXISTS), an election or ISR removal after a
+// crash, a leader's AlterPartition (BADVERSION) — with a topic creation, a crash, an ISR shrink
+// or a controller failover.
+constexpr std::string_view kZkConnectionLosses = R"(name zk-connection-losses
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+topic u
+  partition 0 replicas 2
+bound zk-connection-losses 1
+bound topic-creations 1
+bound crashes 1
+bound isr-shrinks 1
+bound controller-failovers 1
+bound perturbations 2
+)";
+
+// Two brokers: a running broker's ZooKeeper session expiring (its registration goes while it runs
+// on, and /controller with the controller's broker), with a crash, an ISR shrink or a controller
+// failover.
+constexpr std::string_view kBrokerSessionLosses = R"(name broker-session-losses
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound broker-session-losses 1
+bound crashes 1
+bound isr-shrinks 1
+bound controller-failovers 1
+bound perturbations 2
+)";
+
 Catalog buildCatalog() {
   Catalog catalog;
   addCompileTimeTheorems(catalog);
@@ -237,6 +273,13 @@ Catalog buildCatalog() {
   embedded("log-dir-failures",
            "2 brokers, 1 partition at RF 2; a log directory failure, a deletion, a crash and a controller failover",
            kLogDirFailures);
+  embedded("zk-connection-losses",
+           "2 brokers, 2 partitions; a ZooKeeper connection loss, a topic creation, a crash, an ISR shrink and a "
+           "controller failover",
+           kZkConnectionLosses);
+  embedded("broker-session-losses",
+           "2 brokers, 1 partition at RF 2; a broker's session expiry, a crash, an ISR shrink and a controller failover",
+           kBrokerSessionLosses);
 
   constexpr std::array<std::string_view, 0> none{};
   constexpr std::array<std::string_view, 1> l6{"L6"};
@@ -254,6 +297,9 @@ Catalog buildCatalog() {
   constexpr std::array<std::string_view, 1> l8{"L8"};
   addExhaustiveTheorems(catalog, "stuck-controller", l8);
   addExhaustiveTheorems(catalog, "log-dir-failures", t3);
+  constexpr std::array<std::string_view, 2> l9_l10{"L9", "L10"};
+  addExhaustiveTheorems(catalog, "zk-connection-losses", l9_l10);
+  addExhaustiveTheorems(catalog, "broker-session-losses", none);
 
   // The README's main job until session 25, `default` with two perturbations per history: every
   // perturbation kind is enabled, so it reaches all four known deviations the smaller scopes show

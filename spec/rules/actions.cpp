@@ -246,7 +246,8 @@ void noticeSessionExpiryApply(const Config&, ClusterState& s, const Action& a, S
 
 bool electControllerEnabled(const Config&, const ClusterState& s, const Action& a) {
   const ControllerData& module = brokerAt(s, a.broker).controller;
-  return s.world.zk.controller == kNoLeader && brokerAt(s, a.broker).alive && !module.active && !module.session_lost;
+  return s.world.zk.controller == kNoLeader && brokerAt(s, a.broker).alive && !module.active && !module.session_lost &&
+         s.world.zk.brokers[static_cast<std::size_t>(a.broker)].registered;  // RegisterBrokerAndReelect comes first
 }
 void electControllerApply(const Config& config, ClusterState& s, const Action& a, StepObserver& observer) {
   Controller ctl{config, s.world, a.broker, observer};
@@ -325,6 +326,26 @@ void deliverLeaderAndIsrResponseApply(const Config&, ClusterState& s, const Acti
                                           .partition_errors = response.storage_errors});
 }
 
+// ---- zk-connection-loss: the next write ZooKeeper applies to the partition's state znode loses
+// its response (kafka.md §6.3.8); zookeeper.cpp answers that write with its resend's answer.
+
+bool loseZkConnectionEnabled(const Config&, const ClusterState& s, const Action& a) {
+  return partitionExists(s, a.tp) && !s.world.zk.lost_write_responses.contains(a.tp);
+}
+void loseZkConnectionApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  s.world.zk.lost_write_responses.insert(a.tp);
+}
+
+// ---- lose-broker-session: a running broker's session expires (its registration vanishes).
+
+bool loseBrokerSessionEnabled(const Config&, const ClusterState& s, const Action& a) {
+  return brokerAt(s, a.broker).alive && s.world.zk.brokers[static_cast<std::size_t>(a.broker)].registered &&
+         !brokerAt(s, a.broker).controller.session_lost;
+}
+void loseBrokerSessionApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  loseBrokerSession(s.world, a.broker);
+}
+
 using K = ActionKind;
 
 constexpr std::array<ActionRule, kActionKindCount> kRules = {{
@@ -353,6 +374,8 @@ constexpr std::array<ActionRule, kActionKindCount> kRules = {{
     {K::DeliverRequest, deliverRequestEnabled, deliverRequestApply},
     {K::DeliverStopReplicaResponse, deliverStopReplicaResponseEnabled, deliverStopReplicaResponseApply},
     {K::DeliverLeaderAndIsrResponse, deliverLeaderAndIsrResponseEnabled, deliverLeaderAndIsrResponseApply},
+    {K::LoseZkConnection, loseZkConnectionEnabled, loseZkConnectionApply},
+    {K::LoseBrokerSession, loseBrokerSessionEnabled, loseBrokerSessionApply},
 }};
 
 static_assert([] {

@@ -182,7 +182,9 @@ AlterPartitionResponse alterPartition(Controller& ctl, TopicPartition tp, const 
     if (!liveBrokerIds(ctx).contains(r)) return {AlterPartitionAnswer::IneligibleReplica, {}};
   }
   std::int32_t new_version = 0;
-  // The write is conditional on the leader's partition epoch; BADVERSION is INVALID_UPDATE_VERSION.
+  // The write is conditional on the leader's partition epoch; BADVERSION is INVALID_UPDATE_VERSION — also
+  // when it answers the resend of this very write, whose response was lost (kafka.md §6.3.8): the
+  // change is in ZooKeeper, but the cache is not reloaded and the leader hears an error.
   if (updatePartitionState(ctl, tp, requested, new_version) != ZkCode::OK) return kOtherError;
   updateLeaderAndIsrCache(ctl, tp);
   return {AlterPartitionAnswer::Accepted, requested.withPartitionEpoch(new_version)};

@@ -124,8 +124,28 @@ void crashBroker(Observation& world, BrokerId self) {
   BrokerData& broker = brokerData(world, self);
   KCSPEC_ASSERT(broker.alive);
   broker = BrokerData{};
+  BrokerRegistration& registration = world.zk.brokers[static_cast<std::size_t>(self)];
+  const bool registered = registration.registered;  // not after its session expired (lose-broker-session)
+  registration = BrokerRegistration{};
+  if (world.zk.controller == self) world.zk.controller = kNoLeader;  // the ephemeral /controller goes too
+  if (registered) fireWatch(world, ControllerEvent{.kind = ControllerEventKind::BrokerChange});
+}
+
+void loseBrokerSession(Observation& world, BrokerId self) {
+  BrokerData& broker = brokerData(world, self);
+  KCSPEC_ASSERT(broker.alive && world.zk.brokers[static_cast<std::size_t>(self)].registered);
   world.zk.brokers[static_cast<std::size_t>(self)] = BrokerRegistration{};
   if (world.zk.controller == self) world.zk.controller = kNoLeader;  // the ephemeral /controller goes too
+  broker.controller.session_lost = true;  // before the watch: an expired session's handlers hear nothing
+  fireWatch(world, ControllerEvent{.kind = ControllerEventKind::BrokerChange});
+}
+
+void registerBrokerAgain(Observation& world, BrokerId self) {
+  BrokerData& broker = brokerData(world, self);
+  KCSPEC_ASSERT(broker.alive && !world.zk.brokers[static_cast<std::size_t>(self)].registered);
+  world.zk.last_zxid += 1;
+  world.zk.brokers[static_cast<std::size_t>(self)] = BrokerRegistration{true, world.zk.last_zxid};
+  broker.broker_epoch = world.zk.last_zxid;
   fireWatch(world, ControllerEvent{.kind = ControllerEventKind::BrokerChange});
 }
 

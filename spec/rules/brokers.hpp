@@ -21,6 +21,17 @@ void crashBroker(Observation& world, BrokerId broker);
 // directories are healthy again (a restart after the disk was replaced: docs/world.md §5).
 void startBroker(Observation& world, BrokerId broker);
 
+// The broker's ZooKeeper session expires while it runs (kafka.md §6.3.7): its ephemeral
+// registration goes, and `/controller` when it holds it; the broker keeps everything else. Its
+// controller module is session-lost until the client notices (notice-session-expiry queues
+// Expire). Fires BrokerChange.
+void loseBrokerSession(Observation& world, BrokerId broker);
+
+// RegisterBrokerAndReelect's registration (kafka.md §5.6 event 4): with the new session the broker
+// creates `/brokers/ids/<b>` again; the znode's creation order is its new broker epoch, which the
+// broker itself now goes by. Fires BrokerChange.
+void registerBrokerAgain(Observation& world, BrokerId broker);
+
 // Whether the broker holds a log for tp: it hosts the replica, or stopped it (StopReplica
 // delete=false keeps the log).
 bool hasLog(const BrokerData& broker, TopicPartition tp);

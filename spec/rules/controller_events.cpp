@@ -2,6 +2,7 @@
 
 #include "spec/rules/admin_elections.hpp"
 #include "spec/rules/broker_membership.hpp"
+#include "spec/rules/brokers.hpp"
 #include "spec/rules/controller_failover.hpp"
 #include "spec/rules/reassignment.hpp"
 #include "spec/rules/topic_events.hpp"
@@ -14,6 +15,15 @@ void process(Controller& ctl, const ControllerEvent& event) {
     case ControllerEventKind::Expire:
       onControllerResignation(ctl);  // activeControllerId = −1
       ctl.module().session_lost = false;
+      // The new session (afterInitializingSession): a broker whose registration went with the old
+      // one queues RegisterBrokerAndReelect. (lose-controller-session keeps the registration.)
+      if (!ctl.zk().brokers[static_cast<std::size_t>(ctl.id)].registered) {
+        ctl.module().events.push_back(ControllerEvent{.kind = ControllerEventKind::RegisterBrokerAndReelect});
+      }
+      break;
+    case ControllerEventKind::RegisterBrokerAndReelect:
+      registerBrokerAgain(ctl.world, ctl.id);
+      maybeResign(ctl);  // then elect(): left to elect-controller, which any live registered broker may win
       break;
     case ControllerEventKind::BrokerChange:
       if (ctl.module().active) processBrokerChange(ctl);

@@ -29,6 +29,37 @@ bool onFailedLogDir(const ClusterState& s, BrokerId b, TopicPartition tp) {
   return isBrokerId(b) && s.world.brokers[static_cast<std::size_t>(b)].offline_log_dir_replicas.contains(tp);
 }
 
+// A lost response to a state-znode write (`zk-connection-loss`, kafka.md §6.3.8) leaves the active
+// controller's view of a partition behind ZooKeeper, and nothing but a failover repairs it:
+//   - stranded in NewPartition: the znode's creation was applied and its resend answered
+//     NODEEXISTS, which every later New→Online meets again (L9);
+//   - its cached leadership older than the znode: AlterPartition's write was applied and its resend
+//     answered BADVERSION (INVALID_UPDATE_VERSION), so the cache was not reloaded and the leader,
+//     refused, waits for a LeaderAndIsr (L10).
+bool strandedInNew(const ControllerContextData& ctx, const ClusterState& s, TopicPartition tp) {
+  const PartitionContext& p = ctx.partitions[static_cast<std::size_t>(partitionIndex(tp))];
+  const TopicZnodes& topic = s.world.zk.topics[static_cast<std::size_t>(tp.topic)];
+  return p.state == PartitionState::NewPartition && topic.exists && topic.states[static_cast<std::size_t>(tp.partition)];
+}
+
+bool cacheBehindZooKeeper(const ControllerContextData& ctx, const ClusterState& s, TopicPartition tp) {
+  const auto& cached = ctx.partitions[static_cast<std::size_t>(partitionIndex(tp))].leadership;
+  const TopicZnodes& topic = s.world.zk.topics[static_cast<std::size_t>(tp.topic)];
+  const auto& znode = topic.states[static_cast<std::size_t>(tp.partition)];
+  return topic.exists && cached && znode && cached->leader_and_isr.partition_epoch < znode->leader_and_isr.partition_epoch;
+}
+
+// What L2, L4 and L5 excuse in a history with a `zk-connection-loss`: a partition whose controller
+// view the loss left behind (L9 and L10 ask for it regardless), and one whose loss is still armed —
+// its next state write, which the goal may need (a leader's AlterPartition completing a
+// reassignment), will be lost.
+bool viewLostWithResponse(const Config& config, const ClusterState& s, TopicPartition tp) {
+  const ControllerData* controller = activeController(s);
+  if (controller == nullptr || s.budget.zk_connection_losses == config.bounds.zk_connection_losses) return false;
+  return s.world.zk.lost_write_responses.contains(tp) || strandedInNew(controller->context, s, tp) ||
+         cacheBehindZooKeeper(controller->context, s, tp);
+}
+
 // ---- state safety
 
 bool leaderInIsr(const Config&, const ClusterState& s) {
@@ -229,10 +260,10 @@ bool deletionCompletes(const Config& config, const ClusterState& s) {
 
 // A live ISR member is a registered broker whose replica is not on a failed log directory (one
 // that is can lead nothing until its broker restarts).
-bool liveIsrMemberMeansLeader(const Config&, const ClusterState& s) {
+bool liveIsrMemberMeansLeader(const Config& config, const ClusterState& s) {
   bool ok = true;
   forEachStateZnode(s, [&](TopicPartition tp, const PartitionStateZnode& z) {
-    if (s.world.zk.delete_topics.contains(tp.topic)) return;
+    if (s.world.zk.delete_topics.contains(tp.topic) || viewLostWithResponse(config, s, tp)) return;
     const auto online = [&](BrokerId r) { return registered(s, r) && !onFailedLogDir(s, r, tp); };
     bool live_member = false;
     for (BrokerId r : z.leader_and_isr.isr) live_member |= online(r);
@@ -304,14 +335,17 @@ bool stateMachineBatchesFlushed(const Config&, const ClusterState& s) {
   return controller && !controller->psm_batch_unflushed && !controller->rsm_batch_unflushed;
 }
 
-bool controlledShutdownCompletes(const Config&, const ClusterState& s) {
+bool controlledShutdownCompletes(const Config& config, const ClusterState& s) {
   const ControllerData* controller = activeController(s);
   if (!controller) return false;
   const BrokerSet shutting_down = controller->context.shutting_down_broker_ids;
   bool ok = true;
   forEachStateZnode(s, [&](TopicPartition tp, const PartitionStateZnode& z) {
     const BrokerId leader = z.leader_and_isr.leader;
-    if (!shutting_down.contains(leader) || controller->context.topics_to_be_deleted.contains(tp.topic)) return;
+    if (!shutting_down.contains(leader) || controller->context.topics_to_be_deleted.contains(tp.topic) ||
+        viewLostWithResponse(config, s, tp)) {
+      return;
+    }
     for (BrokerId r : z.leader_and_isr.isr) {
       if (r != leader && registered(s, r) && !shutting_down.contains(r)) ok = false;  // it could have moved
     }
@@ -341,7 +375,7 @@ bool waitsForFailedLogDir(const ClusterState& s, TopicPartition tp, const Replic
   return waits;
 }
 
-bool reassignmentsComplete(const Config&, const ClusterState& s) {
+bool reassignmentsComplete(const Config& config, const ClusterState& s) {
   const ControllerData* controller = activeController(s);
   if (!controller) return false;
   // Partitions of deleted topics left in the set are S7's business — also when the topic has been
@@ -354,7 +388,8 @@ bool reassignmentsComplete(const Config&, const ClusterState& s) {
   ctx.partitions_being_reassigned.forEach([&](TopicPartition tp) {
     const std::optional<ReplicaAssignment>& assignment = ctx.partitions[static_cast<std::size_t>(partitionIndex(tp))].assignment;
     pending |= assignment.has_value() && assignment->isBeingReassigned() && !ctx.topics_to_be_deleted.contains(tp.topic) &&
-               !waitsForShuttingDownReplica(ctx, *assignment) && !waitsForFailedLogDir(s, tp, *assignment);
+               !waitsForShuttingDownReplica(ctx, *assignment) && !waitsForFailedLogDir(s, tp, *assignment) &&
+               !viewLostWithResponse(config, s, tp);
   });
   if (pending) return false;
   for (TopicIndex t = 0; t < kMaxTopics; ++t) {
@@ -363,12 +398,33 @@ bool reassignmentsComplete(const Config&, const ClusterState& s) {
     for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
       const std::optional<ReplicaAssignment>& assignment = partitions[static_cast<std::size_t>(p)];
       if (assignment && assignment->isBeingReassigned() && !waitsForShuttingDownReplica(ctx, *assignment) &&
-          !waitsForFailedLogDir(s, TopicPartition{t, p}, *assignment)) {
+          !waitsForFailedLogDir(s, TopicPartition{t, p}, *assignment) && !viewLostWithResponse(config, s, TopicPartition{t, p})) {
         return false;
       }
     }
   }
   return true;
+}
+
+// L9, L10: the active controller's view of the partitions of topics it is not deleting.
+bool noPartitionLeftNew(const Config&, const ClusterState& s) {
+  const ControllerData* controller = activeController(s);
+  if (!controller) return false;
+  bool ok = true;
+  forEachStateZnode(s, [&](TopicPartition tp, const PartitionStateZnode&) {
+    if (!controller->context.topics_to_be_deleted.contains(tp.topic)) ok &= !strandedInNew(controller->context, s, tp);
+  });
+  return ok;
+}
+
+bool controllerCacheFollowsZooKeeper(const Config&, const ClusterState& s) {
+  const ControllerData* controller = activeController(s);
+  if (!controller) return false;
+  bool ok = true;
+  forEachStateZnode(s, [&](TopicPartition tp, const PartitionStateZnode&) {
+    if (!controller->context.topics_to_be_deleted.contains(tp.topic)) ok &= !cacheBehindZooKeeper(controller->context, s, tp);
+  });
+  return ok;
 }
 
 constexpr Property kCatalog[] = {
@@ -476,6 +532,25 @@ constexpr Property kCatalog[] = {
      "elected controller again: its replica state machine then sends no LeaderAndIsr or UpdateMetadata for the "
      "replicas of a broker that registered meanwhile, so that broker's metadata never converges (L3 is not asked of "
      "such a controller)."},
+    {"L9", "NoPartitionLeftNew",
+     "No partition whose state znode exists stays NewPartition in the active controller (of a topic it is not "
+     "deleting). L2, L4 and L5 excuse such a partition in a history where a ZooKeeper response was lost.",
+     "kafka.md §2.5, §6.3.8", PropertyKind::Liveness, noPartitionLeftNew, nullptr,
+     "When the controller's ZooKeeper connection drops right after ZooKeeper created a partition's state znode, "
+     "KafkaZkClient sends the create again and the controller sees NODEEXISTS: it logs the failed New->Online change "
+     "and the partition stays NewPartition, its znode naming a leader that no broker was told of. Every later "
+     "New->Online attempt meets the same NODEEXISTS, so the partition stays leaderless on the brokers until a "
+     "controller failover reads the znode (tests/scenarios/zk_connection_loss_on_partition_creation.scenario); a "
+     "reassignment of it removes its old leader and elects none."},
+    {"L10", "ControllerCacheFollowsZooKeeper",
+     "The active controller's cached leadership of a partition (of a topic it is not deleting) is never older than "
+     "its state znode. L2, L4 and L5 excuse such a partition in a history where a ZooKeeper response was lost.",
+     "kafka.md §5.12, §6.3.8", PropertyKind::Liveness, controllerCacheFollowsZooKeeper, nullptr,
+     "When the connection drops right after ZooKeeper applied AlterPartition's write, the resend answers BADVERSION: "
+     "the controller answers INVALID_UPDATE_VERSION and reloads nothing, so its cache (and every UpdateMetadata it "
+     "sends) keeps the old ISR while ZooKeeper has the new one, and the leader gives up until a LeaderAndIsr reaches "
+     "it. A reassignment waiting for that ISR change never completes, until an election, an ISR removal or a "
+     "failover reads the znode again (tests/scenarios/zk_connection_loss_during_alter_partition.scenario)."},
 };
 
 }  // namespace
@@ -524,7 +599,10 @@ bool isQuiescent(const Config& config, const ClusterState& s) {
   bool quiet = true;
   config.brokers.forEach([&](BrokerId b) {
     const BrokerData& broker = s.world.brokers[static_cast<std::size_t>(b)];
-    quiet &= broker.alive && broker.inbox.empty() && broker.outbox.empty() && broker.controller.events.empty();
+    // Registered too: a broker whose session expired runs on unregistered until its new session's
+    // RegisterBrokerAndReelect (before session 31 every live broker was registered).
+    quiet &= broker.alive && registered(s, b) && broker.inbox.empty() && broker.outbox.empty() &&
+             broker.controller.events.empty();
   });
   return quiet;
 }

@@ -80,7 +80,7 @@ std::vector<std::string_view> unmetGoals(const Config& config, const ClusterStat
 namespace kcspec::spec {
 
 // Nothing is in flight (no controller event, request or response), every configured broker is
-// alive and a controller is active: the states in which liveness goals are judged.
+// alive and registered and a controller is active: the states in which liveness goals are judged.
 bool isQuiescent(const Config& config, const ClusterState& state);
 
 }  // namespace kcspec::spec

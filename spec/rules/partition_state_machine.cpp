@@ -57,10 +57,11 @@ PartitionSet initializeLeaderAndIsrForPartitions(Controller& ctl, RequestBatch& 
   return initialized;
 }
 
-// §2.6: read each partition's state from ZooKeeper (never the cache), elect, write conditionally.
-// Within one atomic event nothing else writes the znode between the read and the write, so
-// Kafka's BADVERSION retry loop never runs here (asserted). The partitions that fail are logged
-// after the writes: a fenced write (ControllerMovedException) aborts before any is logged.
+// §2.6: read each partition's state from ZooKeeper (never the cache), elect, write conditionally;
+// on BADVERSION, read and elect again. Within one atomic event nothing else writes the znode, so
+// BADVERSION only answers the resend of a write whose response was lost (§6.3.8), and the second
+// round succeeds (asserted). The partitions that fail are logged after the writes: a fenced write
+// (ControllerMovedException) aborts before any is logged.
 ElectionResults electLeaderForPartitions(Controller& ctl, RequestBatch& batch, PartitionSet partitions,
                                          ElectionStrategy strategy) {
   ElectionResults results;
@@ -71,24 +72,30 @@ ElectionResults electLeaderForPartitions(Controller& ctl, RequestBatch& batch, P
                                          why == ChangeOutcome::NoLeaderElected ? strategy : ElectionStrategy{}});
     results.failed.insert(tp);
   };
-  partitions.forEach([&](TopicPartition tp) {
-    const std::optional<PartitionStateZnode> znode = readPartitionState(ctl.zk(), tp);
-    if (!znode) return fail(tp, ChangeOutcome::NoLeaderAndIsr);  // "LeaderAndIsr information doesn't exist …"
-    if (znode->controller_epoch > ctl.epoch()) return fail(tp, ChangeOutcome::WrittenByAnotherController);
-    const std::optional<ElectionDecision> decision =
-        electLeader(strategy, electionInputs(ctl, tp, znode->leader_and_isr));
-    ctl.observer.electionOutcome(tp, strategy, decision.has_value());
-    if (!decision) return fail(tp, ChangeOutcome::NoLeaderElected);  // "Failed to elect leader for partition …"
-    const LeaderAndIsr elected = electedLeaderAndIsr(znode->leader_and_isr, *decision);
-    std::int32_t new_version = 0;
-    const ZkCode code = updatePartitionState(ctl, tp, elected, new_version);
-    KCSPEC_ASSERT(code == ZkCode::OK);
-    const LeaderIsrAndControllerEpoch leadership{elected.withPartitionEpoch(new_version), ctl.epoch()};
-    partition(ctl.context(), tp).leadership = leadership;
-    addLeaderAndIsrRequestForBrokers(ctl, batch, decision->recipients, tp, leadership,
-                                     *partition(ctl.context(), tp).assignment, /*is_new=*/false);
-    results.elected.insert(tp);
-  });
+  const auto elect = [&](TopicPartition tp) {
+    for (int attempt = 1;; ++attempt) {
+      KCSPEC_ASSERT(attempt <= kMaxStateWriteAttempts);
+      const std::optional<PartitionStateZnode> znode = readPartitionState(ctl.zk(), tp);
+      if (!znode) return fail(tp, ChangeOutcome::NoLeaderAndIsr);  // "LeaderAndIsr information doesn't exist …"
+      if (znode->controller_epoch > ctl.epoch()) return fail(tp, ChangeOutcome::WrittenByAnotherController);
+      const std::optional<ElectionDecision> decision =
+          electLeader(strategy, electionInputs(ctl, tp, znode->leader_and_isr));
+      ctl.observer.electionOutcome(tp, strategy, decision.has_value());
+      if (!decision) return fail(tp, ChangeOutcome::NoLeaderElected);  // "Failed to elect leader for partition …"
+      const LeaderAndIsr elected = electedLeaderAndIsr(znode->leader_and_isr, *decision);
+      std::int32_t new_version = 0;
+      const ZkCode code = updatePartitionState(ctl, tp, elected, new_version);
+      if (code == ZkCode::BADVERSION) continue;  // "… failed with bad ZK version. This will be retried."
+      KCSPEC_ASSERT(code == ZkCode::OK);
+      const LeaderIsrAndControllerEpoch leadership{elected.withPartitionEpoch(new_version), ctl.epoch()};
+      partition(ctl.context(), tp).leadership = leadership;
+      addLeaderAndIsrRequestForBrokers(ctl, batch, decision->recipients, tp, leadership,
+                                       *partition(ctl.context(), tp).assignment, /*is_new=*/false);
+      results.elected.insert(tp);
+      return;
+    }
+  };
+  partitions.forEach(elect);
   for (const StateChangeRecord& failure : failures) ctl.observer.stateChange(failure);
   return results;
 }

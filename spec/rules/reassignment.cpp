@@ -43,19 +43,26 @@ bool isReassignmentComplete(Controller& ctl, TopicPartition tp, const ReplicaAss
   return true;
 }
 
-// §5.7.5 updateLeaderEpoch. Within one atomic event nothing else writes the znode between the
-// read and the write, so Kafka's BADVERSION retry loop never runs here (asserted).
+// §5.7.5 updateLeaderEpoch: read, bump, write conditionally; on BADVERSION (the resend of a write
+// whose response was lost, §6.3.8 — nothing else writes the znode within one atomic event) read
+// and bump again, which succeeds (asserted).
 LeaderIsrAndControllerEpoch updateLeaderEpoch(Controller& ctl, TopicPartition tp) {
-  const std::optional<PartitionStateZnode> znode = readPartitionState(ctl.zk(), tp);
-  if (!znode) throw KafkaException{"Cannot update leader epoch for partition: leaderAndIsr path is empty"};
-  if (znode->controller_epoch > ctl.epoch()) throw KafkaException{"Leader and isr path written by another controller"};
-  const LeaderAndIsr bumped = znode->leader_and_isr.newEpoch();
-  std::int32_t new_version = 0;
-  const ZkCode code = updatePartitionState(ctl, tp, bumped, new_version);
-  KCSPEC_ASSERT(code == ZkCode::OK);
-  const LeaderIsrAndControllerEpoch leadership{bumped.withPartitionEpoch(new_version), ctl.epoch()};
-  partition(ctl.context(), tp).leadership = leadership;
-  return leadership;
+  for (int attempt = 1;; ++attempt) {
+    KCSPEC_ASSERT(attempt <= kMaxStateWriteAttempts);
+    const std::optional<PartitionStateZnode> znode = readPartitionState(ctl.zk(), tp);
+    if (!znode) throw KafkaException{"Cannot update leader epoch for partition: leaderAndIsr path is empty"};
+    if (znode->controller_epoch > ctl.epoch()) {
+      throw KafkaException{"Leader and isr path written by another controller"};
+    }
+    const LeaderAndIsr bumped = znode->leader_and_isr.newEpoch();
+    std::int32_t new_version = 0;
+    const ZkCode code = updatePartitionState(ctl, tp, bumped, new_version);
+    if (code == ZkCode::BADVERSION) continue;
+    KCSPEC_ASSERT(code == ZkCode::OK);
+    const LeaderIsrAndControllerEpoch leadership{bumped.withPartitionEpoch(new_version), ctl.epoch()};
+    partition(ctl.context(), tp).leadership = leadership;
+    return leadership;
+  }
 }
 
 // §5.7.5: KafkaController's own batch. The origin replicas already hold the partition

@@ -37,21 +37,23 @@ struct IsrRemovals {
 };
 
 // §3.4 removeReplicasFromIsr: read each state znode, drop the replica from the ISR (a sole ISR
-// member stays), the leader becomes −1 if it was the replica; write conditionally.
+// member stays), the leader becomes −1 if it was the replica; write conditionally, and on
+// BADVERSION (the resend of a write whose response was lost, §6.3.8) read and remove again.
 IsrRemovals removeReplicasFromIsr(Controller& ctl, BrokerId replica, PartitionSet partitions) {
   IsrRemovals removals;
   // Failures are logged after the writes: a fenced write (ControllerMovedException) aborts first.
   BoundedVector<std::pair<TopicPartition, ChangeOutcome>, kMaxPartitions> failures;
   const auto failed = [&](TopicPartition tp, ChangeOutcome why) { failures.push_back({tp, why}); };
-  partitions.forEach([&](TopicPartition tp) {
+  // Whether the partition is done (false: its write met BADVERSION and is made again).
+  const auto remove = [&](TopicPartition tp) -> bool {
     const std::optional<PartitionStateZnode> znode = readPartitionState(ctl.zk(), tp);
     if (!znode) {  // missing: a failure, but silently dropped while the topic is queued for deletion (KAFKA-2937)
       if (!isTopicQueuedUpForDeletion(ctl.context(), tp.topic)) failed(tp, ChangeOutcome::NoLeaderAndIsr);
-      return;
+      return true;
     }
     if (znode->controller_epoch > ctl.epoch()) {  // "Leader and isr path written by another controller …"
       failed(tp, ChangeOutcome::WrittenByAnotherController);
-      return;
+      return true;
     }
     LeaderAndIsr leader_and_isr = znode->leader_and_isr;
     if (leader_and_isr.isr.contains(replica)) {
@@ -60,13 +62,19 @@ IsrRemovals removeReplicasFromIsr(Controller& ctl, BrokerId replica, PartitionSe
       if (new_isr.size() > 1) new_isr.remove(replica);
       const LeaderAndIsr adjusted = leader_and_isr.newLeaderAndIsr(new_leader, new_isr);
       std::int32_t new_version = 0;
-      KCSPEC_ASSERT(updatePartitionState(ctl, tp, adjusted, new_version) == ZkCode::OK);
+      const ZkCode code = updatePartitionState(ctl, tp, adjusted, new_version);
+      if (code == ZkCode::BADVERSION) return false;  // "… failed with bad ZK version. This will be retried."
+      KCSPEC_ASSERT(code == ZkCode::OK);
       leader_and_isr = adjusted.withPartitionEpoch(new_version);
     }
     const LeaderIsrAndControllerEpoch leadership{leader_and_isr, ctl.epoch()};
     partition(ctl.context(), tp).leadership = leadership;
     removals.updated.insert(tp);
     removals.leadership[static_cast<std::size_t>(partitionIndex(tp))] = leadership;
+    return true;
+  };
+  partitions.forEach([&](TopicPartition tp) {
+    for (int attempt = 1; !remove(tp); ++attempt) KCSPEC_ASSERT(attempt < kMaxStateWriteAttempts);
   });
   for (const auto& [tp, why] : failures) {
     record(ctl, tp, replica, *stateEntry(ctl, tp, replica), ReplicaState::OfflineReplica, why);

@@ -31,12 +31,20 @@ std::optional<PartitionStateZnode> readPartitionState(const ZooKeeperData& zk, T
 
 bool partitionZnodeExists(const ZooKeeperData& zk, TopicPartition tp) { return readPartitionState(zk, tp).has_value(); }
 
+// A write that ZooKeeper applied, answered: when its response was lost (§6.3.8), retryRequestsUntilConnected
+// sent it again and the controller sees the resend's answer, `resend_answer`, instead of OK.
+ZkCode appliedWriteAnswer(ZooKeeperData& zk, TopicPartition tp, ZkCode resend_answer) {
+  if (!zk.lost_write_responses.contains(tp)) return ZkCode::OK;
+  zk.lost_write_responses.erase(tp);
+  return resend_answer;
+}
+
 ZkCode createPartitionState(Controller& ctl, TopicPartition tp, const LeaderAndIsr& leader_and_isr) {
   checkControllerEpoch(ctl);
   auto& znode = stateZnode(ctl.zk(), tp);
   if (znode) return ZkCode::NODEEXISTS;
   znode = PartitionStateZnode{leader_and_isr.withPartitionEpoch(0), ctl.epoch()};
-  return ZkCode::OK;
+  return appliedWriteAnswer(ctl.zk(), tp, ZkCode::NODEEXISTS);
 }
 
 ZkCode updatePartitionState(Controller& ctl, TopicPartition tp, const LeaderAndIsr& leader_and_isr,
@@ -47,7 +55,7 @@ ZkCode updatePartitionState(Controller& ctl, TopicPartition tp, const LeaderAndI
   if (znode->leader_and_isr.partition_epoch != leader_and_isr.partition_epoch) return ZkCode::BADVERSION;
   new_version = leader_and_isr.partition_epoch + 1;
   znode = PartitionStateZnode{leader_and_isr.withPartitionEpoch(new_version), ctl.epoch()};
-  return ZkCode::OK;
+  return appliedWriteAnswer(ctl.zk(), tp, ZkCode::BADVERSION);
 }
 
 void setTopicAssignment(Controller& ctl, TopicIndex topic, const PartitionAssignments& partitions) {
@@ -67,6 +75,14 @@ void deleteTopic(Controller& ctl, TopicIndex topic) {
   // deletes nothing, so no fenced write is made and no watch fires.
   if (topicZnodes(ctl.zk(), topic).exists) {
     checkControllerEpoch(ctl);
+    // A lost response to the delete of a state znode: its resend answers NONODE, which
+    // deleteRecursive ignores (§6.3.8). A partition without a state znode sees no write here,
+    // and its loss stays armed.
+    for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
+      if (topicZnodes(ctl.zk(), topic).states[static_cast<std::size_t>(p)]) {
+        ctl.zk().lost_write_responses.erase(TopicPartition{topic, p});
+      }
+    }
     topicZnodes(ctl.zk(), topic) = TopicZnodes{};  // recursive: partitions and their state znodes too
     fireTopicChildren(ctl.world);
   }

@@ -12,6 +12,10 @@ namespace kcspec::spec {
 
 enum class ZkCode : std::uint8_t { OK, NONODE, NODEEXISTS, BADVERSION };
 
+// How often a controller writes one state znode within one event: once, and again when the first
+// write's resend answered BADVERSION (§6.3.8) — nothing else writes the znode meanwhile.
+inline constexpr int kMaxStateWriteAttempts = 2;
+
 // Throws ControllerMovedException unless /controller_epoch still has the controller's version.
 void checkControllerEpoch(Controller& ctl);
 
@@ -22,6 +26,11 @@ std::optional<PartitionStateZnode> readPartitionState(const ZooKeeperData& zk, T
 // leader is initialized, §2.5) and deleted only with the topic, so it exists exactly when the
 // state znode does.
 bool partitionZnodeExists(const ZooKeeperData& zk, TopicPartition tp);
+
+// The writes of a state znode below are answered OK when ZooKeeper applies them, except when the
+// partition is in `lost_write_responses` (`zk-connection-loss`, kafka.md §6.3.8): then the response
+// is lost, KafkaZkClient sends the write again, and the answer is the resend's — NODEEXISTS for a
+// create, BADVERSION for a setData — while the first send's change stays.
 
 // Creates /brokers/topics/<t>/partitions/<p>/state (version 0) with the controller's epoch.
 ZkCode createPartitionState(Controller& ctl, TopicPartition tp, const LeaderAndIsr& leader_and_isr);

@@ -42,9 +42,12 @@ enum class ActionKind : std::uint8_t {
   DeliverRequest,         // recovery: `broker` processes the head of its request queue
   DeliverStopReplicaResponse,  // recovery (perturbation when `error`): a response reaches the controller
   DeliverLeaderAndIsrResponse, // recovery: a LeaderAndIsr response with KAFKA_STORAGE_ERROR reaches the controller
+  // ZooKeeper
+  LoseZkConnection,       // perturbation: the connection drops after the next write to a state znode is applied
+  LoseBrokerSession,      // perturbation: a broker's session expires; its registration vanishes, the broker runs on
 };
 
-inline constexpr std::size_t kActionKindCount = 25;
+inline constexpr std::size_t kActionKindCount = 27;
 
 // The arguments an action names besides its kind (its text form and its candidates follow).
 enum class ActionArgs : std::uint8_t {
@@ -151,6 +154,14 @@ inline constexpr std::array<ActionDefinition, kActionKindCount> kDefinitions = {
     {K::DeliverLeaderAndIsrResponse, "deliver-leader-and-isr-response", A::Broker, "", P::Never, nullptr,
      "deliver-leader-and-isr-response <broker>", "delivery",
      "A broker's LeaderAndIsr response naming replicas on a failed log directory reaches the controller."},
+    {K::LoseZkConnection, "zk-connection-loss", A::Partition, "", P::Always, &Bounds::zk_connection_losses,
+     "zk-connection-loss <topic>-<partition>", "controller",
+     "The controller's ZooKeeper connection drops right after ZooKeeper applies the next write to a partition's state "
+     "znode; the client resends the write and the controller sees the resend's answer (NODEEXISTS or BADVERSION)."},
+    {K::LoseBrokerSession, "lose-broker-session", A::Broker, "", P::Always, &Bounds::broker_session_losses,
+     "lose-broker-session <broker>", "broker",
+     "A running broker's ZooKeeper session expires: its registration (and `/controller`, if it holds it) vanishes "
+     "while the broker runs on, until its client notices and registers it again with a new broker epoch."},
 }};
 }  // namespace action_table
 

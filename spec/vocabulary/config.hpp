@@ -48,6 +48,8 @@ struct Bounds {
   int zk_reassignments = 0;         // a legacy tool creates /admin/reassign_partitions
   int zk_preferred_elections = 0;   // a legacy tool creates /admin/preferred_replica_election
   int log_dir_failures = 0;         // the log directory holding one replica fails
+  int zk_connection_losses = 0;     // the controller's ZooKeeper connection drops after a write applied
+  int broker_session_losses = 0;    // a broker's ZooKeeper session expires while it runs
   // Perturbations of any kind left in one history (`bound perturbations n`): every use of a
   // bound above also spends one of these. kAnyNumberOfPerturbations: only each kind's own bound.
   int perturbations = kAnyNumberOfPerturbations;
@@ -56,11 +58,12 @@ struct Bounds {
 
 // The per-kind bound names, in the order of Bounds' fields, as the configuration format spells
 // them (the overall bound, Bounds::perturbations, is spelled kOverallBoundName).
-inline constexpr std::array<std::string_view, 15> kBoundNames = {
+inline constexpr std::array<std::string_view, 17> kBoundNames = {
     "crashes",      "controlled-shutdowns", "controller-failovers", "topic-creations",
     "topic-deletions", "partition-additions", "reassignments", "preferred-elections",
     "unclean-elections", "isr-shrinks", "stop-replica-errors", "auto-rebalances",
-    "zk-reassignments", "zk-preferred-elections", "log-dir-failures"};
+    "zk-reassignments", "zk-preferred-elections", "log-dir-failures", "zk-connection-losses",
+    "broker-session-losses"};
 
 inline constexpr std::string_view kOverallBoundName = "perturbations";
 
@@ -71,7 +74,8 @@ inline constexpr std::array<int Bounds::*, kBoundNames.size()> kBoundFields = {
     &Bounds::topic_creations, &Bounds::topic_deletions,      &Bounds::partition_additions,
     &Bounds::reassignments,   &Bounds::preferred_elections,  &Bounds::unclean_elections,
     &Bounds::isr_shrinks,     &Bounds::stop_replica_errors,  &Bounds::auto_rebalances,
-    &Bounds::zk_reassignments, &Bounds::zk_preferred_elections, &Bounds::log_dir_failures};
+    &Bounds::zk_reassignments, &Bounds::zk_preferred_elections, &Bounds::log_dir_failures,
+    &Bounds::zk_connection_losses, &Bounds::broker_session_losses};
 
 constexpr int* boundField(Bounds& bounds, std::size_t i) { return &(bounds.*kBoundFields[i]); }
 

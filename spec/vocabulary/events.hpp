@@ -30,6 +30,7 @@ enum class ControllerEventKind : std::uint8_t {
   ZkPartitionReassignment,                   // /admin/reassign_partitions was created (or the controller re-arms its watch)
   LogDirEventNotification,                   // /log_dir_event_notification children changed
   LeaderAndIsrResponseReceived,              // a LeaderAndIsr response (kcspec keeps those with KAFKA_STORAGE_ERROR)
+  RegisterBrokerAndReelect,                  // a new session after an expiry: register the broker again
 };
 
 inline constexpr std::string_view kControllerEventNames[] = {
@@ -37,7 +38,7 @@ inline constexpr std::string_view kControllerEventNames[] = {
     "TopicDeletionStopReplicaResponseReceived", "ApiPartitionReassignment", "AlterPartitionReceived",
     "ControlledShutdown", "ReplicaLeaderElection", "AutoPreferredReplicaLeaderElection",
     "TopicUncleanLeaderElectionEnable", "ZkPartitionReassignment", "LogDirEventNotification",
-    "LeaderAndIsrResponseReceived"};
+    "LeaderAndIsrResponseReceived", "RegisterBrokerAndReelect"};
 
 constexpr std::string_view eventName(ControllerEventKind kind) {
   return kControllerEventNames[static_cast<int>(kind)];

@@ -16,6 +16,39 @@ bool headAnswersAlterPartition(const Observation& world, BrokerId host, BrokerId
   return head.kind == ControllerEventKind::AlterPartitionReceived && head.broker == leader && partitions.contains(head.tp);
 }
 
+// Whether `event` is an AlterPartition from `leader` whose proposed ISR names a broker that the
+// context of `host`'s module does not count as live: one the controller may answer
+// INELIGIBLE_REPLICA, which marks the change refused on the leader's replica — and an
+// UpdateMetadata that changes the leader's view of the brokers clears those marks.
+bool mayBeRefused(const Observation& world, BrokerId host, const ControllerEvent& event, BrokerId leader) {
+  if (event.kind != ControllerEventKind::AlterPartitionReceived || event.broker != leader) return false;
+  const ControllerContextData& ctx = brokerOf(world, host).controller.context;
+  for (BrokerId r : event.proposed.isr) {
+    if (!isBrokerId(r) || ctx.live_broker_epochs[static_cast<std::size_t>(r)] < 0) return true;
+  }
+  return false;
+}
+
+bool headMayBeRefused(const Observation& world, BrokerId host, BrokerId leader) {
+  const auto& events = brokerOf(world, host).controller.events;
+  return !events.empty() && mayBeRefused(world, host, events.front(), leader);
+}
+
+bool queuesRefusableAlterPartition(const Observation& world, BrokerId leader) {
+  for (BrokerId host = 0; host < kMaxBrokers; ++host) {
+    for (const ControllerEvent& event : brokerOf(world, host).controller.events) {
+      if (mayBeRefused(world, host, event, leader)) return true;
+    }
+  }
+  return false;
+}
+
+// Whether the head event of broker b's own controller module registers b again (a new broker epoch).
+bool headRegistersAgain(const Observation& world, BrokerId host, BrokerId b) {
+  const auto& events = brokerOf(world, host).controller.events;
+  return host == b && !events.empty() && events.front().kind == ControllerEventKind::RegisterBrokerAndReelect;
+}
+
 bool queuesAlterPartition(const Observation& world, BrokerId leader, const PartitionSet& partitions) {
   for (const BrokerData& host : world.brokers) {
     for (const ControllerEvent& event : host.controller.events) {
@@ -86,7 +119,9 @@ bool independentOfDelivery(const Observation& world, BrokerId b, const Action& o
     case ActionKind::ExpandIsr:  // reads the leader's replica and the follower's (caught up: the same leader epoch)
       return !((other.broker == b || other.replica == b) && footprint->replicas.contains(other.tp));
     case ActionKind::ProcessEvent:
-      return !headAnswersAlterPartition(world, other.broker, b, footprint->replicas);
+      return !headAnswersAlterPartition(world, other.broker, b, footprint->replicas) &&
+             !headRegistersAgain(world, other.broker, b) &&
+             !(footprint->metadata_cache && headMayBeRefused(world, other.broker, b));
     case ActionKind::FailLogDir:
       return !(other.broker == b && footprint->named.contains(other.tp));
     default:
@@ -94,20 +129,21 @@ bool independentOfDelivery(const Observation& world, BrokerId b, const Action& o
   }
 }
 
-bool deliveryIsPersistent(const Observation& world, BrokerId b, bool log_dirs_may_fail) {
+bool deliveryIsPersistent(const Observation& world, BrokerId b, const PersistenceScope& scope) {
   const std::optional<DeliveryFootprint> footprint = deliveryFootprint(world, b);
-  if (!footprint) return false;
+  if (!footprint || scope.broker_sessions_may_expire) return false;
   bool absent = true;
   footprint->replicas.forEach([&](TopicPartition tp) {
     absent &= !brokerOf(world, b).replicas[static_cast<std::size_t>(partitionIndex(tp))].present;
   });
   bool no_log_to_fail = true;  // fail-log-dir <p> <b> needs a log of p on b not yet offline
   const BrokerData& broker = brokerOf(world, b);
-  if (log_dirs_may_fail) footprint->named.forEach([&](TopicPartition tp) {
+  if (scope.log_dirs_may_fail) footprint->named.forEach([&](TopicPartition tp) {
     const HostedReplica& replica = broker.replicas[static_cast<std::size_t>(partitionIndex(tp))];
     no_log_to_fail &= broker.offline_log_dir_replicas.contains(tp) || (!replica.present && replica.leader_epoch < 0);
   });
-  return absent && no_log_to_fail && !queuesAlterPartition(world, b, footprint->replicas);
+  return absent && no_log_to_fail && !queuesAlterPartition(world, b, footprint->replicas) &&
+         !(footprint->metadata_cache && queuesRefusableAlterPartition(world, b));
 }
 
 }  // namespace kcspec

@@ -15,7 +15,14 @@
 //     request names (they read b's replica of it; a proposal marks the leader's replica pending);
 //   - process-event of an AlterPartition from b on such a partition (its response updates b's replica);
 //   - fail-log-dir <p> <b> on a partition the request names (the delivery reads whether b's replica
-//     of it is on a failed directory, and the failure resets the replica the delivery may change).
+//     of it is on a failed directory, and the failure resets the replica the delivery may change);
+//   - process-event b of RegisterBrokerAndReelect (a new session after lose-broker-session b): b
+//     goes by a new broker epoch, which decides whether b refuses the request;
+//   - when the request is an UpdateMetadata, process-event of an AlterPartition from b whose ISR
+//     names a broker the controller does not count as live: an INELIGIBLE_REPLICA answer marks the
+//     change refused on b's replica, and an UpdateMetadata that changes b's view clears the marks
+//     (found with broker session losses: a follower that runs on unregistered can be proposed).
+//     Such a delivery is persistent only while no such AlterPartition from b is queued.
 // Everything else commutes with it: controllers append to b's queue's tail (the delivery takes
 // its head), deliver-stop-replica-response <b> takes the head of the response queue the delivery
 // appends to (as deliver-leader-and-isr-response <b> does of its LeaderAndIsr responses), and no
@@ -57,19 +64,26 @@ constexpr bool absorbsDelivery(BrokerId b, const Action& other) {
   return other.kind == ActionKind::CrashBroker && other.broker == b;
 }
 
+// What a configuration lets happen that a delivery's persistence must rule out.
+struct PersistenceScope {
+  bool log_dirs_may_fail = false;           // fail-log-dir can be enabled (log-dir-failures > 0)
+  bool broker_sessions_may_expire = false;  // lose-broker-session can be enabled (broker-session-losses > 0)
+};
+
+constexpr PersistenceScope persistenceScope(const Config& config) {
+  const bool perturbs = config.bounds.perturbations != 0;
+  return PersistenceScope{config.bounds.log_dir_failures > 0 && perturbs, config.bounds.broker_session_losses > 0 && perturbs};
+}
+
 // Whether deliver-request <b> is persistent in `world`: on every path from `world` that does not
 // take it, each action is independent of it or absorbs it. Sufficient, and what is checked: every
 // replica the head request changes is absent on b (so no shrink-isr or expand-isr can name b on it
 // before the delivery, as both need b's replica there, which only a delivery to b creates), no
-// controller has an AlterPartition from b on it queued, and — when `log_dirs_may_fail` (the
-// configuration bounds log-dir-failures above 0) — b holds no log of a partition the request names
-// that is not on a failed directory yet (fail-log-dir needs one, and only a delivery to b creates
-// one).
-bool deliveryIsPersistent(const Observation& world, BrokerId b, bool log_dirs_may_fail);
-
-// Whether fail-log-dir can ever be enabled under `config`.
-constexpr bool logDirsMayFail(const Config& config) {
-  return config.bounds.log_dir_failures > 0 && config.bounds.perturbations != 0;
-}
+// controller has an AlterPartition from b on it queued, and — when log directories may fail — b
+// holds no log of a partition the request names that is not on a failed directory yet (fail-log-dir
+// needs one, and only a delivery to b creates one). When broker sessions may expire, no delivery
+// is persistent: lose-broker-session b, Expire and RegisterBrokerAndReelect, which gives b a new
+// broker epoch (refusing the request), may all come first.
+bool deliveryIsPersistent(const Observation& world, BrokerId b, const PersistenceScope& scope);
 
 }  // namespace kcspec

@@ -90,6 +90,10 @@ struct ZooKeeperData {
   // /log_dir_event_notification/log_dir_event_<seq>, by the broker each names: a broker whose log
   // directory failed writes one; the controller reads them all and deletes them (kafka.md §5.5.6).
   BrokerSet log_dir_event_notifications;
+  // Not data but the controller's connection to it (`zk-connection-loss t-p`, kafka.md §6.3.8): the
+  // partitions whose state znode's next applied write loses its response — the connection drops,
+  // KafkaZkClient resends the write on reconnection and returns the resend's answer.
+  PartitionSet lost_write_responses;
   friend constexpr bool operator==(const ZooKeeperData&, const ZooKeeperData&) = default;
 };
 

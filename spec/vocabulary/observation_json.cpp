@@ -209,6 +209,7 @@ class Writer {
     }
     laterMember(out, "log_dir_event_notifications", ids(zk.log_dir_event_notifications),
                 zk.log_dir_event_notifications.empty());
+    laterMember(out, "lost_write_responses", partitions(zk.lost_write_responses), zk.lost_write_responses.empty());
     return out;
   }
 
@@ -666,7 +667,8 @@ class Reader {
 
   ZooKeeperData zookeeper(const Json& j, const std::string& at) const {
     object(j, at, {"brokers", "topics", "controller", "controller_epoch", "controller_epoch_zk_version", "delete_topics",
-                   "last_zxid", "reassign_partitions", "preferred_replica_election", "log_dir_event_notifications"});
+                   "last_zxid", "reassign_partitions", "preferred_replica_election", "log_dir_event_notifications",
+                   "lost_write_responses"});
     ZooKeeperData zk;
     read(j, at, "brokers", [&](const Json& brokers, const std::string& bat) {
       object(brokers, bat, {});
@@ -734,6 +736,8 @@ class Reader {
     });
     read(j, at, "log_dir_event_notifications",
          [&](const Json& v, const std::string& p) { zk.log_dir_event_notifications = brokerSet(v, p); });
+    read(j, at, "lost_write_responses",
+         [&](const Json& v, const std::string& p) { zk.lost_write_responses = partitionSet(v, p); });
     return zk;
   }
 

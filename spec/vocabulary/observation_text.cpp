@@ -223,6 +223,7 @@ void visitSlots(const Config& config, const Observation& o, Emit&& emit) {
                                 ? fmt::format("epoch={} version={}", zk.controller_epoch, zk.controller_epoch_zk_version)
                                 : "");
   emit("/log_dir_event_notification", ids(zk.log_dir_event_notifications));
+  emit("zookeeper lost_write_responses", partitions(config, zk.lost_write_responses));
   emit("zookeeper last_zxid", zk.last_zxid != 0 ? fmt::format("{}", zk.last_zxid) : "");
 
   for (int b = 0; b < kMaxBrokers; ++b) {

@@ -23,8 +23,9 @@ namespace {
 // one history: every kind alone, every pair and every triple
 // of kinds (a broker lost during a deletion that a failover then resumes, …), in every
 // interleaving with the controller's and the brokers' steps. With the default reduction that is
-// 15,344,660 states, about 2 minutes on two threads since session 29 (5,376,260 and 35 s before the
-// legacy admin path and the event each failover queues); unreduced it has not been run to the end. Without
+// 15,823,996 states, about 2 minutes on two threads since session 31 (15,344,660 in sessions
+// 29–30, before the independence relation's UpdateMetadata-against-refusable-AlterPartition
+// dependence; 5,376,260 and 35 s before the legacy admin path and the event each failover queues); unreduced it has not been run to the end. Without
 // the overall bound the same kinds have billions of states (`every-perturbation`,
 // docs/performance.md). Until session 25 the main job had two perturbations per history: that is
 // the preset `two-perturbations`, built from this text.
@@ -57,6 +58,8 @@ bound auto-rebalances 1
 bound zk-reassignments 1
 bound zk-preferred-elections 0
 bound log-dir-failures 0
+bound zk-connection-losses 0
+bound broker-session-losses 0
 bound perturbations 3
 )";
 
@@ -131,6 +134,8 @@ bound auto-rebalances 1
 bound zk-reassignments 1
 bound zk-preferred-elections 1
 bound log-dir-failures 1
+bound zk-connection-losses 1
+bound broker-session-losses 1
 )";
 
 // `medium` and `large` for longer exhaustive runs on a 2-core machine, both grown from
@@ -220,6 +225,8 @@ bound stop-replica-errors 1
 bound zk-reassignments 1
 bound zk-preferred-elections 1
 bound log-dir-failures 1
+bound zk-connection-losses 1
+bound broker-session-losses 1
 )";
 
 constexpr std::string_view kStress5 = R"(# kcspec preset: stress-5
@@ -256,6 +263,8 @@ bound stop-replica-errors 2
 bound zk-reassignments 1
 bound zk-preferred-elections 1
 bound log-dir-failures 1
+bound zk-connection-losses 1
+bound broker-session-losses 1
 )";
 
 // A reassignment cancelled while the partition's leader is in controlled shutdown, then a
@@ -467,6 +476,8 @@ bound auto-rebalances 1
 bound zk-reassignments 1
 bound zk-preferred-elections 0
 bound log-dir-failures 0
+bound zk-connection-losses 0
+bound broker-session-losses 0
 bound perturbations 2
 )";
 
@@ -516,6 +527,56 @@ bound log-dir-failures 2
 bound perturbations 3
 )";
 
+// ZooKeeper connection losses (issue 29 item 4, kafka.md §6.3.8): the controller's connection drops
+// after ZooKeeper applied a write to a state znode and the resend is answered NODEEXISTS (u-0's
+// creation: the partition stays NewPartition) or BADVERSION (an election, an ISR removal, the
+// epoch bump of t-0's reassignment to 2,3 made twice; a leader's AlterPartition answered
+// INVALID_UPDATE_VERSION); a crash, a failover or a shrink in between; at most three
+// perturbations per history.
+constexpr std::string_view kZkConnectionLoss = R"(# kcspec preset: zk-connection-loss
+name zk-connection-loss
+brokers 1 2 3
+alive-at-start 1 2 3
+delete.topic.enable true
+auto.leader.rebalance.enable false
+topic t
+  partition 0 replicas 1,2
+  reassign 0 to 2,3
+  exists-at-start true
+topic u
+  partition 0 replicas 2,3
+bound topic-creations 1
+bound crashes 1
+bound controller-failovers 1
+bound reassignments 1
+bound isr-shrinks 1
+bound zk-connection-losses 2
+bound perturbations 3
+)";
+
+// Broker session losses (issue 29 item 4, kafka.md §6.3.7): a running broker's ZooKeeper session
+// expires — its registration goes (and /controller when it holds it) while it keeps leading what
+// it led — and it registers again with a new broker epoch through Expire and
+// RegisterBrokerAndReelect; with a crash, a failover and an ISR shrink; at most two perturbations
+// per history. Two brokers: no delivery is persistent where sessions may expire (independence.hpp),
+// so the reduction saves nothing here, and three brokers take 26 million states (docs/performance.md
+// "Session 31").
+constexpr std::string_view kBrokerSessionLoss = R"(# kcspec preset: broker-session-loss
+name broker-session-loss
+brokers 1 2
+alive-at-start 1 2
+delete.topic.enable true
+auto.leader.rebalance.enable false
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound crashes 1
+bound controller-failovers 1
+bound isr-shrinks 1
+bound broker-session-losses 2
+bound perturbations 2
+)";
+
 // The main job until session 25: `default` with at most two perturbations per history, built from
 // kDefault's text (so that the two cannot drift apart): every kind alone and every pair of kinds
 // (4,628,885 states unreduced, about 19 s on two threads, and 60,526 with the default reduction,
@@ -561,6 +622,8 @@ std::optional<std::string_view> presetText(std::string_view name) {
   if (name == "four-brokers") return kFourBrokers;
   if (name == "legacy-admin") return kLegacyAdmin;
   if (name == "log-dir-failure") return kLogDirFailure;
+  if (name == "zk-connection-loss") return kZkConnectionLoss;
+  if (name == "broker-session-loss") return kBrokerSessionLoss;
   if (name == "two-perturbations") return twoPerturbationsText();
   return std::nullopt;
 }

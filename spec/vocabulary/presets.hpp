@@ -11,7 +11,9 @@
 // `four-brokers` (`default`'s kinds on four brokers, two per history), `legacy-admin` (the legacy
 // ZooKeeper admin paths with a dead reassignment target and a failover), `log-dir-failure` (log
 // directories failing under a leader and a follower, with a deletion, a crash and a failover),
-// `two-perturbations`
+// `zk-connection-loss` (the controller's ZooKeeper connection dropping after a state-znode write
+// was applied, kafka.md §6.3.8), `broker-session-loss` (a running broker's ZooKeeper session
+// expiring, kafka.md §6.3.7), `two-perturbations`
 // (`default` with two perturbations per history: the main job until session 25, and the scope of
 // the runs that also go unreduced). Each is written in the configuration's text form and parsed,
 // so it is valid by construction.
@@ -27,10 +29,11 @@
 
 namespace kcspec {
 
-inline constexpr std::array<std::string_view, 19> kPresetNames = {
+inline constexpr std::array<std::string_view, 21> kPresetNames = {
     "default",   "medium",  "large",     "two-perturbations", "every-perturbation", "crash-isr",    "crash-deletion",
     "stress-4",  "stress-5",  "cancel-during-shutdown", "deletion", "unclean", "no-delete", "reassignment", "rebalance",
-    "spare-brokers", "four-brokers", "legacy-admin", "log-dir-failure"};
+    "spare-brokers", "four-brokers", "legacy-admin", "log-dir-failure", "zk-connection-loss",
+    "broker-session-loss"};
 
 // The presets too large to explore that random histories (`kcspec mutants`, `kcspec prove`, the
 // property tests) draw their variety from; the order is part of the histories' seeds.

@@ -160,6 +160,40 @@ bound crashes 1
 bound perturbations 2
 )";
 
+// 2 brokers, t-0 on both and u-0 on 2, created: a ZooKeeper connection loss (the next write applied
+// to a state znode loses its response) meets u-0's creation (NODEEXISTS: known deviation L9), an
+// election or ISR removal after the crash (BADVERSION, made again), or the leader's AlterPartition
+// (INVALID_UPDATE_VERSION, the cache behind: L10). No mutant's case: the independence relation's
+// (zk-connection-loss against deliveries) and the reduced search's with the new excuses.
+constexpr std::string_view kZkConnectionLoss = R"(name zk-connection-loss-small
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+topic u
+  partition 0 replicas 2
+bound zk-connection-losses 1
+bound topic-creations 1
+bound crashes 1
+bound isr-shrinks 1
+bound perturbations 2
+)";
+
+// 2 brokers, t-0 on both: a broker's session expires (its registration goes while it runs on;
+// Expire and RegisterBrokerAndReelect give it a new broker epoch), with a crash. No mutant's case:
+// the independence relation's (RegisterBrokerAndReelect against deliveries to its broker).
+constexpr std::string_view kBrokerSessionLoss = R"(name broker-session-loss-small
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound broker-session-losses 1
+bound crashes 1
+bound perturbations 2
+)";
+
 struct MutantCase {
   std::string_view mutant;
   std::string_view config;

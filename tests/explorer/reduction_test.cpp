@@ -100,7 +100,7 @@ RelationCounts checkRelation(const S& system) {
       const auto delivered = system.next(state, delivery, delivery_violations);
       // Each delivery lowers the measure that spares the catalog's systems the cycle proviso.
       EXPECT_EQ(queuedRequests(system.observe(delivered)) + 1, queuedRequests(world));
-      const bool persistent = deliveryIsPersistent(world, b, logDirsMayFail(system.config()));
+      const bool persistent = deliveryIsPersistent(world, b, persistenceScope(system.config()));
       counts.persistent += persistent ? 1 : 0;
       const std::string where = printAction(system.config(), delivery) + " at a state " + std::to_string(counts.states);
       for (const Action& other : actions) {
@@ -134,7 +134,7 @@ RelationCounts checkRelation(const S& system) {
         EXPECT_EQ(delivery_second, delivery_violations);
         // Persistence is inductive: after any other action the delivery is persistent again.
         if (persistent) {
-          EXPECT_TRUE(deliveryIsPersistent(system.observe(other_first), b, logDirsMayFail(system.config())));
+          EXPECT_TRUE(deliveryIsPersistent(system.observe(other_first), b, persistenceScope(system.config())));
         }
       }
       // A state with a request queued reaches no goal, so a recovery path to a goal takes every
@@ -162,7 +162,8 @@ TEST(IndependenceRelation, HoldsForTheSpecInEveryState) {
   RelationCounts total;
   for (std::string_view text : {mutant_cases::kCrash, mutant_cases::kShrinkCrash, mutant_cases::kShutdownDelete,
                                 mutant_cases::kPreferredDelete, mutant_cases::kNoDeleteFailover,
-                                mutant_cases::kLogDirFailure}) {
+                                mutant_cases::kLogDirFailure, mutant_cases::kZkConnectionLoss,
+                                mutant_cases::kBrokerSessionLoss}) {
     const Config config = configNamed(text);
     SCOPED_TRACE(config.name);
     total += checkRelation(SpecSystem(config));
@@ -173,7 +174,8 @@ TEST(IndependenceRelation, HoldsForTheSpecInEveryState) {
 TEST(IndependenceRelation, HoldsForTheReferenceImplementationInEveryState) {
   RelationCounts total;
   for (std::string_view text : {mutant_cases::kCrash, mutant_cases::kShrinkCrash, mutant_cases::kShutdown,
-                                mutant_cases::kLogDirFailure}) {
+                                mutant_cases::kLogDirFailure, mutant_cases::kZkConnectionLoss,
+                                mutant_cases::kBrokerSessionLoss}) {
     const Config config = configNamed(text);
     SCOPED_TRACE(config.name);
     total += checkRelation(ImplSystem(config));
@@ -290,6 +292,12 @@ TEST(ReducedSearch, FindsWhatTheFullSearchFindsOnTheSpec) {
 
 TEST(ReducedSearch, FindsWhatTheFullSearchFindsWithLogDirectoryFailures) {
   const Config config = configNamed(mutant_cases::kLogDirFailure);
+  expectSameVerdicts(SpecSystem(config));
+  expectSameVerdicts(ImplSystem(config));
+}
+
+TEST(ReducedSearch, FindsWhatTheFullSearchFindsWithZooKeeperConnectionLosses) {
+  const Config config = configNamed(mutant_cases::kZkConnectionLoss);
   expectSameVerdicts(SpecSystem(config));
   expectSameVerdicts(ImplSystem(config));
 }

@@ -55,6 +55,7 @@ class SpecRun {
   }
 
   const Config& config() const { return scenario_.config; }
+  const ClusterState& state() const { return state_; }
   const Observation& world() const { return state_.world; }
   const ZooKeeperData& zk() const { return world().zk; }
   const BrokerData& broker(BrokerId b) const { return world().brokers[static_cast<std::size_t>(b)]; }

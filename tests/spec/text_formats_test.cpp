@@ -124,7 +124,7 @@ TEST(ConfigText, TheOverallBoundIsOptionalAndPrintedOnlyWhenSet) {
   EXPECT_EQ(with.bounds.perturbations, 1);
   EXPECT_EQ(with.bounds.crashes, 2);
   const std::string printed = printConfig(with);
-  EXPECT_TRUE(printed.ends_with("bound log-dir-failures 0\nbound perturbations 1\n")) << printed;
+  EXPECT_TRUE(printed.ends_with("bound log-dir-failures 0\nbound zk-connection-losses 0\nbound broker-session-losses 0\nbound perturbations 1\n")) << printed;
   expectSameConfig(with, parseConfig(printed, "printed.conf"));
   EXPECT_EQ(parseConfig("brokers 0\nbound perturbations 0\n", "c.conf").bounds.perturbations, 0);
 }
@@ -165,7 +165,9 @@ TEST(ConfigText, CanonicalFormSpellsEverythingOut) {
             "bound isr-shrinks 0\n"
             "bound stop-replica-errors 2\nbound auto-rebalances 0\nbound zk-reassignments 0\n"
             "bound zk-preferred-elections 0\n"
-            "bound log-dir-failures 0\n");
+            "bound log-dir-failures 0\n"
+            "bound zk-connection-losses 0\n"
+            "bound broker-session-losses 0\n");
 }
 
 TEST(ConfigText, AcceptsCrLfTabsAndUtf8Comments) {
@@ -344,6 +346,8 @@ std::vector<std::pair<Action, std::string>> everyKind() {
       {{.kind = ActionKind::DeliverStopReplicaResponse, .broker = 2, .error = true}, "deliver-stop-replica-response 2 error"},
       {{.kind = ActionKind::FailLogDir, .broker = 2, .tp = t0}, "fail-log-dir t-0 2"},
       {{.kind = ActionKind::DeliverLeaderAndIsrResponse, .broker = 3}, "deliver-leader-and-isr-response 3"},
+      {{.kind = ActionKind::LoseZkConnection, .tp = my1}, "zk-connection-loss my-topic.v2-1"},
+      {{.kind = ActionKind::LoseBrokerSession, .broker = 2}, "lose-broker-session 2"},
   };
 }
 
@@ -514,8 +518,10 @@ void expectEveryPerturbationOnce(const Config& c, bool exhaustive) {
     // An exhaustive preset leaves /admin/preferred_replica_election out: with it the search does
     // not end (a failover loop, docs/spec/rules.md "Findings"; presets.cpp twoPerturbationsText);
     // and log-directory failures, which make `default` 3.7 times larger (the preset
-    // `log-dir-failure` explores them).
-    const bool left_out = kBoundNames[i] == "zk-preferred-elections" || kBoundNames[i] == "log-dir-failures";
+    // `log-dir-failure` explores them), ZooKeeper connection losses and broker session losses (the
+    // presets `zk-connection-loss` and `broker-session-loss`).
+    const bool left_out = kBoundNames[i] == "zk-preferred-elections" || kBoundNames[i] == "log-dir-failures" ||
+                          kBoundNames[i] == "zk-connection-losses" || kBoundNames[i] == "broker-session-losses";
     const int expected = exhaustive && left_out ? 0 : 1;
     EXPECT_EQ(*boundField(b, i), expected) << kBoundNames[i];
   }
@@ -533,8 +539,10 @@ TEST(Presets, DefaultEnablesEveryKindWithAtMostThreePerturbationsPerHistory) {
   EXPECT_EQ(c.bounds.perturbations, 3);
   Bounds without_overall = c.bounds;
   without_overall.perturbations = kAnyNumberOfPerturbations;
-  without_overall.zk_preferred_elections = 1;  // the two kinds `default` leaves out (see above)
+  without_overall.zk_preferred_elections = 1;  // the four kinds `default` leaves out (see above)
   without_overall.log_dir_failures = 1;
+  without_overall.zk_connection_losses = 1;
+  without_overall.broker_session_losses = 1;
   EXPECT_EQ(without_overall, preset("every-perturbation")->bounds);  // the same kinds, bounded overall
   // Three partitions in the topics' definitions: t-0 from the start, u-0 and u-1 created by the admin.
   ASSERT_EQ(c.topicCount(), 2);
