@@ -23,17 +23,9 @@ const std::string kConfig =
     "bound broker-session-losses 2\n"
     "bound crashes 1\n";
 
-class SessionRun : public SpecRun {
+class SessionRun : public BasicSpecRun<SessionRun> {
  public:
-  explicit SessionRun(const std::string& steps) : SpecRun(kConfig + "steps\n" + steps, "broker-session.scenario") {}
-  SessionRun& then(std::string_view line) {
-    SpecRun::then(line);
-    return *this;
-  }
-  SessionRun& drain() {
-    SpecRun::drain();
-    return *this;
-  }
+  explicit SessionRun(const std::string& steps) : BasicSpecRun(kConfig + "steps\n" + steps, "broker-session.scenario") {}
   const BrokerRegistration& registration(BrokerId b) const { return zk().brokers[static_cast<std::size_t>(b)]; }
   const HostedReplica& hosted(BrokerId b) const { return broker(b).replicas[static_cast<std::size_t>(partitionIndex(kT0))]; }
   const LeaderAndIsr& stateZnode() const { return zk().topics[0].states[0]->leader_and_isr; }

@@ -43,18 +43,10 @@ const ControllerEvent kZkPreferredElectionEvent{.kind = ControllerEventKind::Rep
                                                 .zk_triggered = true};
 
 // A run of the legacy configuration, with the accessors these tests read.
-class AdminRun : public SpecRun {
+class AdminRun : public BasicSpecRun<AdminRun> {
  public:
-  explicit AdminRun(const std::string& given_and_steps) : SpecRun(kConfig + given_and_steps, "legacy.scenario") {}
+  explicit AdminRun(const std::string& given_and_steps) : BasicSpecRun(kConfig + given_and_steps, "legacy.scenario") {}
 
-  AdminRun& then(std::string_view line) {
-    SpecRun::then(line);
-    return *this;
-  }
-  AdminRun& drain() {
-    SpecRun::drain();
-    return *this;
-  }
 
   const PartitionContext& partition(BrokerId controller_id, TopicPartition tp) const {
     return controller(controller_id).context.partitions[static_cast<std::size_t>(partitionIndex(tp))];

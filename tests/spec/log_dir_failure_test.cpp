@@ -29,18 +29,10 @@ const std::string kConfig =
 
 const ControllerEvent kLogDirEvent{.kind = ControllerEventKind::LogDirEventNotification};
 
-class LogDirRun : public SpecRun {
+class LogDirRun : public BasicSpecRun<LogDirRun> {
  public:
-  explicit LogDirRun(const std::string& steps) : SpecRun(kConfig + "steps\n" + steps, "log-dir.scenario") {}
+  explicit LogDirRun(const std::string& steps) : BasicSpecRun(kConfig + "steps\n" + steps, "log-dir.scenario") {}
 
-  LogDirRun& then(std::string_view line) {
-    SpecRun::then(line);
-    return *this;
-  }
-  LogDirRun& drain() {
-    SpecRun::drain();
-    return *this;
-  }
 
   const ControllerContextData& context(BrokerId b) const { return controller(b).context; }
   const HostedReplica& hosted(BrokerId b) const { return broker(b).replicas[static_cast<std::size_t>(partitionIndex(kT0))]; }

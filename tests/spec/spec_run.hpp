@@ -1,7 +1,8 @@
 // A history run through the spec for a test: a scenario's configuration and steps (and given
 // world), then more steps one by one, each checked enabled and against the catalog's state
 // properties. Shared by the spec's tests of one feature each (legacy admin paths, log-directory
-// failures).
+// failures, …): a test's own run derives from BasicSpecRun<itself>, so that then() and drain()
+// chain into its own helpers; SpecRun is the plain one.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -17,10 +18,11 @@
 
 namespace kcspec::spec {
 
-class SpecRun {
+template <class Self>
+class BasicSpecRun {
  public:
   // `scenario`: a whole scenario text (configuration, optional given section, `steps` and steps).
-  SpecRun(const std::string& scenario, std::string_view file)
+  BasicSpecRun(const std::string& scenario, std::string_view file)
       : file_(file),
         scenario_(parseScenario(scenario, file_)),
         state_(scenario_.given ? givenState(scenario_.config, scenario_.given->world) : initialState(scenario_.config)) {
@@ -29,14 +31,14 @@ class SpecRun {
 
   bool enabled(std::string_view line) const { return isEnabled(config(), state_, parse(line)); }
 
-  SpecRun& then(std::string_view line) {
+  Self& then(std::string_view line) {
     take(parse(line));
-    return *this;
+    return self();
   }
 
   // Processes events and delivers requests and error-free responses until none is left (at most
   // 1000 steps).
-  SpecRun& drain() {
+  Self& drain() {
     for (int steps = 0; steps < 1000; ++steps) {
       std::optional<Action> recovery;
       config().brokers.forEach([&](BrokerId b) {
@@ -47,11 +49,11 @@ class SpecRun {
           if (!recovery && isEnabled(config(), state_, a)) recovery = a;
         }
       });
-      if (!recovery) return *this;
+      if (!recovery) return self();
       take(*recovery);
     }
     ADD_FAILURE() << "drain did not settle";
-    return *this;
+    return self();
   }
 
   const Config& config() const { return scenario_.config; }
@@ -60,8 +62,18 @@ class SpecRun {
   const ZooKeeperData& zk() const { return world().zk; }
   const BrokerData& broker(BrokerId b) const { return world().brokers[static_cast<std::size_t>(b)]; }
   const ControllerData& controller(BrokerId b) const { return broker(b).controller; }
+  const std::optional<PartitionStateZnode>& znode(TopicPartition tp) const {
+    return zk().topics[static_cast<std::size_t>(tp.topic)].states[static_cast<std::size_t>(tp.partition)];
+  }
+  const HostedReplica& hosted(BrokerId b, TopicPartition tp) const {
+    return broker(b).replicas[static_cast<std::size_t>(partitionIndex(tp))];
+  }
+  const PartitionContext& partitionOf(BrokerId controller_id, TopicPartition tp) const {
+    return controller(controller_id).context.partitions[static_cast<std::size_t>(partitionIndex(tp))];
+  }
 
  private:
+  Self& self() { return static_cast<Self&>(*this); }
   Action parse(std::string_view line) const { return parseAction(config(), line, file_, 0); }
 
   void take(const Action& a) {
@@ -76,6 +88,11 @@ class SpecRun {
   std::string file_;
   Scenario scenario_;
   ClusterState state_;
+};
+
+class SpecRun : public BasicSpecRun<SpecRun> {
+ public:
+  using BasicSpecRun::BasicSpecRun;
 };
 
 }  // namespace kcspec::spec

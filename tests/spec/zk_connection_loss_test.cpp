@@ -35,28 +35,11 @@ const std::string kConfig =
     "bound crashes 1\n"
     "bound controller-failovers 1\n";
 
-class LossRun : public SpecRun {
+class LossRun : public BasicSpecRun<LossRun> {
  public:
-  explicit LossRun(const std::string& steps) : SpecRun(kConfig + "steps\n" + steps, "zk-connection-loss.scenario") {}
+  explicit LossRun(const std::string& steps) : BasicSpecRun(kConfig + "steps\n" + steps, "zk-connection-loss.scenario") {}
 
-  LossRun& then(std::string_view line) {
-    SpecRun::then(line);
-    return *this;
-  }
-  LossRun& drain() {
-    SpecRun::drain();
-    return *this;
-  }
 
-  const PartitionContext& partitionOf(BrokerId controller_id, TopicPartition tp) const {
-    return controller(controller_id).context.partitions[static_cast<std::size_t>(partitionIndex(tp))];
-  }
-  const std::optional<PartitionStateZnode>& znode(TopicPartition tp) const {
-    return zk().topics[static_cast<std::size_t>(tp.topic)].states[static_cast<std::size_t>(tp.partition)];
-  }
-  const HostedReplica& hosted(BrokerId b, TopicPartition tp) const {
-    return broker(b).replicas[static_cast<std::size_t>(partitionIndex(tp))];
-  }
   // The leader epochs of every LeaderAndIsr entry for tp waiting in broker b's queue.
   std::vector<std::int32_t> queuedLeaderEpochs(BrokerId b, TopicPartition tp) const {
     std::vector<std::int32_t> epochs;
