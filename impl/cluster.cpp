@@ -22,12 +22,10 @@ class BrokerChannel final : public ControllerChannel {
     SimulatedBroker& target = brokers_[static_cast<std::size_t>(broker)];
     if (target.alive()) target.receive(request);
   }
-  void respondAlterPartition(BrokerId broker, std::int64_t brokerEpoch, TopicPartition tp,
-                             const AlterPartitionResponse& response) override {
+  void respondAlterPartition(BrokerId broker, TopicPartition tp, const AlterPartitionResponse& response) override {
     // The response goes back over the connection that sent the request: to the broker process, also
     // after it registered again with a new epoch (lose-broker-session). A process started since has
     // no pending proposal and its own leader epochs, which the broker's checks compare.
-    (void)brokerEpoch;
     SimulatedBroker& leader = brokers_[static_cast<std::size_t>(broker)];
     if (leader.alive()) leader.handleAlterPartitionResponse(tp, response);
   }
@@ -92,6 +90,15 @@ bool ImplCluster::controllerHasRoom() const {
   return active && !brokers_[static_cast<std::size_t>(*active)].controller().events.full();
 }
 
+// An AlterPartition request needs a slot in the active controller's queue; a leader that writes
+// ZooKeeper itself (< 2.7-IV2) needs no controller, and two slots for the watches when one is active.
+bool ImplCluster::controllerHasRoomForIsrChange() const {
+  if (config_->inter_broker_protocol_version >= MetadataVersion::IBP_2_7_IV2) return controllerHasRoom();
+  const std::optional<BrokerId> active = activeController();
+  if (!active) return true;
+  return brokers_[static_cast<std::size_t>(*active)].controller().events.queue().size() + 2 <= kMaxControllerEvents;
+}
+
 bool ImplCluster::topicExistsInZk(TopicIndex topic) const {
   return zk_.exists(zk::paths::topic(config_->topics[static_cast<std::size_t>(topic)].name));
 }
@@ -143,7 +150,7 @@ bool ImplCluster::isrChangeEnabled(const Action& a) const {
   const SimulatedBroker& leader = brokers_[static_cast<std::size_t>(a.broker)];
   if (!leader.alive()) return false;
   const HostedReplica& hosted = leader.hosted(a.tp);
-  if (!hosted.present || !hosted.is_leader || hosted.alter_partition_pending || !controllerHasRoom()) return false;
+  if (!hosted.present || !hosted.is_leader || hosted.alter_partition_pending || !controllerHasRoomForIsrChange()) return false;
   if (a.kind == ActionKind::ShrinkIsr) {
     return hasBudget(&Bounds::isr_shrinks) && hosted.isr.contains(a.replica) && hosted.isr.size() >= 2 &&
            !hosted.refused_shrinks.contains(a.replica);
@@ -445,6 +452,12 @@ void ImplCluster::apply(const Action& a) {
       } else {
         proposed.isr.push_back(a.replica);
       }
+      if (config_->inter_broker_protocol_version < MetadataVersion::IBP_2_7_IV2) {
+        // ZkAlterPartitionManager: no request, the leader writes ZooKeeper (its watches reach the
+        // active controller through routeWatchEvents below).
+        brokers_[static_cast<std::size_t>(a.broker)].submitIsrChangeToZooKeeper(client, a.tp, proposed);
+        break;
+      }
       brokers_[static_cast<std::size_t>(a.broker)].proposeIsrChange(a.tp);
       queueRequest(ControllerEvent{.kind = ControllerEventKind::AlterPartitionReceived, .broker = a.broker,
                                    .broker_epoch = broker(a.broker).brokerEpoch(), .tp = a.tp, .proposed = proposed});
@@ -560,8 +573,26 @@ Observation ImplCluster::observe() const {
     const std::optional<BrokerId> named = zk::payload::decodeLogDirEventNotification(node->data);
     if (named && isBrokerId(*named)) zk.log_dir_event_notifications.insert(*named);
   }
+  // /isr_change_notification's children, by the partitions they name.
+  for (const std::string& child : zk_.getChildren(zk::paths::kIsrChangeNotification).second) {
+    const zk::Znode* node = zk_.find(fmt::format("{}/{}", zk::paths::kIsrChangeNotification, child));
+    if (node != nullptr) zk.isr_change_notifications = zk.isr_change_notifications | zk::decodePreferredReplicaElection(*config_, node->data);
+  }
   zk.last_zxid = zk_.lastZxid();
-  config_->brokers.forEach([&](BrokerId b) { broker(b).toObservation(out.brokers[static_cast<std::size_t>(b)]); });
+  // Only a controller on a protocol before AlterPartition registers PartitionReassignmentIsrChangeHandlers.
+  const bool isr_watches = config_->inter_broker_protocol_version < MetadataVersion::IBP_2_7_IV2;
+  config_->brokers.forEach([&](BrokerId b) {
+    BrokerData& observed = out.brokers[static_cast<std::size_t>(b)];
+    broker(b).toObservation(observed);
+    // The module's PartitionReassignmentIsrChangeHandlers: the store keeps its watches.
+    for (TopicIndex t = 0; isr_watches && t < config_->topicCount(); ++t) {
+      for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
+        if (zk_.view().isWatching(b, zk::WatchKind::Data, statePath(TopicPartition{t, p}))) {
+          observed.controller.context.reassignment_isr_watches.insert(TopicPartition{t, p});
+        }
+      }
+    }
+  });
   return out;
 }
 

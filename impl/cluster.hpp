@@ -48,7 +48,10 @@ class ImplCluster {
   //   but /controller_epoch and the partition states (their writers match any version), and what
   //   an unflushed state-machine batch holds (never sent: ControllerBrokerRequestBatch::
   //   restoreUnflushed); the text of an /admin/reassign_partitions that does not parse (every
-  //   such text reads as no entry: restored as `not json`);
+  //   such text reads as no entry: restored as `not json`); how many children the notification
+  //   znodes have and their sequence numbers (the controller reads them all together: one
+  //   log_dir_event_<seq> per broker named, one isr_change_<seq> naming every partition, numbered
+  //   from 0);
   // - the watches of a module other than the active one (they reach nobody and are removed
   //   before it can be elected again: KafkaController::restoreHandlers);
   // - derived from the world: /config/topics/<t> exists for every existing topic (written before
@@ -99,6 +102,7 @@ class ImplCluster {
  private:
   ImplCluster(const Config& config, Mutants mutants, LogTarget log, zk::Store store);
   bool controllerHasRoom() const;
+  bool controllerHasRoomForIsrChange() const;
   bool partitionExistsInZk(TopicPartition tp) const;
   std::string statePath(TopicPartition tp) const;  // /brokers/topics/<t>/partitions/<p>/state
   bool topicExistsInZk(TopicIndex topic) const;

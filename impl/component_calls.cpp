@@ -118,7 +118,7 @@ ComponentAnswer KafkaController::electLeadersWithoutChange(const ComponentCall& 
   if (!valid.empty()) {
     switch (*call.election) {
       case ElectionKind::Offline:
-        results = Election::leaderForOffline(context_, psm_.collectUncleanLeaderElectionState(valid, call.unclean),
+        results = Election::leaderForOffline(context_, services_.isLeaderRecoverySupported(), psm_.collectUncleanLeaderElectionState(valid, call.unclean),
                                              services_.mutants);
         break;
       case ElectionKind::Reassign: results = Election::leaderForReassign(context_, valid); break;

@@ -70,6 +70,7 @@ void KafkaController::restoreHandlers(BrokerId id, const ControllerContext& cont
   zk.registerZNodeChildChangeHandler(id, zk::paths::kTopics);
   zk.registerZNodeChildChangeHandler(id, zk::paths::kDeleteTopics);
   zk.registerZNodeChildChangeHandler(id, zk::paths::kLogDirEventNotification);  // LogDirEventNotificationHandler
+  zk.registerZNodeChildChangeHandler(id, zk::paths::kIsrChangeNotification);    // IsrChangeNotificationHandler
   // PreferredReplicaElectionHandler, PartitionReassignmentHandler
   zk.registerZNodeChangeHandler(id, zk::paths::kPreferredReplicaElection);
   zk.registerZNodeChangeHandler(id, zk::paths::kReassignPartitions);
@@ -164,6 +165,8 @@ ImplCluster::ImplCluster(const Config& config, const Observation& given, Mutants
   // One log_dir_event_<seq> child per broker named (a broker that wrote several shows once; the
   // controller reads and deletes them all together), sequence numbers in broker order.
   zk.log_dir_event_notifications.forEach([&](BrokerId b) { client.restoreLogDirEventNotification(b); });
+  // One isr_change_<seq> child naming them all (the controller reads and deletes them together).
+  if (!zk.isr_change_notifications.empty()) client.restoreIsrChangeNotification(zk.isr_change_notifications);
   // The connection's armed losses (not data): the paths of those state znodes.
   zk.lost_write_responses.forEach([&](TopicPartition tp) {
     KCSPEC_ASSERT(tp.topic < config_->topicCount());
@@ -177,6 +180,11 @@ ImplCluster::ImplCluster(const Config& config, const Observation& given, Mutants
   if (const std::optional<BrokerId> active = activeController()) {
     KafkaController::restoreHandlers(*active, broker(*active).controller().context, client);
   }
+  // Every module's PartitionReassignmentIsrChangeHandlers, which the world shows (in its context).
+  config_->brokers.forEach([&](BrokerId b) {
+    given.brokers[static_cast<std::size_t>(b)].controller.context.reassignment_isr_watches.forEach(
+        [&](TopicPartition tp) { client.registerZNodeChangeHandler(b, statePath(tp)); });
+  });
   // Restoring fires no watch: the next step starts with nothing pending, as after apply().
   KCSPEC_ASSERT(zk_.takeWatchEvents().empty());
 }

@@ -625,6 +625,35 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "`processNextEvent` → `registerBrokerAgain` in `spec/rules/brokers.cpp`",
      "elect-controller 3\nsettle\nlose-broker-session 1\nnotice-session-expiry 1\nprocess-event 1\nprocess-event 1",
      ""},
+    {E::IsrChangeNotification,
+     "The children of `/isr_change_notification` changed: a leader wrote an ISR change to ZooKeeper itself "
+     "(`inter.broker.protocol.version` below 2.7-IV2, before AlterPartition).",
+     "`shrink-isr` and `expand-isr` on such a protocol (the child watch, after the leader's write to the state "
+     "znode); the controller itself when it deletes notifications, in this handler and at failover.",
+     "Only when active. The partitions the notifications name are reloaded from their state znodes into the cache "
+     "(`updateLeaderAndIsrCache`) and sent to every live-or-shutting-down broker in an UpdateMetadata; a "
+     "reassigning one whose target replicas are all in the ISR now completes (`maybeCompleteReassignment`). Then, "
+     "in a finally-block, the notifications read are deleted (fenced), which queues IsrChangeNotification once "
+     "more (its handling then finds none).",
+     "`/isr_change_notification`; the partitions' leadership in the context; a reassignment's completion.",
+     "UpdateMetadata to every live-or-shutting-down broker; IsrChangeNotification for itself.",
+     "`KafkaController.processIsrChangeNotification` (kafka.md §5.6.4).",
+     "`processIsrChangeNotification` in `spec/rules/isr_change_notifications.cpp`",
+     "protocol 2.4\nelect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nprocess-event 3", ""},
+    {E::PartitionReassignmentIsrChange,
+     "The state znode of a reassigning partition changed (`inter.broker.protocol.version` below 2.7-IV2).",
+     "Any write of the state znode of a partition the active controller watches (`reassignment_isr_watches`: "
+     "registered when a reassignment starts on such a protocol, dropped when it completes or the controller "
+     "resigns) — a leader's ISR change, an election, a leader-epoch bump.",
+     "Only when active, and only for a partition still being reassigned: `maybeCompleteReassignment` — the "
+     "reassignment completes if its target replicas are all in the ISR that ZooKeeper holds now.",
+     "As ApiPartitionReassignment's completion.",
+     "As ApiPartitionReassignment's completion.",
+     "`KafkaController.processPartitionReassignmentIsrChange` (kafka.md §5.6 event 15, §5.7.2 step 2).",
+     "`processPartitionReassignmentIsrChange` in `spec/rules/isr_change_notifications.cpp`",
+     "protocol 2.4\nelect-controller 3\nsettle\nreassign t-0 2,3\nsettle\nexpand-isr t-0 leader 1 add 3\n"
+     "process-event 3",
+     ""},
 }};
 
 constexpr bool inEnumOrder() {

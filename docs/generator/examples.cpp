@@ -93,6 +93,17 @@ const Config& docsExampleConfig() {
   return config;
 }
 
+Config workedExampleConfig(std::string_view script) {
+  Config config = docsExampleConfig();
+  const std::vector<std::string_view> tokens = text::tokenize(script.substr(0, script.find('\n')));
+  if (tokens.size() == 2 && tokens[0] == "protocol") {
+    const std::optional<MetadataVersion> version = parseMetadataVersion(tokens[1]);
+    if (!version) throw std::logic_error(fmt::format("worked example: unknown protocol `{}`", tokens[1]));
+    config.inter_broker_protocol_version = *version;
+  }
+  return config;
+}
+
 std::vector<Action> WorkedExample::allSteps() const {
   std::vector<Action> steps = prefix;
   steps.push_back(step);
@@ -124,6 +135,13 @@ WorkedExample runWorkedExample(const Config& config, std::string_view script, st
     ++line_number;
     const std::vector<std::string_view> tokens = text::tokenize(line);
     if (tokens.empty()) continue;
+    if (tokens[0] == "protocol") {
+      if (line_number != 1) fail(name, line_number, "`protocol` belongs on the first line");
+      if (tokens.size() != 2 || parseMetadataVersion(tokens[1]) != config.inter_broker_protocol_version) {
+        fail(name, line_number, "the configuration is not at this protocol (workedExampleConfig)");
+      }
+      continue;
+    }
     if (tokens[0] == "settle" || tokens[0] == "settle-requests" || tokens[0] == "settle-until") {
       const bool responses = tokens[0] != "settle-requests";
       std::optional<ControllerEventKind> until;

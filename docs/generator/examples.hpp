@@ -18,6 +18,10 @@ namespace kcspec::docs {
 std::string_view docsExampleConfigText();
 const Config& docsExampleConfig();
 
+// The configuration a worked example's script runs on: the example configuration, at the
+// inter.broker.protocol.version its first line names (`protocol <version>`) when it names one.
+Config workedExampleConfig(std::string_view script);
+
 // A worked example's script: one step per line; blank lines and `#` comments are ignored.
 // A line is an action (action_text.hpp's grammar) or a directive that expands into the actions
 // the spec has enabled, chosen deterministically (the first enabled one, in enabledActions order):
@@ -26,6 +30,8 @@ const Config& docsExampleConfig();
 //   settle-requests        the same, but leave StopReplica responses in the brokers' outboxes
 //   settle-until <Event>   settle, but stop as soon as some controller's next event is <Event>
 //                          (a ControllerEventKind name, e.g. BrokerChange)
+//   protocol <version>     first line only: the script runs at this inter.broker.protocol.version
+//                          (workedExampleConfig); the other lines cannot use it
 // The last line must be an action: the step the example shows.
 struct WorkedExample {
   std::vector<Action> prefix;  // the setup, directives expanded

@@ -78,7 +78,7 @@ struct RenderedExample {
 };
 
 RenderedExample renderExample(std::string_view script, std::string_view name, std::string_view svg_name) {
-  const Config& config = docsExampleConfig();
+  const Config config = workedExampleConfig(script);
   const WorkedExample example = runWorkedExample(config, script, name);
   spec::ClusterState settled = example.after;
   const std::vector<Action> aftermath = settleAfter(config, settled);
@@ -87,6 +87,10 @@ RenderedExample renderExample(std::string_view script, std::string_view name, st
   md += "Produced by running the spec on [the example configuration](../index.md#the-example-configuration) "
         "(brokers 1, 2, 3; topic `t` with partition `t-0` on brokers 1,2 exists at start; topic `u` is created by "
         "the admin), so it is true of the spec as built.\n\n";
+  if (config.inter_broker_protocol_version != docsExampleConfig().inter_broker_protocol_version) {
+    md += fmt::format("Here with `inter.broker.protocol.version {}`.\n\n",
+                      metadataVersionName(config.inter_broker_protocol_version));
+  }
   if (example.prefix.empty()) {
     md += "Setup: none — the step is taken in the initial state.\n\n";
   } else {

@@ -49,6 +49,8 @@ void SimulatedBroker::handleLeaderAndIsr(BrokerId self, const ControlRequest& re
     const bool leader = lai.leader == self;
     // A follower keeps no ISR (Kafka's Partition.makeFollower clears it).
     hosted = HostedReplica{true, leader, lai.leader_epoch, lai.partition_epoch, leader ? lai.isr : BrokerList{}};
+    // "record the epoch of the controller that made the leadership decision" (Partition.makeLeader)
+    leadership_controller_epochs_[static_cast<std::size_t>(partitionIndex(entry.tp))] = entry.leadership.controller_epoch;
   }
   if (!storage_errors.empty()) {
     leader_and_isr_responses_.push_back(
@@ -163,6 +165,26 @@ void SimulatedBroker::handleAlterPartitionResponse(TopicPartition tp, const Alte
 
 void SimulatedBroker::proposeIsrChange(TopicPartition tp) {
   replicas_[static_cast<std::size_t>(partitionIndex(tp))].alter_partition_pending = true;
+}
+
+void SimulatedBroker::submitIsrChangeToZooKeeper(zk::KafkaZkClient& zk, TopicPartition tp, const LeaderAndIsr& proposed) {
+  const auto i = static_cast<std::size_t>(partitionIndex(tp));
+  HostedReplica& hosted = replicas_[i];
+  KCSPEC_ASSERT(hosted.present && hosted.is_leader && !hosted.alter_partition_pending);
+  hosted.alter_partition_pending = true;
+  std::int32_t controller_epoch = leadership_controller_epochs_[i];
+  if (controller_epoch < 0) {
+    // Restored without it: the znode at the version the leader holds came with its leadership.
+    const zk::PartitionStateRead read = zk.getTopicPartitionState(tp);
+    controller_epoch = read.state ? read.state->controller_epoch : 0;
+  }
+  const auto [succeeded, version] = zk.updateLeaderAndIsrByLeader(tp, proposed, controller_epoch);
+  if (!succeeded) return;  // InvalidUpdateVersionException → handleAlterPartitionError: stays pending
+  // handleAlterPartitionUpdate: the leader epoch is its own and the version newer.
+  hosted.isr = proposed.isr;
+  hosted.partition_epoch = version;
+  hosted.alter_partition_pending = false;
+  zk.propagateIsrChanges(PartitionSet{tp});
 }
 
 void SimulatedBroker::toObservation(BrokerData& out) const {

@@ -60,6 +60,12 @@ class SimulatedBroker {
   // The leader sent an AlterPartition for `tp`: no further proposal until it is accepted or a
   // LeaderAndIsr replaces the replica's state (docs/world.md §7).
   void proposeIsrChange(TopicPartition tp);
+  // ZkAlterPartitionManager.submit (inter.broker.protocol.version < 2.7-IV2): the leader writes
+  // the proposed ISR to the state znode itself, with the epoch of the controller whose leadership
+  // it holds (Partition.controllerEpoch). Written: the ISR and partition epoch are committed and the
+  // change propagated to /isr_change_notification (at once; Kafka batches within seconds).
+  // Refused: the change stays pending ("awaiting new the latest metadata") until a LeaderAndIsr.
+  void submitIsrChangeToZooKeeper(zk::KafkaZkClient& zk, TopicPartition tp, const LeaderAndIsr& proposed);
 
   BrokerData toObservation() const {
     BrokerData out;
@@ -85,6 +91,14 @@ class SimulatedBroker {
   BoundedVector<StopReplicaResponse, kMaxResponsesPerBroker> outbox_;
   BoundedVector<LeaderAndIsrResponse, kMaxLeaderAndIsrResponsesPerBroker> leader_and_isr_responses_;
   PartitionSet offline_log_dir_replicas_;
+  // Per hosted replica, the controller epoch of the leadership its LeaderAndIsr carried
+  // (Partition.controllerEpoch); −1 when unknown (a broker restored from an observation, which
+  // does not show it).
+  std::array<std::int32_t, kMaxPartitions> leadership_controller_epochs_ = [] {
+    std::array<std::int32_t, kMaxPartitions> unknown{};
+    unknown.fill(-1);
+    return unknown;
+  }();
   KafkaControllerState controller_;
 };
 

@@ -69,9 +69,9 @@ void KafkaController::processAlterPartition(BrokerId brokerId, std::int64_t brok
     sendUpdateMetadataRequest(context_.liveOrShuttingDownBrokerIds(), PartitionSet{tp});
     // The response reaches the leader now (docs/world.md §7).
     if (error != AlterPartitionError::NONE) {
-      services_.channel.respondAlterPartition(brokerId, brokerEpoch, tp, {.proposed = request, .error = error, .accepted = {}});
+      services_.channel.respondAlterPartition(brokerId, tp, {.proposed = request, .error = error, .accepted = {}});
     } else if (accepted) {
-      services_.channel.respondAlterPartition(brokerId, brokerEpoch, tp, {.proposed = request, .error = error, .accepted = *accepted});
+      services_.channel.respondAlterPartition(brokerId, tp, {.proposed = request, .error = error, .accepted = *accepted});
     }
   } catch (const KafkaThrowable&) {
     return;  // ERROR "Error when processing AlterPartition"; no partition responses

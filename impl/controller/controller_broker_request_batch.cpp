@@ -177,8 +177,29 @@ void ControllerBrokerRequestBatch::sendStopReplicaRequests(std::int32_t epoch, B
       }
     }
     if (!recipients.contains(broker)) continue;
-    log.info([&] { return fmt::format("Sending StopReplica request for {} replicas to broker {}", request.stop_replica.size(), broker); });
-    channel.sendRequest(broker, request);
+    if (config.inter_broker_protocol_version >= MetadataVersion::IBP_2_6_IV0) {  // StopReplica v3+
+      log.info([&] { return fmt::format("Sending StopReplica request for {} replicas to broker {}", request.stop_replica.size(), broker); });
+      channel.sendRequest(broker, request);
+      continue;
+    }
+    // StopReplica v0–v2: deletePartitions is the request's, so the delete=true partitions go in a
+    // request of their own, first and with the response callback (isPartitionDeleted = _ => true);
+    // the rest follow without one. The wire carries no leader epoch: the broker reads −1.
+    for (const bool deletePartitions : {true, false}) {
+      ControlRequest split{.kind = RequestKind::StopReplica, .controller_id = id, .controller_epoch = epoch,
+                           .broker_epoch = request.broker_epoch};
+      for (const StopReplicaPartitionState& state : request.stop_replica) {
+        if (state.delete_partition != deletePartitions) continue;
+        split.stop_replica.push_back(StopReplicaPartitionState{state.tp, LeaderAndIsr::kNoEpoch, deletePartitions});
+        if (deletePartitions) split.response_wanted.insert(state.tp);
+      }
+      if (split.stop_replica.empty()) continue;
+      log.info([&] {
+        return fmt::format("Sending StopReplica request (delete = {}) for {} replicas to broker {}",
+                           deletePartitions ? "true" : "false", split.stop_replica.size(), broker);
+      });
+      channel.sendRequest(broker, split);
+    }
   }
   stop_replica_.clear();
 }

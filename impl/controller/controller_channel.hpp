@@ -17,8 +17,7 @@ class ControllerChannel {
   virtual void sendRequest(BrokerId broker, const ControlRequest& request) = 0;
   // The AlterPartition response reaches the leader atomically with its processing (docs/world.md
   // §7): called for every partition the controller answered, accepted or rejected.
-  virtual void respondAlterPartition(BrokerId broker, std::int64_t brokerEpoch, TopicPartition tp,
-                                     const AlterPartitionResponse& response) = 0;
+  virtual void respondAlterPartition(BrokerId broker, TopicPartition tp, const AlterPartitionResponse& response) = 0;
 };
 
 }  // namespace kcspec::impl

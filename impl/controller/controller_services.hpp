@@ -28,6 +28,14 @@ struct ControllerServices {
   std::function<void()> deliver_watch_events;
 
   bool isDeleteTopicEnabled() const { return config.delete_topic_enable; }
+  // isAlterPartitionSupported (≥ 2.7-IV2): leaders send AlterPartition instead of writing their ISR.
+  bool isAlterPartitionEnabled() const {
+    return config.inter_broker_protocol_version >= MetadataVersion::IBP_2_7_IV2;
+  }
+  // KafkaConfig.interBrokerProtocolVersion.isLeaderRecoverySupported (≥ 3.2-IV0).
+  bool isLeaderRecoverySupported() const {
+    return config.inter_broker_protocol_version >= MetadataVersion::IBP_3_2_IV0;
+  }
   bool mutant(Mutant m) const { return mutants.has(m); }
 };
 

@@ -77,8 +77,8 @@ BrokerSet asSet(const BrokerList& replicas) {
 
 namespace Election {
 
-std::vector<ElectionResult> leaderForOffline(const ControllerContext& context, const std::vector<UncleanElectionInput>& inputs,
-                                             Mutants mutants) {
+std::vector<ElectionResult> leaderForOffline(const ControllerContext& context, bool isLeaderRecoverySupported,
+                                             const std::vector<UncleanElectionInput>& inputs, Mutants mutants) {
   std::vector<ElectionResult> results;
   for (const UncleanElectionInput& input : inputs) {
     const TopicPartition tp = input.tp;
@@ -96,7 +96,7 @@ std::vector<ElectionResult> leaderForOffline(const ControllerContext& context, c
     if (leader) {
       if (lai.isr.contains(*leader)) {
         next = lai.newLeaderAndIsr(*leader, filtered(lai.isr, [&context, &tp = tp](BrokerId r) { return context.isReplicaOnline(r, tp); }));
-      } else if (kIsLeaderRecoverySupported) {
+      } else if (isLeaderRecoverySupported) {
         next = lai.newRecoveringLeaderAndIsr(*leader, BrokerList{*leader});
       } else {
         next = lai.newLeaderAndIsr(*leader, BrokerList{*leader});

@@ -58,11 +58,9 @@ struct UncleanElectionInput {
 };
 
 namespace Election {
-// IBP 3.8 ≥ 3.2-IV0: an unclean leader starts RECOVERING.
-inline constexpr bool kIsLeaderRecoverySupported = true;
-
-std::vector<ElectionResult> leaderForOffline(const ControllerContext& context, const std::vector<UncleanElectionInput>& inputs,
-                                             Mutants mutants = {});
+// isLeaderRecoverySupported (inter.broker.protocol.version ≥ 3.2-IV0): an unclean leader starts RECOVERING.
+std::vector<ElectionResult> leaderForOffline(const ControllerContext& context, bool isLeaderRecoverySupported,
+                                             const std::vector<UncleanElectionInput>& inputs, Mutants mutants = {});
 std::vector<ElectionResult> leaderForReassign(const ControllerContext& context,
                                               const std::vector<std::pair<TopicPartition, LeaderAndIsr>>& inputs);
 std::vector<ElectionResult> leaderForPreferredReplica(const ControllerContext& context,

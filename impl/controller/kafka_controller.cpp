@@ -23,6 +23,9 @@ std::optional<ControllerEvent> KafkaController::eventForWatch(const Config& conf
     if (change.path == zk::paths::kLogDirEventNotification) {
       return ControllerEvent{.kind = ControllerEventKind::LogDirEventNotification};
     }
+    if (change.path == zk::paths::kIsrChangeNotification) {
+      return ControllerEvent{.kind = ControllerEventKind::IsrChangeNotification};
+    }
     return std::nullopt;
   }
   // PartitionReassignmentHandler and PreferredReplicaElectionHandler only implement handleCreation:
@@ -35,6 +38,13 @@ std::optional<ControllerEvent> KafkaController::eventForWatch(const Config& conf
     if (change.type != Type::NodeCreated) return std::nullopt;
     return ControllerEvent{.kind = ControllerEventKind::ReplicaLeaderElection, .election_type = ElectionType::PREFERRED,
                            .zk_triggered = true};
+  }
+  // PartitionReassignmentIsrChangeHandler only implements handleDataChange.
+  if (const auto state = zk::paths::parseTopicPartitionState(change.path)) {
+    const TopicIndex topic = config.topicNamed(state->first);
+    if (change.type != Type::NodeDataChanged || topic < 0) return std::nullopt;
+    return ControllerEvent{.kind = ControllerEventKind::PartitionReassignmentIsrChange,
+                           .tp = TopicPartition{topic, state->second}};
   }
   // PartitionModificationsHandler only implements handleDataChange.
   const std::string prefix = std::string(zk::paths::kTopics) + "/";
@@ -89,6 +99,8 @@ void KafkaController::dispatch(const ControllerEvent& event) {
       processLeaderAndIsrResponseReceived(event.broker, event.partitions, event.partition_errors);
       return;
     case ControllerEventKind::RegisterBrokerAndReelect: processRegisterBrokerAndReelect(); return;
+    case ControllerEventKind::IsrChangeNotification: processIsrChangeNotification(); return;
+    case ControllerEventKind::PartitionReassignmentIsrChange: processPartitionReassignmentIsrChange(event.tp); return;
   }
 }
 
@@ -121,7 +133,7 @@ void KafkaController::onControllerFailover() {
   services_.zk.registerZNodeChildChangeHandler(id_, zk::paths::kTopics);
   services_.zk.registerZNodeChildChangeHandler(id_, zk::paths::kDeleteTopics);
   services_.zk.registerZNodeChildChangeHandler(id_, zk::paths::kLogDirEventNotification);
-  // ISR-change notifications are not modeled (IBP 3.8 uses AlterPartition).
+  services_.zk.registerZNodeChildChangeHandler(id_, zk::paths::kIsrChangeNotification);
   // registerZNodeChangeHandlerAndCheckExistence: PreferredReplicaElectionHandler and
   // PartitionReassignmentHandler (creation watches; kcspec's watches stay registered, so the
   // existence checks that re-arm them in Kafka need no registration here).
@@ -130,7 +142,8 @@ void KafkaController::onControllerFailover() {
   // INFO "Deleting log dir event notifications" (fenced; the child watch just registered sees the
   // deletions and queues LogDirEventNotification, as in Kafka).
   services_.zk.deleteLogDirEventNotifications(context_.epochZkVersion);
-  // INFO "Deleting isr change notifications": not modeled (nothing writes them with IBP 3.8).
+  // INFO "Deleting isr change notifications" (fenced; the child watch queues IsrChangeNotification).
+  services_.zk.deleteIsrChangeNotifications(context_.epochZkVersion);
   // INFO "Initializing controller context"
   initializeControllerContext();
 

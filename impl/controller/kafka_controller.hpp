@@ -188,6 +188,11 @@ class KafkaController final : public DeletionClient {
   // --- alter_partition.cpp
   void processAlterPartition(BrokerId brokerId, std::int64_t brokerEpoch, TopicPartition tp, const LeaderAndIsr& proposed);
 
+  // --- isr_change_notifications.cpp (inter.broker.protocol.version < 2.7-IV2)
+  void processIsrChangeNotification();
+  void processPartitionReassignmentIsrChange(TopicPartition tp);
+  std::string statePath(TopicPartition tp) const;  // TopicPartitionStateZNode.path
+
   // --- log_dir_failures.cpp
   void processLogDirEventNotification();
   void onBrokerLogDirFailure(const std::vector<BrokerId>& brokerIds);

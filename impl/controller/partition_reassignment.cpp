@@ -137,6 +137,11 @@ void KafkaController::updateCurrentReassignment(TopicPartition tp, const Replica
     }
     if (!unneeded.empty()) stopRemovedReplicasOfReassignedPartition(tp, unneeded);
   }
+  if (!services_.isAlterPartitionEnabled()) {
+    // registerZNodeChangeHandler(new PartitionReassignmentIsrChangeHandler(tp)): leaders write
+    // their ISR changes to the state znode themselves.
+    services_.zk.registerZNodeChangeHandler(id_, statePath(tp));
+  }
   context_.partitionsBeingReassigned.insert(tp);
 }
 
@@ -267,6 +272,12 @@ std::optional<LeaderIsrAndControllerEpoch> KafkaController::updateLeaderEpoch(To
 void KafkaController::removePartitionFromReassigningPartitions(TopicPartition tp, const ReplicaAssignment& assignment) {
   if (!context_.partitionsBeingReassigned.contains(tp)) {
     throw IllegalStateException("Cannot remove a reassigning partition because it is not present in memory");
+  }
+  if (!services_.isAlterPartitionEnabled()) {
+    // The notifications of this step's earlier writes of the znode (B3's election) reached the
+    // handler while it was registered.
+    deliverWatchEvents();
+    services_.zk.unregisterZNodeChangeHandler(id_, statePath(tp));
   }
   // The ZooKeeper entry goes only if it asked for exactly these replicas (order included).
   maybeRemoveFromZkReassignment(

@@ -237,7 +237,7 @@ std::pair<ElectionOutcomes, std::vector<TopicPartition>> PartitionStateMachine::
   std::vector<ElectionResult> results;
   switch (strategy.kind) {
     case PartitionLeaderElectionStrategy::Kind::Offline:
-      results = Election::leaderForOffline(context_, collectUncleanLeaderElectionState(valid, strategy.allow_unclean),
+      results = Election::leaderForOffline(context_, services_.isLeaderRecoverySupported(), collectUncleanLeaderElectionState(valid, strategy.allow_unclean),
                                            services_.mutants);
       break;
     case PartitionLeaderElectionStrategy::Kind::Reassign: results = Election::leaderForReassign(context_, valid); break;

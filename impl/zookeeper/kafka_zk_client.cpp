@@ -11,7 +11,8 @@ namespace kcspec::impl::zk {
 
 void KafkaZkClient::createTopLevelPaths() {
   for (std::string_view path : {paths::kBrokers, paths::kBrokerIds, paths::kTopics, paths::kAdmin, paths::kDeleteTopics,
-                                paths::kConfig, paths::kConfigTopics, paths::kLogDirEventNotification}) {
+                                paths::kConfig, paths::kConfigTopics, paths::kLogDirEventNotification,
+                                paths::kIsrChangeNotification}) {
     store_.create(std::string(path), "");
   }
   store_.countCreationsUnder(std::string(paths::kBrokerIds));
@@ -322,6 +323,61 @@ void KafkaZkClient::deletePreferredReplicaElection(std::int32_t expected_zk_vers
   fenced(Op::remove(std::string(paths::kPreferredReplicaElection), kMatchAnyVersion), expected_zk_version);
 }
 
+// ------------------------------------------------------------------ ISR changes written by leaders
+
+std::pair<bool, std::int32_t> KafkaZkClient::updateLeaderAndIsrByLeader(TopicPartition tp, const LeaderAndIsr& leaderAndIsr,
+                                                                        std::int32_t controllerEpoch) {
+  const std::string path = paths::topicPartitionState(topicName(tp.topic), tp.partition);
+  const LeaderIsrAndControllerEpoch written{leaderAndIsr, controllerEpoch};
+  const OpResult result = store_.setData(path, payload::partitionState(written), leaderAndIsr.partition_epoch);
+  if (result.code == Code::OK) return {true, result.stat.version};
+  if (result.code != Code::BADVERSION) return {false, -1};  // NONODE: "Error while updating …"
+  // checkLeaderAndIsrZkData: the znode already holds this leadership (its version aside).
+  const PartitionStateRead read = getTopicPartitionState(tp);
+  if (read.state && read.state->controller_epoch == controllerEpoch &&
+      leaderAndIsr.withPartitionEpoch(read.state->leader_and_isr.partition_epoch) == read.state->leader_and_isr) {
+    return {true, read.state->leader_and_isr.partition_epoch};
+  }
+  return {false, -1};
+}
+
+void KafkaZkClient::propagateIsrChanges(PartitionSet partitions) {
+  const OpResult result = store_.createSequential(
+      fmt::format("{}/{}", paths::kIsrChangeNotification, paths::kIsrChangeSequenceNumberPrefix),
+      encodePreferredReplicaElection(partitions));  // the same JSON (IsrChangeNotificationSequenceZNode)
+  KCSPEC_ASSERT(result.code == Code::OK);  // the parent is a persistent top-level path
+}
+
+std::vector<std::string> KafkaZkClient::getAllIsrChangeNotifications() const {
+  const auto [code, children] = store_.getChildren(paths::kIsrChangeNotification);
+  std::vector<std::string> out;
+  if (code != Code::OK) return out;  // NONODE: Seq.empty
+  for (const std::string& child : children) out.push_back(paths::isrChangeSequenceNumber(child));
+  return out;
+}
+
+PartitionSet KafkaZkClient::getPartitionsFromIsrChangeNotifications(const std::vector<std::string>& sequenceNumbers) const {
+  PartitionSet out;
+  for (const std::string& sequence_number : sequenceNumbers) {
+    const Znode* node = store_.find(paths::isrChangeNotificationSequence(sequence_number));
+    if (node == nullptr) continue;  // NONODE: none
+    out = out | decodePreferredReplicaElection(config_, node->data);
+  }
+  return out;
+}
+
+void KafkaZkClient::deleteIsrChangeNotifications(const std::vector<std::string>& sequenceNumbers,
+                                                 std::int32_t expected_controller_epoch_zk_version) {
+  for (const std::string& sequence_number : sequenceNumbers) {
+    fenced(Op::remove(paths::isrChangeNotificationSequence(sequence_number), kMatchAnyVersion),
+           expected_controller_epoch_zk_version);
+  }
+}
+
+void KafkaZkClient::deleteIsrChangeNotifications(std::int32_t expected_controller_epoch_zk_version) {
+  deleteIsrChangeNotifications(getAllIsrChangeNotifications(), expected_controller_epoch_zk_version);
+}
+
 // ------------------------------------------------------------------ log directory failures
 
 void KafkaZkClient::propagateLogDirEvent(BrokerId brokerId) {
@@ -432,6 +488,13 @@ void KafkaZkClient::restoreUnparsablePartitionReassignment() {
 
 void KafkaZkClient::restorePreferredReplicaElection(PartitionSet partitions) {
   store_.restore(std::string(paths::kPreferredReplicaElection), encodePreferredReplicaElection(partitions), Stat{});
+}
+
+void KafkaZkClient::restoreIsrChangeNotification(PartitionSet partitions) {
+  const Znode* parent = store_.find(paths::kIsrChangeNotification);
+  KCSPEC_ASSERT(parent != nullptr);
+  const std::string sequence_number = fmt::format("{:010d}", parent->stat.cversion);
+  store_.restore(paths::isrChangeNotificationSequence(sequence_number), encodePreferredReplicaElection(partitions), Stat{});
 }
 
 void KafkaZkClient::restoreLogDirEventNotification(BrokerId brokerId) {

@@ -122,6 +122,26 @@ class KafkaZkClient {
   // Every child (onControllerFailover step 3).
   void deleteLogDirEventNotifications(std::int32_t expected_controller_epoch_zk_version);
 
+  // --- ISR changes written by leaders (inter.broker.protocol.version < 2.7-IV2, kafka.md §5.6.4)
+  // ReplicationUtils.updateLeaderAndIsr, the leader's own write: setData of the state znode with
+  // `controllerEpoch` (the epoch of the controller whose leadership the leader holds), expected
+  // version = the partition epoch it holds; unfenced, on the broker's own connection (a lost
+  // controller response is not its). On BADVERSION Kafka's checker reads the znode: holding this
+  // very leadership, it is a success at that version. Returns (succeeded, new version).
+  std::pair<bool, std::int32_t> updateLeaderAndIsrByLeader(TopicPartition tp, const LeaderAndIsr& leaderAndIsr,
+                                                           std::int32_t controllerEpoch);
+  // propagateIsrChanges: one persistent sequential child naming the partitions.
+  void propagateIsrChanges(PartitionSet partitions);
+  // The children's sequence numbers, ascending (none when the parent is absent).
+  std::vector<std::string> getAllIsrChangeNotifications() const;
+  // The partitions those children name; a child gone or unreadable names none.
+  PartitionSet getPartitionsFromIsrChangeNotifications(const std::vector<std::string>& sequenceNumbers) const;
+  // Fenced deletes of those children; the results are not checked.
+  void deleteIsrChangeNotifications(const std::vector<std::string>& sequenceNumbers,
+                                    std::int32_t expected_controller_epoch_zk_version);
+  // Every child (onControllerFailover step 4).
+  void deleteIsrChangeNotifications(std::int32_t expected_controller_epoch_zk_version);
+
   // --- configs
   void setTopicConfig(TopicIndex topic, bool unclean_leader_election_enable);  // admin
   bool getTopicUncleanLeaderElectionEnable(TopicIndex topic) const;           // getLogConfigs
@@ -155,6 +175,8 @@ class KafkaZkClient {
   void restorePreferredReplicaElection(PartitionSet partitions);
   // One log_dir_event_<seq> child naming `brokerId`, its sequence number the parent's next.
   void restoreLogDirEventNotification(BrokerId brokerId);
+  // One isr_change_<seq> child naming `partitions`, its sequence number the parent's next.
+  void restoreIsrChangeNotification(PartitionSet partitions);
   void restoreLastZxid(std::int64_t zxid) { store_.restoreLastZxid(zxid); }
 
   const std::string& topicName(TopicIndex topic) const { return config_.topics[static_cast<std::size_t>(topic)].name; }

@@ -40,6 +40,31 @@ std::string logDirEventSequenceNumber(std::string_view child) {
   const std::size_t at = child.rfind(kLogDirEventSequenceNumberPrefix);
   return std::string(at == std::string_view::npos ? child : child.substr(at + kLogDirEventSequenceNumberPrefix.size()));
 }
+std::string isrChangeNotificationSequence(std::string_view sequence_number) {
+  return join({kIsrChangeNotification, "/", kIsrChangeSequenceNumberPrefix, sequence_number});
+}
+std::string isrChangeSequenceNumber(std::string_view child) {
+  const std::size_t at = child.rfind(kIsrChangeSequenceNumberPrefix);
+  return std::string(at == std::string_view::npos ? child : child.substr(at + kIsrChangeSequenceNumberPrefix.size()));
+}
+std::optional<std::pair<std::string_view, int>> parseTopicPartitionState(std::string_view path) {
+  // /brokers/topics/<t>/partitions/<p>/state
+  const std::string prefix = join({kTopics, "/"});
+  constexpr std::string_view kMiddle = "/partitions/";
+  constexpr std::string_view kSuffix = "/state";
+  if (!path.starts_with(prefix) || !path.ends_with(kSuffix)) return std::nullopt;
+  const std::string_view rest = path.substr(prefix.size(), path.size() - prefix.size() - kSuffix.size());
+  const std::size_t middle = rest.find(kMiddle);
+  if (middle == std::string_view::npos || middle == 0) return std::nullopt;
+  const std::string_view digits = rest.substr(middle + kMiddle.size());
+  if (digits.empty() || digits.size() > 4) return std::nullopt;
+  int partition = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return std::nullopt;
+    partition = partition * 10 + (c - '0');
+  }
+  return std::pair<std::string_view, int>{rest.substr(0, middle), partition};
+}
 }  // namespace paths
 
 namespace payload {

@@ -31,6 +31,10 @@ inline constexpr std::string_view kConfigTopics = "/config/topics";
 // LogDirEventNotificationZNode and its persistent sequential children log_dir_event_<seq>.
 inline constexpr std::string_view kLogDirEventNotification = "/log_dir_event_notification";
 inline constexpr std::string_view kLogDirEventSequenceNumberPrefix = "log_dir_event_";
+// IsrChangeNotificationZNode and its persistent sequential children isr_change_<seq> (written by
+// leaders when inter.broker.protocol.version < 2.7-IV2).
+inline constexpr std::string_view kIsrChangeNotification = "/isr_change_notification";
+inline constexpr std::string_view kIsrChangeSequenceNumberPrefix = "isr_change_";
 
 std::string brokerId(BrokerId id);                                    // /brokers/ids/<id>
 std::string topic(std::string_view topic);                            // /brokers/topics/<t>
@@ -43,6 +47,13 @@ std::string topicConfig(std::string_view topic);                      // /config
 std::string logDirEventNotificationSequence(std::string_view sequence_number);
 // LogDirEventNotificationSequenceZNode.sequenceNumber: what follows the prefix in a child's name.
 std::string logDirEventSequenceNumber(std::string_view child);
+// IsrChangeNotificationSequenceZNode.path: /isr_change_notification/isr_change_<seq>
+std::string isrChangeNotificationSequence(std::string_view sequence_number);
+// IsrChangeNotificationSequenceZNode.seqNum: what follows the prefix in a child's name.
+std::string isrChangeSequenceNumber(std::string_view child);
+// The partition whose state znode `path` is (TopicPartitionStateZNode.path), in `topics` (by
+// name); nothing for any other path.
+std::optional<std::pair<std::string_view, int>> parseTopicPartitionState(std::string_view path);
 }  // namespace paths
 
 // Partition id → full assignment, as the topic znode stores it.
@@ -87,6 +98,14 @@ inline constexpr std::string_view kUnparsableReassignPartitions = "not json";
 // does not parse reads as no partition (Kafka's decode: `Json.parseBytes(…)…getOrElse(Set.empty)`).
 std::string preferredReplicaElection(const std::vector<LegacyPartitionEntry>& entries);
 std::vector<LegacyPartitionEntry> decodePreferredReplicaElection(std::string_view json);
+// IsrChangeNotificationSequenceZNode: the same JSON ({"version":1,"partitions":[{"topic":…,"partition":…},…]}),
+// decoded the same way (data that does not parse names no partition).
+inline std::string isrChangeNotification(const std::vector<LegacyPartitionEntry>& entries) {
+  return preferredReplicaElection(entries);
+}
+inline std::vector<LegacyPartitionEntry> decodeIsrChangeNotification(std::string_view json) {
+  return decodePreferredReplicaElection(json);
+}
 
 // LogDirEventNotificationSequenceZNode: {"version":1,"broker":<id>,"event":1} (LogDirFailureEvent).
 std::string logDirEventNotification(BrokerId broker);

@@ -391,13 +391,13 @@ KCSPEC_WALK_FIELDS(PreferredReplicaElectionZnode, x.exists, x.partitions)
 KCSPEC_WALK_FIELDS(ZooKeeperData, bySlot(x.brokers, v.shape.brokers()), bySlot(x.topics, v.shape.topics()),
                    x.controller, x.controller_epoch, x.controller_epoch_zk_version, x.delete_topics, x.last_zxid,
                    x.reassign_partitions, x.preferred_replica_election, x.log_dir_event_notifications,
-                   x.lost_write_responses)
+                   x.lost_write_responses, x.isr_change_notifications)
 KCSPEC_WALK_FIELDS(PartitionContext, x.assignment, x.leadership, x.state, bySlot(x.replica_states, v.shape.brokers()))
 KCSPEC_WALK_FIELDS(ControllerContextData, x.epoch, x.epoch_zk_version, bySlot(x.live_broker_epochs, v.shape.brokers()),
                    x.shutting_down_broker_ids, x.all_topics, bySlot(x.partitions, v.shape.partitions()),
                    x.partitions_being_reassigned, x.topics_to_be_deleted, x.topics_with_deletion_started,
                    x.topics_ineligible_for_deletion, x.offline_partition_count,
-                   bySlot(x.replicas_on_offline_dirs, v.shape.brokers()))
+                   bySlot(x.replicas_on_offline_dirs, v.shape.brokers()), x.reassignment_isr_watches)
 KCSPEC_WALK_FIELDS(ControllerEvent, x.kind, x.broker, x.broker_epoch, x.topic, x.tp, x.partitions, x.partition_errors,
                    x.election_type, x.zk_triggered, x.cancel, x.target_replicas, x.proposed)
 KCSPEC_WALK_FIELDS(ControllerData, x.active, x.session_lost, x.psm_batch_unflushed, x.rsm_batch_unflushed, x.context,
@@ -551,7 +551,7 @@ void copyTopic(const TopicZnodes& from, TopicZnodes& to, const StateShape& shape
 }
 
 void copyZooKeeper(const ZooKeeperData& from, ZooKeeperData& to, const StateShape& shape) {
-  static_assert(kWalkedFields<ZooKeeperData> == 11, "copy every field of ZooKeeperData");
+  static_assert(kWalkedFields<ZooKeeperData> == 12, "copy every field of ZooKeeperData");
   copySlots(from.brokers, to.brokers, shape.brokers());
   for (const std::uint8_t t : shape.topics()) copyTopic(from.topics[t], to.topics[t], shape);
   to.controller = from.controller;
@@ -567,10 +567,11 @@ void copyZooKeeper(const ZooKeeperData& from, ZooKeeperData& to, const StateShap
   to.preferred_replica_election = from.preferred_replica_election;
   to.log_dir_event_notifications = from.log_dir_event_notifications;
   to.lost_write_responses = from.lost_write_responses;
+  to.isr_change_notifications = from.isr_change_notifications;
 }
 
 void copyContext(const ControllerContextData& from, ControllerContextData& to, const StateShape& shape) {
-  static_assert(kWalkedFields<ControllerContextData> == 12, "copy every field of ControllerContextData");
+  static_assert(kWalkedFields<ControllerContextData> == 13, "copy every field of ControllerContextData");
   to.epoch = from.epoch;
   to.epoch_zk_version = from.epoch_zk_version;
   copySlots(from.live_broker_epochs, to.live_broker_epochs, shape.brokers());
@@ -583,6 +584,7 @@ void copyContext(const ControllerContextData& from, ControllerContextData& to, c
   to.topics_ineligible_for_deletion = from.topics_ineligible_for_deletion;
   to.offline_partition_count = from.offline_partition_count;
   copySlots(from.replicas_on_offline_dirs, to.replicas_on_offline_dirs, shape.brokers());
+  to.reassignment_isr_watches = from.reassignment_isr_watches;
 }
 
 void copyController(const ControllerData& from, ControllerData& to, const StateShape& shape) {
@@ -630,7 +632,7 @@ bool sameTopic(const TopicZnodes& a, const TopicZnodes& b, const StateShape& sha
 }
 
 bool sameZooKeeper(const ZooKeeperData& a, const ZooKeeperData& b, const StateShape& shape) {
-  static_assert(kWalkedFields<ZooKeeperData> == 11, "compare every field of ZooKeeperData");
+  static_assert(kWalkedFields<ZooKeeperData> == 12, "compare every field of ZooKeeperData");
   if (!sameSlots(a.brokers, b.brokers, shape.brokers())) return false;
   for (const std::uint8_t t : shape.topics()) {
     if (!sameTopic(a.topics[t], b.topics[t], shape)) return false;
@@ -643,11 +645,11 @@ bool sameZooKeeper(const ZooKeeperData& a, const ZooKeeperData& b, const StateSh
          sameSlots(a.reassign_partitions.targets, b.reassign_partitions.targets, shape.partitions()) &&
          a.preferred_replica_election == b.preferred_replica_election &&
          a.log_dir_event_notifications == b.log_dir_event_notifications &&
-         a.lost_write_responses == b.lost_write_responses;
+         a.lost_write_responses == b.lost_write_responses && a.isr_change_notifications == b.isr_change_notifications;
 }
 
 bool sameContext(const ControllerContextData& a, const ControllerContextData& b, const StateShape& shape) {
-  static_assert(kWalkedFields<ControllerContextData> == 12, "compare every field of ControllerContextData");
+  static_assert(kWalkedFields<ControllerContextData> == 13, "compare every field of ControllerContextData");
   return a.epoch == b.epoch && a.epoch_zk_version == b.epoch_zk_version &&
          sameSlots(a.live_broker_epochs, b.live_broker_epochs, shape.brokers()) &&
          a.shutting_down_broker_ids == b.shutting_down_broker_ids && a.all_topics == b.all_topics &&
@@ -656,7 +658,8 @@ bool sameContext(const ControllerContextData& a, const ControllerContextData& b,
          a.topics_with_deletion_started == b.topics_with_deletion_started &&
          a.topics_ineligible_for_deletion == b.topics_ineligible_for_deletion &&
          a.offline_partition_count == b.offline_partition_count &&
-         sameSlots(a.replicas_on_offline_dirs, b.replicas_on_offline_dirs, shape.brokers());
+         sameSlots(a.replicas_on_offline_dirs, b.replicas_on_offline_dirs, shape.brokers()) &&
+         a.reassignment_isr_watches == b.reassignment_isr_watches;
 }
 
 bool sameController(const ControllerData& a, const ControllerData& b, const StateShape& shape) {

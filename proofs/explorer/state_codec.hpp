@@ -62,11 +62,11 @@ inline constexpr std::size_t kWalkedFields<ReassignPartitionsZnode> = 4;
 template <>
 inline constexpr std::size_t kWalkedFields<PreferredReplicaElectionZnode> = 2;
 template <>
-inline constexpr std::size_t kWalkedFields<ZooKeeperData> = 11;
+inline constexpr std::size_t kWalkedFields<ZooKeeperData> = 12;
 template <>
 inline constexpr std::size_t kWalkedFields<PartitionContext> = 4;
 template <>
-inline constexpr std::size_t kWalkedFields<ControllerContextData> = 12;
+inline constexpr std::size_t kWalkedFields<ControllerContextData> = 13;
 template <>
 inline constexpr std::size_t kWalkedFields<ControllerEvent> = 12;
 template <>

@@ -172,15 +172,30 @@ void controlledShutdownApply(const Config&, ClusterState& s, const Action& a, St
                                             .broker_epoch = brokerAt(s, a.broker).broker_epoch});
 }
 
-// ---- shrink-isr and expand-isr: a leader sends AlterPartition with one follower fewer or more.
+// ---- shrink-isr and expand-isr: a leader sends AlterPartition with one follower fewer or more —
+// or, before AlterPartition (inter.broker.protocol.version < 2.7-IV2), writes the ISR to ZooKeeper.
 
-bool shrinkIsrEnabled(const Config&, const ClusterState& s, const Action& a) {
+bool alterPartitionSupported(const Config& config) {
+  return config.inter_broker_protocol_version >= MetadataVersion::IBP_2_7_IV2;
+}
+
+// Room for what the change queues: the AlterPartition request, or the watches of a ZooKeeper
+// write (the state znode's and the notification's), which need no controller at all.
+bool hasRoomForIsrChange(const Config& config, const ClusterState& s) {
+  if (alterPartitionSupported(config)) return hasEventRoom(s);
+  const BrokerId controller = activeController(s);
+  if (controller == kNoLeader) return true;
+  const auto& events = brokerAt(s, controller).controller.events;
+  return events.size() + 2 <= events.capacity;
+}
+
+bool shrinkIsrEnabled(const Config& config, const ClusterState& s, const Action& a) {
   const HostedReplica& leader = hostedAt(s, a.broker, a.tp);
   return brokerAt(s, a.broker).alive && leader.present && leader.is_leader && !leader.alter_partition_pending &&
          !leader.refused_shrinks.contains(a.replica) &&
-         a.replica != a.broker && leader.isr.contains(a.replica) && leader.isr.size() > 1 && hasEventRoom(s);
+         a.replica != a.broker && leader.isr.contains(a.replica) && leader.isr.size() > 1 && hasRoomForIsrChange(config, s);
 }
-bool expandIsrEnabled(const Config&, const ClusterState& s, const Action& a) {
+bool expandIsrEnabled(const Config& config, const ClusterState& s, const Action& a) {
   const HostedReplica& leader = hostedAt(s, a.broker, a.tp);
   if (!brokerAt(s, a.broker).alive || !leader.present || !leader.is_leader || leader.alter_partition_pending ||
       leader.refused_expansions.contains(a.replica) ||
@@ -189,9 +204,10 @@ bool expandIsrEnabled(const Config&, const ClusterState& s, const Action& a) {
   }
   if (!isBrokerId(a.replica) || !brokerAt(s, a.replica).alive) return false;
   const HostedReplica& follower = hostedAt(s, a.replica, a.tp);  // caught up: follows this leader epoch
-  return follower.present && !follower.is_leader && follower.leader_epoch == leader.leader_epoch && hasEventRoom(s);
+  return follower.present && !follower.is_leader && follower.leader_epoch == leader.leader_epoch &&
+         hasRoomForIsrChange(config, s);
 }
-void alterPartitionApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+void alterPartitionApply(const Config& config, ClusterState& s, const Action& a, StepObserver&) {
   HostedReplica& leader = brokerAt(s, a.broker).replicas[static_cast<std::size_t>(partitionIndex(a.tp))];
   BrokerList isr = leader.isr;
   if (a.kind == ActionKind::ShrinkIsr) {
@@ -200,6 +216,7 @@ void alterPartitionApply(const Config&, ClusterState& s, const Action& a, StepOb
     isr.push_back(a.replica);
   }
   const LeaderAndIsr proposed{a.broker, leader.leader_epoch, LeaderRecoveryState::RECOVERED, isr, leader.partition_epoch};
+  if (!alterPartitionSupported(config)) return writeIsrChangeToZooKeeper(s.world, a.broker, a.tp, proposed);
   leader.alter_partition_pending = true;
   sendToActiveController(s, ControllerEvent{.kind = ControllerEventKind::AlterPartitionReceived,
                                             .broker = a.broker,

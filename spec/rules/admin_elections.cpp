@@ -142,13 +142,6 @@ void doControlledShutdown(Controller& ctl, BrokerId id, std::int64_t broker_epoc
   handleStateChanges(ctl, followed_replicas, ReplicaState::OfflineReplica);
 }
 
-// updateLeaderAndIsrCache: the cache is reloaded from ZooKeeper, not from what was written.
-void updateLeaderAndIsrCache(Controller& ctl, TopicPartition tp) {
-  const std::optional<PartitionStateZnode> znode = readPartitionState(ctl.zk(), tp);
-  if (!znode) return;
-  partition(ctl.context(), tp).leadership = LeaderIsrAndControllerEpoch{znode->leader_and_isr, znode->controller_epoch};
-}
-
 // What the leader reads for its partition: the leadership now in ZooKeeper, or why not.
 enum class AlterPartitionAnswer : std::uint8_t { Accepted, IneligibleReplica, OtherError };
 struct AlterPartitionResponse {
@@ -221,6 +214,12 @@ void receiveAlterPartitionResponse(Observation& world, BrokerId leader, TopicPar
 }
 
 }  // namespace
+
+void updateLeaderAndIsrCache(Controller& ctl, TopicPartition tp) {
+  const std::optional<PartitionStateZnode> znode = readPartitionState(ctl.zk(), tp);
+  if (!znode) return;
+  partition(ctl.context(), tp).leadership = LeaderIsrAndControllerEpoch{znode->leader_and_isr, znode->controller_epoch};
+}
 
 void processReplicaLeaderElection(Controller& ctl, PartitionSet partitions, ElectionType type) {
   if (!ctl.module().active) return;  // NOT_CONTROLLER for every partition

@@ -34,4 +34,8 @@ void processControlledShutdown(Controller& ctl, BrokerId broker, std::int64_t br
 void processAlterPartition(Controller& ctl, BrokerId broker, std::int64_t broker_epoch, TopicPartition tp,
                            const LeaderAndIsr& proposed);
 
+// updateLeaderAndIsrCache: the partition's cached leadership is reloaded from its state znode
+// (kept when the znode is gone), not taken from what was written.
+void updateLeaderAndIsrCache(Controller& ctl, TopicPartition tp);
+
 }  // namespace kcspec::spec

@@ -163,6 +163,25 @@ void failLogDir(Observation& world, BrokerId self, TopicPartition tp) {
   fireWatch(world, ControllerEvent{.kind = ControllerEventKind::LogDirEventNotification});
 }
 
+void writeIsrChangeToZooKeeper(Observation& world, BrokerId self, TopicPartition tp, const LeaderAndIsr& proposed) {
+  HostedReplica& replica = hosted(brokerData(world, self), tp);
+  KCSPEC_ASSERT(replica.present && replica.is_leader && !replica.alter_partition_pending);
+  replica.alter_partition_pending = true;
+  TopicZnodes& topic = world.zk.topics[static_cast<std::size_t>(tp.topic)];
+  auto& znode = topic.states[static_cast<std::size_t>(tp.partition)];
+  // conditionalUpdatePath; its checker (the znode already holds exactly this) never matches here:
+  // every other writer of the znode changes the leader epoch.
+  if (!topic.exists || !znode || znode->leader_and_isr.partition_epoch != proposed.partition_epoch) return;
+  const LeaderAndIsr written = proposed.withPartitionEpoch(proposed.partition_epoch + 1);
+  znode = PartitionStateZnode{written, znode->controller_epoch};
+  replica.isr = written.isr;
+  replica.partition_epoch = written.partition_epoch;
+  replica.alter_partition_pending = false;
+  fireStateDataWatch(world, tp);
+  world.zk.isr_change_notifications.insert(tp);
+  fireWatch(world, ControllerEvent{.kind = ControllerEventKind::IsrChangeNotification});
+}
+
 void startBroker(Observation& world, BrokerId self) {
   BrokerData& broker = brokerData(world, self);
   KCSPEC_ASSERT(!broker.alive);

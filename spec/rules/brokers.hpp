@@ -44,4 +44,15 @@ bool hasLog(const BrokerData& broker, TopicPartition tp);
 // directory and the broker enough others that it is never left with none (when Kafka halts it).
 void failLogDir(Observation& world, BrokerId broker, TopicPartition tp);
 
+// ZkAlterPartitionManager.submit (inter.broker.protocol.version < 2.7-IV2): the leader writes its
+// proposed ISR to t-p's state znode itself, conditional on the partition epoch it holds. The
+// znode keeps its controller epoch: the leader writes the epoch of the controller whose
+// leadership it holds (Partition.controllerEpoch), and a znode still at the version the leader
+// holds is the one that leadership came from. Written: the leader commits the ISR and the new
+// version, and records the change in /isr_change_notification (propagateIsrChanges; Kafka batches
+// them within seconds, kcspec at once), whose child watch queues IsrChangeNotification — after
+// the state znode's own watch. Refused (BADVERSION, or no znode): the change stays pending
+// ("awaiting new metadata") until a LeaderAndIsr.
+void writeIsrChangeToZooKeeper(Observation& world, BrokerId leader, TopicPartition tp, const LeaderAndIsr& proposed);
+
 }  // namespace kcspec::spec

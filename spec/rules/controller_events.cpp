@@ -4,6 +4,7 @@
 #include "spec/rules/broker_membership.hpp"
 #include "spec/rules/brokers.hpp"
 #include "spec/rules/controller_failover.hpp"
+#include "spec/rules/isr_change_notifications.hpp"
 #include "spec/rules/reassignment.hpp"
 #include "spec/rules/topic_events.hpp"
 
@@ -70,6 +71,12 @@ void process(Controller& ctl, const ControllerEvent& event) {
       break;
     case ControllerEventKind::LeaderAndIsrResponseReceived:
       processLeaderAndIsrResponseReceived(ctl, event.broker, event.partitions, event.partition_errors);
+      break;
+    case ControllerEventKind::IsrChangeNotification:
+      processIsrChangeNotification(ctl);
+      break;
+    case ControllerEventKind::PartitionReassignmentIsrChange:
+      processPartitionReassignmentIsrChange(ctl, event.tp);
       break;
   }
 }

@@ -59,9 +59,10 @@ void initializePartitionReassignments(Controller& ctl) {
 }
 
 // §5.4 onControllerFailover, in Kafka's order (watches are the `active` flag; the feature
-// znode, the ISR-change notifications and schedulers are outside kcspec's scope).
+// znode and schedulers are outside kcspec's scope).
 void onControllerFailover(Controller& ctl) {
   deleteLogDirEventNotifications(ctl, ctl.zk().log_dir_event_notifications);  // step 3
+  deleteIsrChangeNotifications(ctl, ctl.zk().isr_change_notifications);        // step 4
   initializeControllerContext(ctl);
   topicDeletionManagerInit(ctl, ctl.zk().delete_topics, topicsIneligibleAtFailover(ctl));
   sendUpdateMetadataRequest(ctl, liveOrShuttingDownBrokerIds(ctl.context()), PartitionSet{});

@@ -87,8 +87,9 @@ std::optional<ElectionDecision> leaderForOffline(bool allow_unclean, const Elect
     return ElectionDecision{.leader = *leader, .new_isr = filter(in.isr, online), .isr_replaced = true,
                             .recovering = false, .unclean = false};
   }
+  // Unclean: the leader recovers its log first, where the protocol knows that state (≥ 3.2-IV0).
   return ElectionDecision{.leader = *leader, .new_isr = BrokerList{*leader}, .isr_replaced = true,
-                          .recovering = true, .unclean = true};
+                          .recovering = in.leader_recovery_supported, .unclean = true};
 }
 
 std::optional<ElectionDecision> leaderForReassign(const ElectionInputs& in) {

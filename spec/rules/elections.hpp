@@ -66,6 +66,8 @@ struct ElectionInputs {
   BrokerSet live_or_shutting_down;  // isReplicaOnline(r, tp, includeShuttingDownBrokers = true)
   BrokerSet shutting_down;          // shuttingDownBrokerIds
   bool topic_unclean_enabled = false;  // the topic's unclean.leader.election.enable (override over broker default)
+  // isLeaderRecoverySupported: inter.broker.protocol.version ≥ 3.2-IV0 (KIP-704).
+  bool leader_recovery_supported = true;
 };
 
 struct ElectionDecision {
@@ -73,7 +75,7 @@ struct ElectionDecision {
   BrokerList new_isr;           // the new LeaderAndIsr's ISR (== the old ISR when !isr_replaced)
   bool isr_replaced = false;    // newLeaderAndIsr / newRecoveringLeaderAndIsr (true) or newLeader (false)
   bool recovering = false;      // true: recovery state := RECOVERING (newRecoveringLeaderAndIsr, unclean
-                                // election at IBP 3.8 ≥ 3.2-IV0); false: recovery state copied unchanged
+                                // election when leader recovery is supported); false: recovery state copied unchanged
                                 // from the LeaderAndIsr read from ZK (it is not reset to RECOVERED)
   bool unclean = false;         // the leader was not in the old ISR (the UncleanLeaderElectionsPerSec meter ticks)
   BrokerList recipients;        // the brokers the LeaderAndIsr request is queued to, in assignment order

@@ -103,7 +103,11 @@ bool deletedTopicLeavesNothing(const Config&, const ClusterState& s) {
       const TopicPartition tp = partitionAt(i);
       if (ctx.all_topics.contains(tp.topic)) continue;
       const PartitionContext& p = ctx.partitions[static_cast<std::size_t>(i)];
-      if (p.assignment || p.leadership) return false;
+      // A stale reassignment of the deleted topic (S7's deviation) that an ISR change "completes"
+      // writes the empty assignment it read back (B2): S7's finding, not a leftover of removeTopic.
+      const bool stale_completion =
+          ctx.partitions_being_reassigned.contains(tp) && p.assignment && p.assignment->replicas.empty();
+      if ((p.assignment && !stale_completion) || p.leadership) return false;
       // A NonExistentReplica entry is Kafka's insert-if-absent bookkeeping (kafka.md §1.3, Appendix
       // D.4), like the NonExistentPartition entry it keeps; anything else is a leftover.
       for (const auto& replica : p.replica_states) {
@@ -133,7 +137,7 @@ bool noStaleReassignment(const Config&, const ClusterState& s) {
     const ControllerContextData& ctx = broker.controller.context;
     bool ok = true;
     ctx.partitions_being_reassigned.forEach([&](TopicPartition tp) {
-      ok &= ctx.partitions[static_cast<std::size_t>(partitionIndex(tp))].assignment.has_value();
+      ok &= ctx.all_topics.contains(tp.topic) && ctx.partitions[static_cast<std::size_t>(partitionIndex(tp))].assignment.has_value();
     });
     if (!ok) return false;
   }
@@ -453,11 +457,15 @@ constexpr Property kCatalog[] = {
      "No partition of a topic whose deletion has started is New or Online.", "KAFKA-8237 (mutant M6); kafka.md §4.1",
      PropertyKind::StateSafety, deletingTopicNotOnline},
     {"S7", "NoStaleReassignment",
-     "partitionsBeingReassigned holds only partitions the controller still has an assignment for.",
+     "partitionsBeingReassigned holds only partitions of topics the controller knows and has an assignment for.",
      "kafka.md §4.1 removeTopic, §5.7 (a topic deleted during its reassignment)", PropertyKind::StateSafety,
      noStaleReassignment, nullptr,
      "Deleting a topic during a reassignment of one of its partitions leaves the partition in "
-     "partitionsBeingReassigned (removeTopic does not touch it) until the next failover."},
+     "partitionsBeingReassigned (removeTopic does not touch it) until the next failover. Below "
+     "inter.broker.protocol.version 2.7-IV2 an ISR change of the partition then \"completes\" that "
+     "reassignment (PartitionReassignmentIsrChange, IsrChangeNotification): the empty assignment it "
+     "reads for the deleted topic is complete, and phase B writes it into the context (which S5 lets "
+     "pass for such a partition) before B3's leadership lookup throws NoSuchElementException."},
     {"S8", "NoDeletionDuringReassignment",
      "A topic's deletion never starts while one of its partitions is being reassigned.",
      "KAFKA-8237 (mutant M6); kafka.md §4.2, §5.6.2", PropertyKind::StateSafety, noDeletionDuringReassignment, nullptr,

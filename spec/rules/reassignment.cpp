@@ -137,6 +137,7 @@ void removePartitionFromReassigningPartitions(Controller& ctl, TopicPartition tp
   PartitionSet& reassigning = ctl.context().partitions_being_reassigned;
   // Kafka throws IllegalStateException otherwise; updateCurrentReassignment added it this event.
   KCSPEC_ASSERT(reassigning.contains(tp));
+  ctl.context().reassignment_isr_watches.erase(tp);  // unregisterZNodeChangeHandler, whatever the protocol
   maybeRemoveFromZkReassignment(ctl, [&](TopicPartition entry, const BrokerList& target) {
     return entry == tp && target == completed.replicas;
   });
@@ -166,6 +167,11 @@ void updateCurrentReassignment(Controller& ctl, TopicPartition tp, const Replica
       if (!reassignment.replicas.contains(r)) unneeded.push_back(r);
     }
     if (!unneeded.empty()) stopRemovedReplicasOfReassignedPartition(ctl, tp, unneeded);
+  }
+  // Before AlterPartition (< 2.7-IV2) leaders write their ISR themselves: the controller watches
+  // the state znode to see the target replicas join (PartitionReassignmentIsrChange).
+  if (ctl.config.inter_broker_protocol_version < MetadataVersion::IBP_2_7_IV2) {
+    ctl.context().reassignment_isr_watches.insert(tp);
   }
   ctl.context().partitions_being_reassigned.insert(tp);
 }

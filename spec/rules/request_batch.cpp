@@ -39,6 +39,35 @@ void enqueue(Controller& ctl, BrokerId broker, const ControlRequest& request) {
   sent.broker_epoch = ctl.context().live_broker_epochs[static_cast<std::size_t>(broker)];
 }
 
+using StopReplicaEntries = BoundedList<StopReplicaPartitionState, kMaxPartitions>;
+
+// StopReplica v3 and later (inter.broker.protocol.version ≥ 2.6-IV0): one request with a delete
+// flag and a leader epoch per partition; its response is looked at for the delete=true ones.
+void sendStopReplicaRequest(Controller& ctl, BrokerId broker, const StopReplicaEntries& entries) {
+  ControlRequest request{.kind = RequestKind::StopReplica};
+  request.stop_replica = entries;
+  for (const StopReplicaPartitionState& entry : entries) {
+    if (entry.delete_partition) request.response_wanted.insert(entry.tp);
+  }
+  enqueue(ctl, broker, request);
+}
+
+// StopReplica v0–v2 (older protocols): the delete flag belongs to the request, so the
+// delete=true partitions go first, in a request whose response is looked at, and the others in a
+// second one without a callback. Neither carries leader epochs: the broker reads −1 for each
+// (StopReplicaRequest.partitionStates), which every replica accepts.
+void sendStopReplicaRequestsWithoutLeaderEpochs(Controller& ctl, BrokerId broker, const StopReplicaEntries& entries) {
+  for (const bool delete_partitions : {true, false}) {
+    ControlRequest request{.kind = RequestKind::StopReplica};
+    for (const StopReplicaPartitionState& entry : entries) {
+      if (entry.delete_partition != delete_partitions) continue;
+      request.stop_replica.push_back(StopReplicaPartitionState{entry.tp, LeaderAndIsr::kNoEpoch, delete_partitions});
+      if (delete_partitions) request.response_wanted.insert(entry.tp);
+    }
+    if (!request.stop_replica.empty()) enqueue(ctl, broker, request);
+  }
+}
+
 }  // namespace
 
 void addLeaderAndIsrRequestForBrokers(Controller& ctl, RequestBatch& batch, const BrokerList& brokers,
@@ -109,12 +138,11 @@ void sendRequestsToBrokers(Controller& ctl, RequestBatch& batch) {
   registered.forEach([&](BrokerId broker) {
     const auto& entries = batch.stop_replica[static_cast<std::size_t>(broker)];
     if (entries.empty()) return;
-    ControlRequest request{.kind = RequestKind::StopReplica};
-    request.stop_replica = entries;
-    for (const StopReplicaPartitionState& entry : entries) {
-      if (entry.delete_partition) request.response_wanted.insert(entry.tp);
+    if (ctl.config.inter_broker_protocol_version >= MetadataVersion::IBP_2_6_IV0) {
+      sendStopReplicaRequest(ctl, broker, entries);
+    } else {
+      sendStopReplicaRequestsWithoutLeaderEpochs(ctl, broker, entries);
     }
-    enqueue(ctl, broker, request);
   });
   batch = RequestBatch{};
 }

@@ -55,6 +55,7 @@ ZkCode updatePartitionState(Controller& ctl, TopicPartition tp, const LeaderAndI
   if (znode->leader_and_isr.partition_epoch != leader_and_isr.partition_epoch) return ZkCode::BADVERSION;
   new_version = leader_and_isr.partition_epoch + 1;
   znode = PartitionStateZnode{leader_and_isr.withPartitionEpoch(new_version), ctl.epoch()};
+  fireStateDataWatch(ctl.world, tp);
   return appliedWriteAnswer(ctl.zk(), tp, ZkCode::BADVERSION);
 }
 
@@ -105,6 +106,14 @@ void deleteLogDirEventNotifications(Controller& ctl, BrokerSet brokers) {
   if (any_deleted) fireWatch(ctl.world, ControllerEvent{.kind = ControllerEventKind::LogDirEventNotification});
 }
 
+void deleteIsrChangeNotifications(Controller& ctl, PartitionSet partitions) {
+  if (partitions.empty()) return;  // no delete request, so nothing is fenced
+  checkControllerEpoch(ctl);
+  const bool any_deleted = !(ctl.zk().isr_change_notifications & partitions).empty();
+  ctl.zk().isr_change_notifications = ctl.zk().isr_change_notifications - partitions;
+  if (any_deleted) fireWatch(ctl.world, ControllerEvent{.kind = ControllerEventKind::IsrChangeNotification});
+}
+
 PartitionSet partitionReassignmentEntries(const ZooKeeperData& zk) {
   const ReassignPartitionsZnode& znode = zk.reassign_partitions;
   if (!znode.exists || znode.invalid_json) return PartitionSet{};
@@ -141,6 +150,13 @@ void fireTopicDataWatch(Observation& world, TopicIndex topic) {
     }
     return;
   }
+}
+
+void fireStateDataWatch(Observation& world, TopicPartition tp) {
+  const BrokerId active = activeControllerOf(world);
+  if (active == kNoLeader) return;
+  if (!world.brokers[static_cast<std::size_t>(active)].controller.context.reassignment_isr_watches.contains(tp)) return;
+  fireWatch(world, ControllerEvent{.kind = ControllerEventKind::PartitionReassignmentIsrChange, .tp = tp});
 }
 
 void fireWatch(Observation& world, const ControllerEvent& event) {

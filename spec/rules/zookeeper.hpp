@@ -70,6 +70,14 @@ void deletePreferredReplicaElection(Controller& ctl);
 // Deleting any fires the child watch that reading them re-armed (LogDirEventNotification).
 void deleteLogDirEventNotifications(Controller& ctl, BrokerSet brokers);
 
+// deleteIsrChangeNotifications (fenced): /isr_change_notification's children naming `partitions`.
+// Deleting any fires the child watch (IsrChangeNotification), as for log-directory events.
+void deleteIsrChangeNotifications(Controller& ctl, PartitionSet partitions);
+
+// t-p's state znode's data changed: PartitionReassignmentIsrChange(t-p), if the active controller
+// watches it (`reassignment_isr_watches`, inter.broker.protocol.version < 2.7-IV2).
+void fireStateDataWatch(Observation& world, TopicPartition tp);
+
 // A watch fired: `event` goes to the active controller's queue — the one whose handlers are
 // registered — unless an identical event is already pending (ZooKeeper watches are one-shot
 // and re-armed when the handler reads, so changes before that coalesce into one notification).

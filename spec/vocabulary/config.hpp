@@ -13,6 +13,7 @@
 
 #include "spec/vocabulary/broker_set.hpp"
 #include "spec/vocabulary/ids.hpp"
+#include "spec/vocabulary/metadata_version.hpp"
 
 namespace kcspec {
 
@@ -102,6 +103,8 @@ struct Config {
   std::vector<TopicConfig> topics;         // topic index = position
   bool delete_topic_enable = true;         // delete.topic.enable (default true)
   bool auto_leader_rebalance_enable = false;
+  // inter.broker.protocol.version of every broker (default: Kafka 3.8's latest production value).
+  MetadataVersion inter_broker_protocol_version = kLatestProductionMetadataVersion;
   Bounds bounds;
 
   int topicCount() const { return static_cast<int>(topics.size()); }

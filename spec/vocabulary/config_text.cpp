@@ -243,6 +243,17 @@ class ConfigParser {
       once(rebalance_line_, line, keyword);
       arity(line, args, 1, "auto.leader.rebalance.enable true|false");
       config_.auto_leader_rebalance_enable = parseBool(line, args[0]);
+    } else if (keyword == "inter.broker.protocol.version") {
+      once(ibp_line_, line, keyword);
+      arity(line, args, 1, "inter.broker.protocol.version <version>");
+      const std::optional<MetadataVersion> version = parseMetadataVersion(args[0]);
+      if (!version) {
+        fail(line, fmt::format("inter.broker.protocol.version `{}` is not a valid version (Kafka 3.8 knows {} … {}, "
+                               "spelled as `2.7-IV2` or as a release, `2.7`)",
+                               args[0], metadataVersionName(MetadataVersion::IBP_0_8_0),
+                               metadataVersionName(kLatestProductionMetadataVersion)));
+      }
+      config_.inter_broker_protocol_version = *version;
     } else if (keyword == "topic") {
       arity(line, args, 1, "topic <name>");
       if (const auto problem = topicNameProblem(args[0])) fail(line, *problem);
@@ -409,7 +420,7 @@ class ConfigParser {
 
   std::string file_;
   Config config_;
-  std::optional<int> name_line_, brokers_line_, alive_line_, delete_line_, rebalance_line_;
+  std::optional<int> name_line_, brokers_line_, alive_line_, delete_line_, rebalance_line_, ibp_line_;
   std::array<std::optional<int>, kBoundNames.size()> bound_lines_;
   std::optional<int> overall_bound_line_;
   std::vector<TopicLines> topics_;
@@ -455,6 +466,11 @@ std::string printConfig(const Config& config) {
   }
   out += fmt::format("delete.topic.enable {}\n", boolText(config.delete_topic_enable));
   out += fmt::format("auto.leader.rebalance.enable {}\n", boolText(config.auto_leader_rebalance_enable));
+  // Only when not the default: configurations, traces and driver sessions from before the
+  // statement existed read exactly as they did (a SUT that models 3.8 alone need not know it).
+  if (config.inter_broker_protocol_version != kLatestProductionMetadataVersion) {
+    out += fmt::format("inter.broker.protocol.version {}\n", metadataVersionName(config.inter_broker_protocol_version));
+  }
   for (const TopicConfig& topic : config.topics) {
     out += fmt::format("topic {}\n", topic.name);
     for (std::size_t p = 0; p < topic.assignment.size(); ++p) {

@@ -6,6 +6,8 @@
 //   alive-at-start <id> …                        a subset of `brokers`; none when absent
 //   delete.topic.enable true|false               default true
 //   auto.leader.rebalance.enable true|false      default false
+//   inter.broker.protocol.version <version>      default 3.8-IV0; Kafka 3.8's spellings: `2.7-IV2`,
+//                                                a release (`2.7`: its newest), `0.10.0-IV1`, …
 //   topic <name>                                 [A-Za-z0-9._-]+; starts a topic block
 //     partition <p> replicas <id>,<id>,…         p = 0, 1, 2, … in order; at least one per topic
 //     add-partition replicas <id>,<id>,…         appended by `add-partitions`, one per use, in order
@@ -39,7 +41,8 @@ namespace kcspec {
 Config parseConfig(std::string_view text, std::string_view file_name);
 
 // The canonical text: every statement in the order of the grammar above, every flag and per-kind
-// bound spelled out (`bound perturbations` only when set). parseConfig(printConfig(c)) equals c field by field for every valid c.
+// bound spelled out (`bound perturbations` only when set, `inter.broker.protocol.version` only when
+// not 3.8-IV0). parseConfig(printConfig(c)) equals c field by field for every valid c.
 std::string printConfig(const Config& config);
 
 // A topic's name as the configuration spells it (`#<index>` for an index it does not have), and

@@ -31,6 +31,8 @@ enum class ControllerEventKind : std::uint8_t {
   LogDirEventNotification,                   // /log_dir_event_notification children changed
   LeaderAndIsrResponseReceived,              // a LeaderAndIsr response (kcspec keeps those with KAFKA_STORAGE_ERROR)
   RegisterBrokerAndReelect,                  // a new session after an expiry: register the broker again
+  IsrChangeNotification,                     // /isr_change_notification children changed (IBP < 2.7-IV2)
+  PartitionReassignmentIsrChange,            // a reassigning partition's state znode changed (IBP < 2.7-IV2)
 };
 
 inline constexpr std::string_view kControllerEventNames[] = {
@@ -38,7 +40,8 @@ inline constexpr std::string_view kControllerEventNames[] = {
     "TopicDeletionStopReplicaResponseReceived", "ApiPartitionReassignment", "AlterPartitionReceived",
     "ControlledShutdown", "ReplicaLeaderElection", "AutoPreferredReplicaLeaderElection",
     "TopicUncleanLeaderElectionEnable", "ZkPartitionReassignment", "LogDirEventNotification",
-    "LeaderAndIsrResponseReceived", "RegisterBrokerAndReelect"};
+    "LeaderAndIsrResponseReceived", "RegisterBrokerAndReelect", "IsrChangeNotification",
+    "PartitionReassignmentIsrChange"};
 
 constexpr std::string_view eventName(ControllerEventKind kind) {
   return kControllerEventNames[static_cast<int>(kind)];
@@ -51,7 +54,7 @@ struct ControllerEvent {
   BrokerId broker = kNoLeader;      // ControlledShutdown, AlterPartition, StopReplica and LeaderAndIsr responses
   std::int64_t broker_epoch = -1;   // ControlledShutdown, AlterPartition
   TopicIndex topic = -1;            // PartitionModifications, TopicUncleanLeaderElectionEnable
-  TopicPartition tp;                // ApiPartitionReassignment, AlterPartition
+  TopicPartition tp;                // ApiPartitionReassignment, AlterPartition, PartitionReassignmentIsrChange
   PartitionSet partitions;          // ReplicaLeaderElection; StopReplica and LeaderAndIsr responses: all partitions
   PartitionSet partition_errors;    // StopReplica response: partitions answered with an error; LeaderAndIsr: KAFKA_STORAGE_ERROR
   ElectionType election_type = ElectionType::PREFERRED;

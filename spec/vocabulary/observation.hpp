@@ -94,6 +94,10 @@ struct ZooKeeperData {
   // partitions whose state znode's next applied write loses its response — the connection drops,
   // KafkaZkClient resends the write on reconnection and returns the resend's answer.
   PartitionSet lost_write_responses;
+  // /isr_change_notification/isr_change_<seq>, by the partitions they name: a leader that wrote its
+  // ISR to ZooKeeper itself (inter.broker.protocol.version < 2.7-IV2) records the change there; the
+  // controller reads them all and deletes them (kafka.md §5.6.4).
+  PartitionSet isr_change_notifications;
   friend constexpr bool operator==(const ZooKeeperData&, const ZooKeeperData&) = default;
 };
 
@@ -121,6 +125,11 @@ struct ControllerContextData {
   std::int32_t offline_partition_count = 0;
   // replicasOnOfflineDirs, by broker: the partitions it answered LeaderAndIsr with KAFKA_STORAGE_ERROR.
   std::array<PartitionSet, kMaxBrokers> replicas_on_offline_dirs{};
+  // Not the context's but the controller's ZooKeeper handlers, kept here because resigning drops
+  // them with it: the reassigning partitions whose state znode the controller watches
+  // (PartitionReassignmentIsrChangeHandler, registered when inter.broker.protocol.version < 2.7-IV2;
+  // kafka.md §5.7.2 step 2).
+  PartitionSet reassignment_isr_watches;
   friend constexpr bool operator==(const ControllerContextData&, const ControllerContextData&) = default;
 };
 static_assert(kMaxBrokers == 8, "live_broker_epochs' initializer lists one −1 per broker");

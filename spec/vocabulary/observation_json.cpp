@@ -210,6 +210,8 @@ class Writer {
     laterMember(out, "log_dir_event_notifications", ids(zk.log_dir_event_notifications),
                 zk.log_dir_event_notifications.empty());
     laterMember(out, "lost_write_responses", partitions(zk.lost_write_responses), zk.lost_write_responses.empty());
+    laterMember(out, "isr_change_notifications", partitions(zk.isr_change_notifications),
+                zk.isr_change_notifications.empty());
     return out;
   }
 
@@ -355,6 +357,8 @@ class Writer {
     }
     const bool no_offline_dirs = offline_dirs.empty();
     laterMember(out, "replicas_on_offline_dirs", std::move(offline_dirs), no_offline_dirs);
+    laterMember(out, "reassignment_isr_watches", partitions(c.reassignment_isr_watches),
+                c.reassignment_isr_watches.empty());
     return out;
   }
 
@@ -668,7 +672,7 @@ class Reader {
   ZooKeeperData zookeeper(const Json& j, const std::string& at) const {
     object(j, at, {"brokers", "topics", "controller", "controller_epoch", "controller_epoch_zk_version", "delete_topics",
                    "last_zxid", "reassign_partitions", "preferred_replica_election", "log_dir_event_notifications",
-                   "lost_write_responses"});
+                   "lost_write_responses", "isr_change_notifications"});
     ZooKeeperData zk;
     read(j, at, "brokers", [&](const Json& brokers, const std::string& bat) {
       object(brokers, bat, {});
@@ -738,6 +742,8 @@ class Reader {
          [&](const Json& v, const std::string& p) { zk.log_dir_event_notifications = brokerSet(v, p); });
     read(j, at, "lost_write_responses",
          [&](const Json& v, const std::string& p) { zk.lost_write_responses = partitionSet(v, p); });
+    read(j, at, "isr_change_notifications",
+         [&](const Json& v, const std::string& p) { zk.isr_change_notifications = partitionSet(v, p); });
     return zk;
   }
 
@@ -850,7 +856,8 @@ class Reader {
   ControllerContextData context(const Json& j, const std::string& at) const {
     object(j, at, {"epoch", "epoch_zk_version", "live_broker_epochs", "shutting_down_broker_ids", "all_topics",
                    "partitions", "partitions_being_reassigned", "topics_to_be_deleted", "topics_with_deletion_started",
-                   "topics_ineligible_for_deletion", "offline_partition_count", "replicas_on_offline_dirs"});
+                   "topics_ineligible_for_deletion", "offline_partition_count", "replicas_on_offline_dirs",
+                   "reassignment_isr_watches"});
     ControllerContextData c;
     read(j, at, "epoch", [&](const Json& v, const std::string& p) { c.epoch = integer<std::int32_t>(v, p); });
     read(j, at, "epoch_zk_version", [&](const Json& v, const std::string& p) { c.epoch_zk_version = integer<std::int32_t>(v, p); });
@@ -903,6 +910,8 @@ class Reader {
         c.replicas_on_offline_dirs[static_cast<std::size_t>(brokerKey(key, dat))] = partitionSet(value, child(dat, key));
       }
     });
+    read(j, at, "reassignment_isr_watches",
+         [&](const Json& v, const std::string& p) { c.reassignment_isr_watches = partitionSet(v, p); });
     return c;
   }
 

@@ -121,7 +121,8 @@ std::string eventText(const Config& config, const ControllerEvent& e) {
   if (e.broker != kNoLeader) fields.push_back(fmt::format("broker={}", e.broker));
   if (e.broker_epoch != -1) fields.push_back(fmt::format("broker_epoch={}", e.broker_epoch));
   if (e.topic != -1) fields.push_back(fmt::format("topic={}", topicName(config, e.topic)));
-  if (e.kind == K::ApiPartitionReassignment || e.kind == K::AlterPartitionReceived || e.tp != TopicPartition{}) {
+  if (e.kind == K::ApiPartitionReassignment || e.kind == K::AlterPartitionReceived ||
+      e.kind == K::PartitionReassignmentIsrChange || e.tp != TopicPartition{}) {
     fields.push_back(fmt::format("partition={}", partitionName(config, e.tp)));
   }
   if (!e.partitions.empty()) fields.push_back(fmt::format("partitions={}", partitions(config, e.partitions)));
@@ -224,6 +225,7 @@ void visitSlots(const Config& config, const Observation& o, Emit&& emit) {
                                 : "");
   emit("/log_dir_event_notification", ids(zk.log_dir_event_notifications));
   emit("zookeeper lost_write_responses", partitions(config, zk.lost_write_responses));
+  emit("/isr_change_notification", partitions(config, zk.isr_change_notifications));
   emit("zookeeper last_zxid", zk.last_zxid != 0 ? fmt::format("{}", zk.last_zxid) : "");
 
   for (int b = 0; b < kMaxBrokers; ++b) {
@@ -307,6 +309,7 @@ void visitSlots(const Config& config, const Observation& o, Emit&& emit) {
       emit(fmt::format("{}replicas_on_offline_dirs {}", ctx, id),
            partitions(config, c.replicas_on_offline_dirs[static_cast<std::size_t>(id)]));
     }
+    emit(ctx + "reassignment_isr_watches", partitions(config, c.reassignment_isr_watches));
     for (std::size_t i = 0; i < kMaxControllerEvents; ++i) {
       emit(fmt::format("{} events[{}]", at, i), i < module.events.size() ? eventText(config, module.events[i]) : "");
     }

@@ -577,6 +577,31 @@ bound broker-session-losses 2
 bound perturbations 2
 )";
 
+// `old-protocol`: inter.broker.protocol.version 2.4 (issue 29 item 1, docs/world.md convention 12):
+// leaders write their ISR changes to ZooKeeper with /isr_change_notification, a reassignment
+// completes through the state-znode watch, StopReplica goes without leader epochs and an unclean
+// leader is not RECOVERING; with a crash, a failover, a deletion and an unclean election, at most
+// three perturbations per history.
+constexpr std::string_view kOldProtocol = R"(# kcspec preset: old-protocol
+name old-protocol
+brokers 1 2 3
+alive-at-start 1 2 3
+delete.topic.enable true
+auto.leader.rebalance.enable false
+inter.broker.protocol.version 2.4
+topic t
+  partition 0 replicas 1,2
+  reassign 0 to 2,3
+  exists-at-start true
+bound crashes 1
+bound controller-failovers 1
+bound topic-deletions 1
+bound reassignments 1
+bound unclean-elections 1
+bound isr-shrinks 1
+bound perturbations 3
+)";
+
 // The main job until session 25: `default` with at most two perturbations per history, built from
 // kDefault's text (so that the two cannot drift apart): every kind alone and every pair of kinds
 // (4,628,885 states unreduced, about 19 s on two threads, and 60,526 with the default reduction,
@@ -624,6 +649,7 @@ std::optional<std::string_view> presetText(std::string_view name) {
   if (name == "log-dir-failure") return kLogDirFailure;
   if (name == "zk-connection-loss") return kZkConnectionLoss;
   if (name == "broker-session-loss") return kBrokerSessionLoss;
+  if (name == "old-protocol") return kOldProtocol;
   if (name == "two-perturbations") return twoPerturbationsText();
   return std::nullopt;
 }

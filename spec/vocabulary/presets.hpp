@@ -13,7 +13,8 @@
 // directories failing under a leader and a follower, with a deletion, a crash and a failover),
 // `zk-connection-loss` (the controller's ZooKeeper connection dropping after a state-znode write
 // was applied, kafka.md §6.3.8), `broker-session-loss` (a running broker's ZooKeeper session
-// expiring, kafka.md §6.3.7), `two-perturbations`
+// expiring, kafka.md §6.3.7), `old-protocol` (inter.broker.protocol.version 2.4: ISR changes
+// written by leaders, StopReplica without leader epochs), `two-perturbations`
 // (`default` with two perturbations per history: the main job until session 25, and the scope of
 // the runs that also go unreduced). Each is written in the configuration's text form and parsed,
 // so it is valid by construction.
@@ -29,11 +30,11 @@
 
 namespace kcspec {
 
-inline constexpr std::array<std::string_view, 21> kPresetNames = {
+inline constexpr std::array<std::string_view, 22> kPresetNames = {
     "default",   "medium",  "large",     "two-perturbations", "every-perturbation", "crash-isr",    "crash-deletion",
     "stress-4",  "stress-5",  "cancel-during-shutdown", "deletion", "unclean", "no-delete", "reassignment", "rebalance",
     "spare-brokers", "four-brokers", "legacy-admin", "log-dir-failure", "zk-connection-loss",
-    "broker-session-loss"};
+    "broker-session-loss", "old-protocol"};
 
 // The presets too large to explore that random histories (`kcspec mutants`, `kcspec prove`, the
 // property tests) draw their variety from; the order is part of the histories' seeds.

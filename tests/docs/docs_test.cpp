@@ -86,7 +86,7 @@ TEST(SpecPages, EachWorkedExampleTakesTheStepItDocuments) {
   }
   for (const EventDoc& doc : eventDocs()) {
     if (doc.example.empty()) continue;
-    const WorkedExample example = runWorkedExample(config, doc.example, eventName(doc.kind));
+    const WorkedExample example = runWorkedExample(workedExampleConfig(doc.example), doc.example, eventName(doc.kind));
     ASSERT_EQ(example.step.kind, ActionKind::ProcessEvent) << eventName(doc.kind);
     const auto& events = example.before.world.brokers[static_cast<std::size_t>(example.step.broker)].controller.events;
     ASSERT_FALSE(events.empty());

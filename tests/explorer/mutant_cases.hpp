@@ -197,6 +197,24 @@ bound broker-session-losses 1
 bound perturbations 1
 )";
 
+// 2 brokers on inter.broker.protocol.version 2.4: leaders write their ISR changes to ZooKeeper
+// (the state znode's watch and /isr_change_notification queue events, no controller needed), a
+// reassignment to 2 alone is watched through the state znode, a crash. No mutant's case: the
+// independence relation's (a leader's ZooKeeper write against deliveries to it and to others).
+constexpr std::string_view kOldProtocol = R"(name old-protocol-small
+brokers 1 2
+alive-at-start 1 2
+inter.broker.protocol.version 2.4
+topic t
+  partition 0 replicas 1,2
+  reassign 0 to 2
+  exists-at-start true
+bound reassignments 1
+bound crashes 1
+bound isr-shrinks 1
+bound perturbations 2
+)";
+
 struct MutantCase {
   std::string_view mutant;
   std::string_view config;

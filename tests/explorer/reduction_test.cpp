@@ -163,7 +163,7 @@ TEST(IndependenceRelation, HoldsForTheSpecInEveryState) {
   for (std::string_view text : {mutant_cases::kCrash, mutant_cases::kShrinkCrash, mutant_cases::kShutdownDelete,
                                 mutant_cases::kPreferredDelete, mutant_cases::kNoDeleteFailover,
                                 mutant_cases::kLogDirFailure, mutant_cases::kZkConnectionLoss,
-                                mutant_cases::kBrokerSessionLoss}) {
+                                mutant_cases::kBrokerSessionLoss, mutant_cases::kOldProtocol}) {
     const Config config = configNamed(text);
     SCOPED_TRACE(config.name);
     total += checkRelation(SpecSystem(config));
@@ -175,7 +175,7 @@ TEST(IndependenceRelation, HoldsForTheReferenceImplementationInEveryState) {
   RelationCounts total;
   for (std::string_view text : {mutant_cases::kCrash, mutant_cases::kShrinkCrash, mutant_cases::kShutdown,
                                 mutant_cases::kLogDirFailure, mutant_cases::kZkConnectionLoss,
-                                mutant_cases::kBrokerSessionLoss}) {
+                                mutant_cases::kBrokerSessionLoss, mutant_cases::kOldProtocol}) {
     const Config config = configNamed(text);
     SCOPED_TRACE(config.name);
     total += checkRelation(ImplSystem(config));
@@ -298,6 +298,12 @@ TEST(ReducedSearch, FindsWhatTheFullSearchFindsWithLogDirectoryFailures) {
 
 TEST(ReducedSearch, FindsWhatTheFullSearchFindsWithZooKeeperConnectionLosses) {
   const Config config = configNamed(mutant_cases::kZkConnectionLoss);
+  expectSameVerdicts(SpecSystem(config));
+  expectSameVerdicts(ImplSystem(config));
+}
+
+TEST(ReducedSearch, FindsWhatTheFullSearchFindsOnAnOldProtocol) {
+  const Config config = configNamed(mutant_cases::kOldProtocol);
   expectSameVerdicts(SpecSystem(config));
   expectSameVerdicts(ImplSystem(config));
 }

@@ -15,7 +15,7 @@ namespace kcspec::impl::testing {
 class RecordingChannel final : public ControllerChannel {
  public:
   void sendRequest(BrokerId broker, const ControlRequest& request) override { sent.emplace_back(broker, request); }
-  void respondAlterPartition(BrokerId broker, std::int64_t, TopicPartition tp, const AlterPartitionResponse& response) override {
+  void respondAlterPartition(BrokerId broker, TopicPartition tp, const AlterPartitionResponse& response) override {
     alter_partition_responses.push_back({broker, tp, response});
   }
   struct Answered {

@@ -57,13 +57,16 @@ TEST(ImplElection, LeaderForOfflineShrinksTheIsrOrStartsRecoveringWhenUnclean) {
   const TopicPartition tp{0, 0};
   ControllerContext context = contextWith(BrokerSet{2, 3}, BrokerSet{}, {1, 2, 3});
   const LeaderAndIsr lai = LeaderAndIsr::make(1, BrokerList{1, 2, 3}).withPartitionEpoch(4);
-  auto results = Election::leaderForOffline(context, {UncleanElectionInput{tp, lai, false}});
+  auto results = Election::leaderForOffline(context, true, {UncleanElectionInput{tp, lai, false}});
   ASSERT_TRUE(results[0].leader_and_isr.has_value());
   EXPECT_EQ(*results[0].leader_and_isr, (LeaderAndIsr{2, 1, LeaderRecoveryState::RECOVERED, BrokerList{2, 3}, 4}));
   EXPECT_EQ(results[0].recipients, (BrokerList{2, 3}));
   const LeaderAndIsr stale = LeaderAndIsr::make(1, BrokerList{1});
-  results = Election::leaderForOffline(context, {UncleanElectionInput{tp, stale, true}});
+  results = Election::leaderForOffline(context, true, {UncleanElectionInput{tp, stale, true}});
   EXPECT_EQ(*results[0].leader_and_isr, (LeaderAndIsr{2, 1, LeaderRecoveryState::RECOVERING, BrokerList{2}, 0}));
+  // Below inter.broker.protocol.version 3.2-IV0 the unclean leader is simply the ISR.
+  results = Election::leaderForOffline(context, false, {UncleanElectionInput{tp, stale, true}});
+  EXPECT_EQ(*results[0].leader_and_isr, (LeaderAndIsr{2, 1, LeaderRecoveryState::RECOVERED, BrokerList{2}, 0}));
 }
 
 TEST(ImplElection, LeaderForControlledShutdownTellsTheShuttingDownBroker) {

@@ -29,6 +29,7 @@ void expectSameConfig(const Config& a, const Config& b) {
   EXPECT_EQ(a.brokers_alive_at_start, b.brokers_alive_at_start);
   EXPECT_EQ(a.delete_topic_enable, b.delete_topic_enable);
   EXPECT_EQ(a.auto_leader_rebalance_enable, b.auto_leader_rebalance_enable);
+  EXPECT_EQ(a.inter_broker_protocol_version, b.inter_broker_protocol_version);
   ASSERT_EQ(a.topics.size(), b.topics.size());
   for (std::size_t t = 0; t < a.topics.size(); ++t) {
     SCOPED_TRACE("topic " + a.topics[t].name);
@@ -112,6 +113,7 @@ TEST(ConfigText, DefaultsWhenStatementsAreLeftOut) {
   EXPECT_TRUE(c.brokers_alive_at_start.empty());
   EXPECT_TRUE(c.delete_topic_enable);
   EXPECT_FALSE(c.auto_leader_rebalance_enable);
+  EXPECT_EQ(c.inter_broker_protocol_version, MetadataVersion::IBP_3_8_IV0);
   Bounds b = c.bounds;
   for (std::size_t i = 0; i < kBoundNames.size(); ++i) EXPECT_EQ(*boundField(b, i), 0);
 }
@@ -127,6 +129,16 @@ TEST(ConfigText, TheOverallBoundIsOptionalAndPrintedOnlyWhenSet) {
   EXPECT_TRUE(printed.ends_with("bound log-dir-failures 0\nbound zk-connection-losses 0\nbound broker-session-losses 0\nbound perturbations 1\n")) << printed;
   expectSameConfig(with, parseConfig(printed, "printed.conf"));
   EXPECT_EQ(parseConfig("brokers 0\nbound perturbations 0\n", "c.conf").bounds.perturbations, 0);
+}
+
+TEST(ConfigText, TheProtocolVersionIsPrintedWhenNotTheDefault) {
+  const Config old = parseConfig("brokers 0\ninter.broker.protocol.version 2.7.1\n", "a.conf");
+  EXPECT_EQ(old.inter_broker_protocol_version, MetadataVersion::IBP_2_7_IV2);
+  const std::string printed = printConfig(old);
+  EXPECT_NE(printed.find("\ninter.broker.protocol.version 2.7-IV2\n"), std::string::npos) << printed;
+  expectSameConfig(old, parseConfig(printed, "printed.conf"));
+  const Config latest = parseConfig("brokers 0\ninter.broker.protocol.version 3.8\n", "b.conf");
+  EXPECT_EQ(printConfig(latest).find("inter.broker.protocol.version"), std::string::npos);
 }
 
 TEST(ConfigText, PrintThenParseGivesTheSameConfig) {
@@ -220,6 +232,12 @@ std::vector<BadInput> badConfigs() {
   std::vector<BadInput> cases = {
       {"unknown statement", kHead + "brokrs 1\n", 4, "unknown statement `brokrs`"},
       {"wrong arity, flag", kHead + "delete.topic.enable\n", 4, "wrong number of arguments"},
+      {"unknown protocol version", kHead + "inter.broker.protocol.version 3.9-IV0\n", 4,
+       "inter.broker.protocol.version `3.9-IV0` is not a valid version"},
+      {"protocol version with a trailing dot", kHead + "inter.broker.protocol.version 2.7.\n", 4, "`2.7.`"},
+      {"protocol version twice", kHead + "inter.broker.protocol.version 2.7\ninter.broker.protocol.version 2.8\n", 5,
+       "inter.broker.protocol.version"},
+      {"wrong arity, protocol version", kHead + "inter.broker.protocol.version\n", 4, "wrong number of arguments"},
       {"wrong arity, topic", kHead + "topic a b\n", 4, "wrong number of arguments"},
       {"wrong arity, bound", kHead + "bound crashes\n", 4, "wrong number of arguments"},
       {"wrong arity, partition", kHead + "  partition 1 1,2\n", 4, "wrong number of arguments"},
