@@ -223,13 +223,18 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "proposing its own view minus `F`: leader `L`, its leader epoch, its ISR without `F`, its partition epoch, "
      "RECOVERED. Queued as **AlterPartitionReceived**; the controller checks the broker epoch and the epochs, writes "
      "the new ISR conditionally on the partition epoch (which it bumps), answers the leader and sends "
-     "UpdateMetadata. Inter-broker protocol 3.8 makes ISR changes this way, not by writing ZooKeeper.",
+     "UpdateMetadata. That is the way from `inter.broker.protocol.version` 2.7-IV2 on; below it the leader writes "
+     "the proposal to the state znode itself (conditionally on its partition epoch) and records it in "
+     "`/isr_change_notification` (docs/world.md convention 12).",
      "`L` is alive and hosts the partition as leader with no proposal pending; `F` ≠ `L` is in that leader's ISR, "
      "which has at least two members, and removing `F` was not refused (INELIGIBLE_REPLICA) since the leader last "
      "heard of a change in the controller's view of the brokers (docs/world.md §7); an active controller whose event "
-     "queue has room; an `isr-shrinks` budget remains.",
-     "The active controller's event queue.",
-     "The event **AlterPartitionReceived(L, broker epoch, tp, proposed LeaderAndIsr)**.",
+     "queue has room (below 2.7-IV2: no active controller, or one with room for two events); an `isr-shrinks` "
+     "budget remains.",
+     "The active controller's event queue (below 2.7-IV2: the state znode, `/isr_change_notification`, the "
+     "leader's hosted replica).",
+     "The event **AlterPartitionReceived(L, broker epoch, tp, proposed LeaderAndIsr)** (below 2.7-IV2: "
+     "**PartitionReassignmentIsrChange** if the controller watches the state znode, then **IsrChangeNotification**).",
      "The broker side (`Partition.maybeShrinkIsr`) is outside kafka.md; the controller side is "
      "`KafkaController.processAlterPartition` (kafka.md §5.12).",
      "its section of `spec/rules/actions.cpp`; `processAlterPartition` in `spec/rules/admin_elections.cpp`",
@@ -238,7 +243,8 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "A follower `F` has caught up with leader `L`, which sends an AlterPartition request proposing its ISR plus "
      "`F`. Queued as **AlterPartitionReceived** and handled like a shrink; when the partition is being reassigned "
      "and the ISR now holds every target replica, the handler completes the reassignment "
-     "(`maybeCompleteReassignment`).",
+     "(`maybeCompleteReassignment`). Below `inter.broker.protocol.version` 2.7-IV2 the leader writes ZooKeeper "
+     "itself, as for a shrink, and the watches' events complete the reassignment.",
      "`L` is alive and hosts the partition as leader with no proposal pending; `F` is not in its ISR, is alive and "
      "hosts the partition as a follower at the same leader epoch, and adding `F` was not refused (INELIGIBLE_REPLICA) "
      "since the leader last heard of a change in the controller's view of the brokers (docs/world.md §7); an active "
