@@ -4,11 +4,16 @@
 // change's "from" state edited gives exactly one finding, at exactly that line.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "impl/cluster.hpp"
 #include "proofs/conformance/impl_log_run.hpp"
 #include "proofs/conformance/log_checker.hpp"
+#include "spec/vocabulary/scenario_text.hpp"
 
 namespace kcspec::conformance {
 namespace {
@@ -91,6 +96,49 @@ TEST(ImplLog, EditedFromStateIsReportedAtExactlyThatLine) {
   EXPECT_EQ(report.findings[0].kind, FindingKind::FromStateMismatch);
   EXPECT_NE(report.findings[0].message.find("NewReplica"), std::string::npos) << report.findings[0].message;
   EXPECT_EQ(report.unparsed, 0u);
+}
+
+// Every kept scenario (tests/scenarios: every protocol version, perturbation and deviation the
+// project states) run on the reference controller at TRACE: check-log parses every line it writes —
+// the StopReplica lines of both request shapes, the ISR-change paths of old protocols — and finds
+// nothing but the failures Kafka itself logs (failed elections, invalid transitions it reports).
+TEST(ImplLog, EveryScenariosLogParsesAndHasOnlyKafkasOwnFailures) {
+  std::size_t scenarios = 0;
+  std::uint64_t lines = 0;
+  std::size_t kafka_failures = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(KCSPEC_SOURCE_DIR "/tests/scenarios")) {
+    if (entry.path().extension() != ".scenario") continue;
+    const std::string file = entry.path().string();
+    SCOPED_TRACE(file);
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    const Scenario scenario = parseScenario(text.str(), file);
+    impl::TextLogSink sink(impl::LogLevel::TRACE);
+    impl::FakeClock clock;
+    std::optional<impl::ImplCluster> cluster;
+    if (scenario.given) {
+      cluster.emplace(scenario.config, scenario.given->world, impl::Mutants{}, impl::LogTarget{&sink, &clock});
+    } else {
+      cluster.emplace(scenario.config, impl::Mutants{}, impl::LogTarget{&sink, &clock});
+    }
+    if (!scenario.calls.empty()) continue;  // component actions: their own suite (kcspec suite)
+    for (const Action& a : scenario.steps) {
+      ASSERT_TRUE(cluster->isEnabled(a));
+      cluster->apply(a);
+    }
+    const CheckReport report = check(sink.text());
+    EXPECT_EQ(report.unparsed, 0u);
+    for (const Finding& f : report.findings) {
+      if (f.kind != FindingKind::KafkaFailure) ADD_FAILURE() << "line " << f.line << ": " << f.message;
+      kafka_failures += f.kind == FindingKind::KafkaFailure ? 1 : 0;
+    }
+    lines += report.lines;
+    ++scenarios;
+  }
+  EXPECT_GE(scenarios, 40u);
+  EXPECT_GT(lines, 2000u) << "the scenarios' logs were read";
+  EXPECT_GT(kafka_failures, 10u) << "the deviations' scenarios make Kafka log failures (T3, failed elections)";
 }
 
 }  // namespace
