@@ -59,9 +59,7 @@ void KafkaController::processAlterPartition(BrokerId brokerId, std::int64_t brok
         error = AlterPartitionError::INVALID_UPDATE_VERSION;  // INFO "Failed to update ISR … bad ZK version."
       } else if (const auto* lai = std::get_if<LeaderAndIsr>(&finished->second)) {
         accepted = *lai;
-        // updateLeaderAndIsrCache(successful partitions): re-read from ZK
-        const zk::PartitionStateRead read = services_.zk.getTopicPartitionState(tp);
-        if (read.state) context_.putPartitionLeadershipInfo(tp, *read.state);
+        updateLeaderAndIsrCache(PartitionSet{tp});  // the successful partitions, re-read from ZK
       } else {
         error = AlterPartitionError::UNKNOWN_TOPIC_OR_PARTITION;  // ERROR "Failed to update ISR for partition <tp>"
       }

@@ -17,11 +17,7 @@ void KafkaController::processIsrChangeNotification() {
   try {
     const PartitionSet partitions = services_.zk.getPartitionsFromIsrChangeNotifications(sequence_numbers);
     if (!partitions.empty()) {
-      // updateLeaderAndIsrCache(partitions)
-      partitions.forEach([&](TopicPartition tp) {
-        const zk::PartitionStateRead read = services_.zk.getTopicPartitionState(tp);
-        if (read.state) context_.putPartitionLeadershipInfo(tp, *read.state);
-      });
+      updateLeaderAndIsrCache(partitions);
       // DEBUG "Sending MetadataRequest to Brokers: … for TopicPartitions: …"
       sendUpdateMetadataRequest(context_.liveOrShuttingDownBrokerIds(), partitions);
       // A controller on a newer protocol has no watch on the state znodes: this completes

@@ -220,8 +220,11 @@ void KafkaController::initializeControllerContext() {
     }
   });
   context_.shuttingDownBrokerIds = BrokerSet{};
-  // updateLeaderAndIsrCache
-  context_.allPartitions().forEach([&](TopicPartition tp) {
+  updateLeaderAndIsrCache(context_.allPartitions());
+}
+
+void KafkaController::updateLeaderAndIsrCache(PartitionSet partitions) {
+  partitions.forEach([&](TopicPartition tp) {
     const zk::PartitionStateRead read = services_.zk.getTopicPartitionState(tp);
     if (read.state) context_.putPartitionLeadershipInfo(tp, *read.state);
   });

@@ -192,6 +192,9 @@ class KafkaController final : public DeletionClient {
   void processIsrChangeNotification();
   void processPartitionReassignmentIsrChange(TopicPartition tp);
   std::string statePath(TopicPartition tp) const;  // TopicPartitionStateZNode.path
+  // updateLeaderAndIsrCache: each partition's leadership read again from its state znode (kept as
+  // it is when the znode is gone).
+  void updateLeaderAndIsrCache(PartitionSet partitions);
 
   // --- log_dir_failures.cpp
   void processLogDirEventNotification();

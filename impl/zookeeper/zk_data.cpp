@@ -21,6 +21,12 @@ std::string join(std::initializer_list<std::string_view> pieces) {
   for (std::string_view piece : pieces) out += piece;
   return out;
 }
+
+// A sequential child's sequence number: path.substring(path.lastIndexOf(prefix) + prefix.length).
+std::string sequenceNumberAfter(std::string_view child, std::string_view prefix) {
+  const std::size_t at = child.rfind(prefix);
+  return std::string(at == std::string_view::npos ? child : child.substr(at + prefix.size()));
+}
 }  // namespace
 
 std::string brokerId(BrokerId id) { return join({kBrokerIds, "/", std::to_string(id)}); }
@@ -36,17 +42,12 @@ std::string logDirEventNotificationSequence(std::string_view sequence_number) {
   return join({kLogDirEventNotification, "/", kLogDirEventSequenceNumberPrefix, sequence_number});
 }
 std::string logDirEventSequenceNumber(std::string_view child) {
-  // path.substring(path.lastIndexOf(SequenceNumberPrefix) + SequenceNumberPrefix.length)
-  const std::size_t at = child.rfind(kLogDirEventSequenceNumberPrefix);
-  return std::string(at == std::string_view::npos ? child : child.substr(at + kLogDirEventSequenceNumberPrefix.size()));
+  return sequenceNumberAfter(child, kLogDirEventSequenceNumberPrefix);
 }
 std::string isrChangeNotificationSequence(std::string_view sequence_number) {
   return join({kIsrChangeNotification, "/", kIsrChangeSequenceNumberPrefix, sequence_number});
 }
-std::string isrChangeSequenceNumber(std::string_view child) {
-  const std::size_t at = child.rfind(kIsrChangeSequenceNumberPrefix);
-  return std::string(at == std::string_view::npos ? child : child.substr(at + kIsrChangeSequenceNumberPrefix.size()));
-}
+std::string isrChangeSequenceNumber(std::string_view child) { return sequenceNumberAfter(child, kIsrChangeSequenceNumberPrefix); }
 std::optional<std::pair<std::string_view, int>> parseTopicPartitionState(std::string_view path) {
   // /brokers/topics/<t>/partitions/<p>/state
   const std::string prefix = join({kTopics, "/"});

@@ -98,14 +98,7 @@ inline constexpr std::string_view kUnparsableReassignPartitions = "not json";
 // does not parse reads as no partition (Kafka's decode: `Json.parseBytes(…)…getOrElse(Set.empty)`).
 std::string preferredReplicaElection(const std::vector<LegacyPartitionEntry>& entries);
 std::vector<LegacyPartitionEntry> decodePreferredReplicaElection(std::string_view json);
-// IsrChangeNotificationSequenceZNode: the same JSON ({"version":1,"partitions":[{"topic":…,"partition":…},…]}),
-// decoded the same way (data that does not parse names no partition).
-inline std::string isrChangeNotification(const std::vector<LegacyPartitionEntry>& entries) {
-  return preferredReplicaElection(entries);
-}
-inline std::vector<LegacyPartitionEntry> decodeIsrChangeNotification(std::string_view json) {
-  return decodePreferredReplicaElection(json);
-}
+// IsrChangeNotificationSequenceZNode stores the same JSON and is decoded the same way.
 
 // LogDirEventNotificationSequenceZNode: {"version":1,"broker":<id>,"event":1} (LogDirFailureEvent).
 std::string logDirEventNotification(BrokerId broker);

@@ -7,37 +7,27 @@
 namespace kcspec {
 namespace {
 
-// Each value's release and internal version, as Kafka 3.8's MetadataVersion constructor takes them.
-struct Spelling {
-  std::string_view full;     // ibpVersion
-  std::string_view release;  // shortVersion
+// Each value's `version()` (ibpVersion): its release (shortVersion), then `-IV<n>` from 0.10.0 on.
+constexpr std::array<std::string_view, kMetadataVersionCount> kSpellings = {
+    "0.8.0",      "0.8.1",      "0.8.2",      "0.9.0",      "0.10.0-IV0", "0.10.0-IV1", "0.10.1-IV0", "0.10.1-IV1",
+    "0.10.1-IV2", "0.10.2-IV0", "0.11.0-IV0", "0.11.0-IV1", "0.11.0-IV2", "1.0-IV0",    "1.1-IV0",    "2.0-IV0",
+    "2.0-IV1",    "2.1-IV0",    "2.1-IV1",    "2.1-IV2",    "2.2-IV0",    "2.2-IV1",    "2.3-IV0",    "2.3-IV1",
+    "2.4-IV0",    "2.4-IV1",    "2.5-IV0",    "2.6-IV0",    "2.7-IV0",    "2.7-IV1",    "2.7-IV2",    "2.8-IV0",
+    "2.8-IV1",    "3.0-IV0",    "3.0-IV1",    "3.1-IV0",    "3.2-IV0",    "3.3-IV0",    "3.3-IV1",    "3.3-IV2",
+    "3.3-IV3",    "3.4-IV0",    "3.5-IV0",    "3.5-IV1",    "3.5-IV2",    "3.6-IV0",    "3.6-IV1",    "3.6-IV2",
+    "3.7-IV0",    "3.7-IV1",    "3.7-IV2",    "3.7-IV3",    "3.7-IV4",    "3.8-IV0",
 };
 
-constexpr std::array<Spelling, kMetadataVersionCount> kSpellings = {{
-    {"0.8.0", "0.8.0"},         {"0.8.1", "0.8.1"},         {"0.8.2", "0.8.2"},         {"0.9.0", "0.9.0"},
-    {"0.10.0-IV0", "0.10.0"},   {"0.10.0-IV1", "0.10.0"},   {"0.10.1-IV0", "0.10.1"},   {"0.10.1-IV1", "0.10.1"},
-    {"0.10.1-IV2", "0.10.1"},   {"0.10.2-IV0", "0.10.2"},   {"0.11.0-IV0", "0.11.0"},   {"0.11.0-IV1", "0.11.0"},
-    {"0.11.0-IV2", "0.11.0"},   {"1.0-IV0", "1.0"},         {"1.1-IV0", "1.1"},         {"2.0-IV0", "2.0"},
-    {"2.0-IV1", "2.0"},         {"2.1-IV0", "2.1"},         {"2.1-IV1", "2.1"},         {"2.1-IV2", "2.1"},
-    {"2.2-IV0", "2.2"},         {"2.2-IV1", "2.2"},         {"2.3-IV0", "2.3"},         {"2.3-IV1", "2.3"},
-    {"2.4-IV0", "2.4"},         {"2.4-IV1", "2.4"},         {"2.5-IV0", "2.5"},         {"2.6-IV0", "2.6"},
-    {"2.7-IV0", "2.7"},         {"2.7-IV1", "2.7"},         {"2.7-IV2", "2.7"},         {"2.8-IV0", "2.8"},
-    {"2.8-IV1", "2.8"},         {"3.0-IV0", "3.0"},         {"3.0-IV1", "3.0"},         {"3.1-IV0", "3.1"},
-    {"3.2-IV0", "3.2"},         {"3.3-IV0", "3.3"},         {"3.3-IV1", "3.3"},         {"3.3-IV2", "3.3"},
-    {"3.3-IV3", "3.3"},         {"3.4-IV0", "3.4"},         {"3.5-IV0", "3.5"},         {"3.5-IV1", "3.5"},
-    {"3.5-IV2", "3.5"},         {"3.6-IV0", "3.6"},         {"3.6-IV1", "3.6"},         {"3.6-IV2", "3.6"},
-    {"3.7-IV0", "3.7"},         {"3.7-IV1", "3.7"},         {"3.7-IV2", "3.7"},         {"3.7-IV3", "3.7"},
-    {"3.7-IV4", "3.7"},         {"3.8-IV0", "3.8"},
-}};
+constexpr std::string_view releaseOf(std::string_view full) { return full.substr(0, full.find('-')); }
 
 // Kafka's IBP_VERSIONS map: every full spelling, and every release for its newest production value.
 std::optional<MetadataVersion> lookup(std::string_view key) {
   for (std::size_t i = 0; i < kSpellings.size(); ++i) {
-    if (kSpellings[i].full == key) return static_cast<MetadataVersion>(i);
+    if (kSpellings[i] == key) return static_cast<MetadataVersion>(i);
   }
   std::optional<MetadataVersion> newest;
   for (std::size_t i = 0; i <= static_cast<std::size_t>(kLatestProductionMetadataVersion); ++i) {
-    if (kSpellings[i].release == key) newest = static_cast<MetadataVersion>(i);
+    if (releaseOf(kSpellings[i]) == key) newest = static_cast<MetadataVersion>(i);
   }
   return newest;
 }
@@ -47,7 +37,7 @@ std::optional<MetadataVersion> lookup(std::string_view key) {
 std::string_view metadataVersionName(MetadataVersion version) {
   const auto i = static_cast<std::size_t>(version);
   KCSPEC_ASSERT(i < kSpellings.size());
-  return kSpellings[i].full;
+  return kSpellings[i];
 }
 
 std::optional<MetadataVersion> parseMetadataVersion(std::string_view text) {
