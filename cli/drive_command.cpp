@@ -172,15 +172,21 @@ int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
   } catch (const std::runtime_error& e) {
     throw UserError(o.command.front(), e.what());
   }
-  if (given) {
-    // A SUT that cannot start from a given world (a protocol-1 SUT, or one that answers `given`
-    // with `unsupported`) cannot make this run: said once, before it starts, not as a finding.
+  if (conformance::neededProtocol(config, given.has_value()) > 1) {
+    // A SUT that cannot make this run — one that does not speak the protocol it needs (2 for a
+    // given world, 3 for a configuration naming inter.broker.protocol.version), or answers
+    // `given` with `unsupported` — is said so once, before the run starts, not as a finding.
     const conformance::SutResult first = sut->begin();
-    if (const auto* failure = std::get_if<conformance::SutFailure>(&first); failure && failure->given_refused) {
+    if (const auto* failure = std::get_if<conformance::SutFailure>(&first); failure && failure->cannot_run) {
       sut->quit();
-      throw UserError("drive", fmt::format("the SUT cannot start from the given world of {} "
-                                           "(docs/driver-protocol.md, `given`): {}",
-                                           o.scenario_file, failure->message));
+      if (given) {
+        throw UserError("drive", fmt::format("the SUT cannot start from the given world of {} "
+                                             "(docs/driver-protocol.md, `given`): {}",
+                                             o.scenario_file, failure->message));
+      }
+      throw UserError("drive", fmt::format("the SUT cannot run this configuration (docs/driver-protocol.md, "
+                                           "\"Versions\"): {}",
+                                           failure->message));
     }
   }
 

@@ -2,8 +2,9 @@
 // system under test speaking the driver protocol (docs/driver-protocol.md) on stdin/stdout:
 // `kcspec drive -- kcspec sut` must pass, `kcspec drive -- kcspec sut --mutant M3` must fail.
 // Every request gets exactly one reply; bad requests get error replies, never an exit. It exits 0
-// after quit or at the end of its input. It speaks protocols 1 and 2: after an init for protocol
-// 2, `given` loads a world as the controller's current state (impl::ImplCluster(config, world)).
+// after quit or at the end of its input. It speaks protocols 1 to 3: after an init for protocol
+// 2, `given` loads a world as the controller's current state (impl::ImplCluster(config, world));
+// a configuration that names inter.broker.protocol.version needs an init for protocol 3.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -126,6 +127,14 @@ int runSut(impl::Mutants mutants) {
     if (const auto* init = std::get_if<conformance::InitRequest>(&request)) {
       try {
         auto parsed_config = std::make_unique<Config>(parseConfig(init->config_text, "init.config"));
+        if (init->protocol < conformance::neededProtocol(*parsed_config, false)) {
+          send(errorReply(init->id, ErrorCode::BadConfig,
+                          fmt::format("inter.broker.protocol.version {} (a configuration that names one) is part of "
+                                      "protocol {}; init asked for protocol {}",
+                                      metadataVersionName(parsed_config->inter_broker_protocol_version),
+                                      conformance::kDriverProtocolIbpVersion, init->protocol)));
+          continue;
+        }
         cluster.reset();
         config = std::move(parsed_config);
         cluster.emplace(*config, mutants);

@@ -91,12 +91,11 @@ bool ImplCluster::controllerHasRoom() const {
 }
 
 // An AlterPartition request needs a slot in the active controller's queue; a leader that writes
-// ZooKeeper itself (< 2.7-IV2) needs no controller, and two slots for the watches when one is active.
+// ZooKeeper itself (< 2.7-IV2) needs no controller, and a slot for the state znode's watch when one
+// is active (so does its propagation task, for the notification's).
 bool ImplCluster::controllerHasRoomForIsrChange() const {
   if (config_->inter_broker_protocol_version >= MetadataVersion::IBP_2_7_IV2) return controllerHasRoom();
-  const std::optional<BrokerId> active = activeController();
-  if (!active) return true;
-  return brokers_[static_cast<std::size_t>(*active)].controller().events.queue().size() + 2 <= kMaxControllerEvents;
+  return !activeController() || controllerHasRoom();
 }
 
 bool ImplCluster::topicExistsInZk(TopicIndex topic) const {
@@ -227,6 +226,12 @@ bool ImplCluster::isEnabled(const Action& a) const {
       return partitionIdOk(a.tp) && partitionExistsInZk(a.tp) && hasBudget(&Bounds::zk_connection_losses) &&
              !zk_.lostResponses().contains(statePath(a.tp));
     case ActionKind::ProcessEvent: return brokerOk(a.broker) && broker(a.broker).alive() && !broker(a.broker).controller().events.empty();
+    // The propagation task of a broker whose ZooKeeper session is valid, with changes to write.
+    case ActionKind::PropagateIsrChanges: {
+      if (!brokerOk(a.broker)) return false;
+      const SimulatedBroker& b = broker(a.broker);
+      return b.alive() && !b.controller().session_lost && !b.isrChangeSet().empty() && controllerHasRoomForIsrChange();
+    }
     case ActionKind::LoseControllerSession: {
       if (!brokerOk(a.broker) || !hasBudget(&Bounds::controller_failovers)) return false;
       const SimulatedBroker& b = broker(a.broker);
@@ -463,6 +468,10 @@ void ImplCluster::apply(const Action& a) {
                                    .broker_epoch = broker(a.broker).brokerEpoch(), .tp = a.tp, .proposed = proposed});
       break;
     }
+    case ActionKind::PropagateIsrChanges:
+      // The active controller's child watch queues IsrChangeNotification (routeWatchEvents).
+      brokers_[static_cast<std::size_t>(a.broker)].maybePropagateIsrChanges(client);
+      break;
     case ActionKind::FailLogDir:
       spend(&Bounds::log_dir_failures);
       brokers_[static_cast<std::size_t>(a.broker)].handleLogDirFailure(a.tp);

@@ -414,6 +414,23 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`afterInitializingSession` handlers (§5.6 events 4 and 5).",
      "its section of `spec/rules/actions.cpp`; `loseBrokerSession` in `spec/rules/brokers.cpp`",
      "elect-controller 3\nsettle\nlose-broker-session 1"},
+    {K::PropagateIsrChanges,
+     "Below `inter.broker.protocol.version` 2.7-IV2 a leader writes its ISR changes to the state znode itself and "
+     "remembers the partition (`ZkAlterPartitionManager.isrChangeSet`). Broker `b`'s scheduled propagation task "
+     "writes every partition it remembers as one `/isr_change_notification/isr_change_<seq>` and forgets them. "
+     "Kafka runs the task every 2.5 s and writes once no change came for 5 s (or 60 s passed since its last "
+     "write); kcspec lets it run at any moment after a change, so several changes may share one notification, and "
+     "a broker that dies first takes its changes with it — the controller's cache then keeps the old ISR until "
+     "something else reloads it.",
+     "`b` is alive, its ZooKeeper session valid (its module is not session-lost), and it remembers some change; the "
+     "active controller, if any, has room for one event.",
+     "ZooKeeper: `/isr_change_notification` names the partitions; `b` forgets them (`pending_isr_changes`).",
+     "The event **IsrChangeNotification**, when a controller is active (the child watch on "
+     "`/isr_change_notification`).",
+     "kafka.md Appendix A.6 (\"Before AlterPartition\"), §5.6.4; `ZkAlterPartitionManager.maybePropagateIsrChanges`, "
+     "`KafkaZkClient.propagateIsrChanges`.",
+     "its section of `spec/rules/actions.cpp`; `propagateIsrChanges` in `spec/rules/brokers.cpp`",
+     "protocol 2.4\nelect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\npropagate-isr-changes 1"},
 }};
 
 constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
@@ -634,8 +651,8 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
     {E::IsrChangeNotification,
      "The children of `/isr_change_notification` changed: a leader wrote an ISR change to ZooKeeper itself "
      "(`inter.broker.protocol.version` below 2.7-IV2, before AlterPartition).",
-     "`shrink-isr` and `expand-isr` on such a protocol (the child watch, after the leader's write to the state "
-     "znode); the controller itself when it deletes notifications, in this handler and at failover.",
+     "`propagate-isr-changes b` on such a protocol, after a leader's writes to state znodes (the child watch); the "
+     "controller itself when it deletes notifications, in this handler and at failover.",
      "Only when active. The partitions the notifications name are reloaded from their state znodes into the cache "
      "(`updateLeaderAndIsrCache`) and sent to every live-or-shutting-down broker in an UpdateMetadata; a "
      "reassigning one whose target replicas are all in the ISR now completes (`maybeCompleteReassignment`). Then, "
@@ -645,7 +662,9 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "UpdateMetadata to every live-or-shutting-down broker; IsrChangeNotification for itself.",
      "`KafkaController.processIsrChangeNotification` (kafka.md §5.6.4).",
      "`processIsrChangeNotification` in `spec/rules/isr_change_notifications.cpp`",
-     "protocol 2.4\nelect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\nprocess-event 3", ""},
+     "protocol 2.4\nelect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\npropagate-isr-changes 1\n"
+     "process-event 3",
+     ""},
     {E::PartitionReassignmentIsrChange,
      "The state znode of a reassigning partition changed (`inter.broker.protocol.version` below 2.7-IV2).",
      "Any write of the state znode of a partition the active controller watches (`reassignment_isr_watches`: "

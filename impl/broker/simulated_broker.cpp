@@ -184,7 +184,13 @@ void SimulatedBroker::submitIsrChangeToZooKeeper(zk::KafkaZkClient& zk, TopicPar
   hosted.isr = proposed.isr;
   hosted.partition_epoch = version;
   hosted.alter_partition_pending = false;
-  zk.propagateIsrChanges(PartitionSet{tp});
+  isr_change_set_.insert(tp);
+}
+
+void SimulatedBroker::maybePropagateIsrChanges(zk::KafkaZkClient& zk) {
+  if (isr_change_set_.empty()) return;
+  zk.propagateIsrChanges(isr_change_set_);
+  isr_change_set_ = PartitionSet{};
 }
 
 void SimulatedBroker::toObservation(BrokerData& out) const {
@@ -198,6 +204,7 @@ void SimulatedBroker::toObservation(BrokerData& out) const {
   out.outbox = outbox_;
   out.leader_and_isr_responses = leader_and_isr_responses_;
   out.offline_log_dir_replicas = offline_log_dir_replicas_;
+  out.pending_isr_changes = isr_change_set_;
   controller_.toObservation(out.controller);
 }
 
@@ -213,6 +220,7 @@ SimulatedBroker SimulatedBroker::fromObservation(const BrokerData& given, Broker
   out.outbox_ = given.outbox;
   out.leader_and_isr_responses_ = given.leader_and_isr_responses;
   out.offline_log_dir_replicas_ = given.offline_log_dir_replicas;
+  out.isr_change_set_ = given.pending_isr_changes;
   out.controller_ = KafkaControllerState::fromObservation(given.controller, self);
   return out;
 }

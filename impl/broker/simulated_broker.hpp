@@ -63,9 +63,15 @@ class SimulatedBroker {
   // ZkAlterPartitionManager.submit (inter.broker.protocol.version < 2.7-IV2): the leader writes
   // the proposed ISR to the state znode itself, with the epoch of the controller whose leadership
   // it holds (Partition.controllerEpoch). Written: the ISR and partition epoch are committed and the
-  // change propagated to /isr_change_notification (at once; Kafka batches within seconds).
-  // Refused: the change stays pending ("awaiting new the latest metadata") until a LeaderAndIsr.
+  // partition joins isrChangeSet, for the propagation task. Refused: the change stays pending
+  // ("awaiting new the latest metadata") until a LeaderAndIsr.
   void submitIsrChangeToZooKeeper(zk::KafkaZkClient& zk, TopicPartition tp, const LeaderAndIsr& proposed);
+  // ZkAlterPartitionManager.maybePropagateIsrChanges (propagate-isr-changes): isrChangeSet, when
+  // not empty, written as one /isr_change_notification child and cleared. The scheduler's timing
+  // (every 2.5 s, after 5 s without a change or 60 s since the last write) is not modelled: any
+  // moment after a change will do.
+  void maybePropagateIsrChanges(zk::KafkaZkClient& zk);
+  PartitionSet isrChangeSet() const { return isr_change_set_; }
 
   BrokerData toObservation() const {
     BrokerData out;
@@ -91,6 +97,7 @@ class SimulatedBroker {
   BoundedVector<StopReplicaResponse, kMaxResponsesPerBroker> outbox_;
   BoundedVector<LeaderAndIsrResponse, kMaxLeaderAndIsrResponsesPerBroker> leader_and_isr_responses_;
   PartitionSet offline_log_dir_replicas_;
+  PartitionSet isr_change_set_;  // ZkAlterPartitionManager.isrChangeSet
   // Per hosted replica, the controller epoch of the leadership its LeaderAndIsr carried
   // (Partition.controllerEpoch); −1 when unknown (a broker restored from an observation, which
   // does not show it).

@@ -10,6 +10,72 @@ namespace kcspec::impl {
 
 namespace {
 std::string javaList(const BrokerList& ids) { return fmt::format("[{}]", fmt::join(ids, ", ")); }
+
+// ControllerChannelManager's request versions: the newest that the controller's own
+// inter.broker.protocol.version reaches (kafka.md Appendix A.6).
+std::int16_t leaderAndIsrRequestVersion(MetadataVersion v) {
+  using enum MetadataVersion;
+  if (v >= IBP_3_4_IV0) return 7;
+  if (v >= IBP_3_2_IV0) return 6;
+  if (v >= IBP_2_8_IV1) return 5;
+  if (v >= IBP_2_4_IV1) return 4;
+  if (v >= IBP_2_4_IV0) return 3;
+  if (v >= IBP_2_2_IV0) return 2;
+  if (v >= IBP_1_0_IV0) return 1;
+  return 0;
+}
+
+std::int16_t updateMetadataRequestVersion(MetadataVersion v) {
+  using enum MetadataVersion;
+  if (v >= IBP_3_4_IV0) return 8;
+  if (v >= IBP_2_8_IV1) return 7;
+  if (v >= IBP_2_4_IV1) return 6;
+  if (v >= IBP_2_2_IV0) return 5;
+  if (v >= IBP_1_0_IV0) return 4;
+  if (v >= IBP_0_10_2_IV0) return 3;
+  if (v >= IBP_0_10_0_IV1) return 2;
+  if (v >= IBP_0_9_0) return 1;
+  return 0;
+}
+
+std::int16_t stopReplicaRequestVersion(MetadataVersion v) {
+  using enum MetadataVersion;
+  if (v >= IBP_3_4_IV0) return 4;
+  if (v >= IBP_2_6_IV0) return 3;
+  if (v >= IBP_2_4_IV1) return 2;
+  if (v >= IBP_2_2_IV0) return 1;
+  return 0;
+}
+
+// The request as the builder serializes it at `version`: the generated message classes write only
+// the fields a version has, and the broker reads the others' defaults (LeaderAndIsrRequest.json,
+// UpdateMetadataRequest.json, StopReplicaRequest.json).
+ControlRequest build(ControlRequest request, std::int16_t version) {
+  request.version = version;
+  switch (request.kind) {
+    case RequestKind::LeaderAndIsr:
+      if (version < 2) request.broker_epoch = -1;  // BrokerEpoch: 2+
+      for (LeaderAndIsrPartitionState& state : request.leader_and_isr) {
+        if (version < 1) state.is_new = false;  // IsNew: 1+
+        if (version < 3) {                      // AddingReplicas, RemovingReplicas: 3+
+          state.assignment.adding_replicas = BrokerList{};
+          state.assignment.removing_replicas = BrokerList{};
+        }
+        if (version < 6) state.leadership.leader_and_isr.recovery_state = LeaderRecoveryState::RECOVERED;  // 6+
+      }
+      break;
+    case RequestKind::UpdateMetadata:
+      if (version < 5) request.broker_epoch = -1;  // BrokerEpoch: 5+
+      for (UpdateMetadataPartitionState& state : request.update_metadata) {
+        if (version < 4) state.offline_replicas = BrokerList{};  // OfflineReplicas: 4+
+      }
+      break;
+    case RequestKind::StopReplica:
+      if (version < 1) request.broker_epoch = -1;  // BrokerEpoch: 1+
+      break;
+  }
+  return request;
+}
 }  // namespace
 
 std::string toKafkaString(const Config& config, const LeaderAndIsrPartitionState& s) {
@@ -97,7 +163,7 @@ void ControllerBrokerRequestBatch::sendRequestsToBrokers(std::int32_t controller
                                                          const StateChangeLogger& logger, const Config& config) {
   const StateChangeLogger log = logger.withControllerEpoch(controllerEpoch);
   sendLeaderAndIsrRequests(controllerEpoch, controllerId, context, channel, log, config);
-  sendUpdateMetadataRequests(controllerEpoch, controllerId, context, channel, log);
+  sendUpdateMetadataRequests(controllerEpoch, controllerId, context, channel, log, config);
   sendStopReplicaRequests(controllerEpoch, controllerId, context, channel, log, config);
 }
 
@@ -130,14 +196,14 @@ void ControllerBrokerRequestBatch::sendLeaderAndIsrRequests(std::int32_t epoch, 
       return fmt::format("Sending LeaderAndIsr request to broker {} with {} become-leader and {} become-follower partitions",
                          broker, become_leaders, partitions - become_leaders);
     });
-    channel.sendRequest(broker, request);
+    channel.sendRequest(broker, build(request, leaderAndIsrRequestVersion(config.inter_broker_protocol_version)));
   }
   leader_and_isr_.clear();
 }
 
 void ControllerBrokerRequestBatch::sendUpdateMetadataRequests(std::int32_t epoch, BrokerId id,
                                                               const ControllerContext& context, ControllerChannel& channel,
-                                                              const StateChangeLogger& log) {
+                                                              const StateChangeLogger& log, const Config& config) {
   log.info([&] {
     return fmt::format("Sending UpdateMetadata request to brokers {} for {} partitions",
                        renderScalaMutableSet(update_metadata_brokers_), update_metadata_partitions_.size());
@@ -148,7 +214,7 @@ void ControllerBrokerRequestBatch::sendUpdateMetadataRequests(std::int32_t epoch
                            .broker_epoch = context.liveBrokerEpoch(broker).value_or(-1)};
     for (const auto& [_, state] : update_metadata_partitions_) request.update_metadata.push_back(state);
     request.live_brokers = live;
-    channel.sendRequest(broker, request);
+    channel.sendRequest(broker, build(request, updateMetadataRequestVersion(config.inter_broker_protocol_version)));
   });
   update_metadata_brokers_ = BrokerSet{};
   update_metadata_partitions_.clear();
@@ -179,7 +245,7 @@ void ControllerBrokerRequestBatch::sendStopReplicaRequests(std::int32_t epoch, B
     if (!recipients.contains(broker)) continue;
     if (config.inter_broker_protocol_version >= MetadataVersion::IBP_2_6_IV0) {  // StopReplica v3+
       log.info([&] { return fmt::format("Sending StopReplica request for {} replicas to broker {}", request.stop_replica.size(), broker); });
-      channel.sendRequest(broker, request);
+      channel.sendRequest(broker, build(request, stopReplicaRequestVersion(config.inter_broker_protocol_version)));
       continue;
     }
     // StopReplica v0–v2: deletePartitions is the request's, so the delete=true partitions go in a
@@ -198,7 +264,7 @@ void ControllerBrokerRequestBatch::sendStopReplicaRequests(std::int32_t epoch, B
         return fmt::format("Sending StopReplica request (delete = {}) for {} replicas to broker {}",
                            deletePartitions ? "true" : "false", split.stop_replica.size(), broker);
       });
-      channel.sendRequest(broker, split);
+      channel.sendRequest(broker, build(split, stopReplicaRequestVersion(config.inter_broker_protocol_version)));
     }
   }
   stop_replica_.clear();

@@ -53,7 +53,7 @@ class ControllerBrokerRequestBatch {
   void sendLeaderAndIsrRequests(std::int32_t epoch, BrokerId id, const ControllerContext& context, ControllerChannel& channel,
                                 const StateChangeLogger& log, const Config& config);
   void sendUpdateMetadataRequests(std::int32_t epoch, BrokerId id, const ControllerContext& context,
-                                  ControllerChannel& channel, const StateChangeLogger& log);
+                                  ControllerChannel& channel, const StateChangeLogger& log, const Config& config);
   void sendStopReplicaRequests(std::int32_t epoch, BrokerId id, const ControllerContext& context,
                                ControllerChannel& channel, const StateChangeLogger& log, const Config& config);
 

@@ -104,7 +104,16 @@ spec::StepRecord implStepRecord(const Config& config, std::span<const impl::LogR
     for (std::size_t p = 0; p < after.world.zk.topics[t].states.size(); ++p) {
       const auto& now = after.world.zk.topics[t].states[p];
       const auto& old = before.world.zk.topics[t].states[p];
-      if (now && now != old) record.accepted_writes.emplace_back(kNoLeader, now->controller_epoch);
+      if (!now || now == old) continue;
+      // Below 2.7-IV2 a leader writes its ISR changes itself (ZkAlterPartitionManager), keeping
+      // the znode's leader, leader epoch and controller epoch — the leadership's, which may be
+      // older than /controller_epoch. That is no controller's write: every write of a controller
+      // on such a protocol bumps the leader epoch (or creates the znode).
+      const bool leaders_own_write = config.inter_broker_protocol_version < MetadataVersion::IBP_2_7_IV2 && old &&
+                                     now->leader_and_isr.leader == old->leader_and_isr.leader &&
+                                     now->leader_and_isr.leader_epoch == old->leader_and_isr.leader_epoch &&
+                                     now->controller_epoch == old->controller_epoch;
+      if (!leaders_own_write) record.accepted_writes.emplace_back(kNoLeader, now->controller_epoch);
     }
   }
   return record;

@@ -9,6 +9,11 @@
 #include "spec/vocabulary/observation_json.hpp"
 
 namespace kcspec::conformance {
+
+int neededProtocol(const Config& config, bool from_given_world) {
+  if (config.inter_broker_protocol_version != kLatestProductionMetadataVersion) return kDriverProtocolIbpVersion;
+  return from_given_world ? kDriverProtocolGivenVersion : 1;
+}
 namespace {
 
 using Json = nlohmann::json;

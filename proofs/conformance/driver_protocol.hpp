@@ -31,14 +31,22 @@
 #include <vector>
 
 #include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/config.hpp"
 #include "spec/vocabulary/observation.hpp"
 
 namespace kcspec::conformance {
 
-// The newest version; every version from 1 is spoken. A run from the configuration's initial
-// state asks for version 1, a run from a given world for kDriverProtocolGivenVersion.
-inline constexpr int kDriverProtocolVersion = 2;
+// The newest version; every version from 1 is spoken. A run asks for the oldest version that has
+// what it needs: 1 from the configuration's initial state, kDriverProtocolGivenVersion from a
+// given world, kDriverProtocolIbpVersion for a configuration that names an
+// inter.broker.protocol.version (other than 3.8-IV0): its requests go out at older versions, whose
+// `version` and fields the observations carry (docs/driver-protocol.md, "Versions").
+inline constexpr int kDriverProtocolVersion = 3;
 inline constexpr int kDriverProtocolGivenVersion = 2;
+inline constexpr int kDriverProtocolIbpVersion = 3;
+// The version a run asks for (above).
+int neededProtocol(const Config& config, bool from_given_world);
+
 // A line longer than this (in bytes, without the newline) is malformed in either direction.
 inline constexpr std::size_t kDefaultMaxLineBytes = 8u << 20;
 // Nesting deeper than this is malformed (a compact observation nests 8 levels).

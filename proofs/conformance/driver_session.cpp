@@ -31,8 +31,13 @@ std::string printableShortened(std::string_view line) {
   return fmt::format("{}… ({} bytes)", printable(line.substr(0, kShown)), line.size());
 }
 
-// Why a SUT that does not speak protocol 2 cannot start from a given world.
-std::string givenNeedsProtocol() {
+// Why a SUT that does not speak the protocol a run asks for cannot make it.
+std::string whyProtocol(const Config& config, int protocol) {
+  if (protocol == kDriverProtocolIbpVersion) {
+    return fmt::format("; the configuration names inter.broker.protocol.version {}, and a configuration that names "
+                       "one (with the request versions it gives) is part of protocol {}",
+                       metadataVersionName(config.inter_broker_protocol_version), kDriverProtocolIbpVersion);
+  }
   return fmt::format("; `given`, which starts a run from a given world, is a request of protocol {}",
                      kDriverProtocolGivenVersion);
 }
@@ -44,7 +49,7 @@ SutSession::SutSession(SutOptions options, const Config& config, std::optional<O
       config_(config),
       config_text_(printConfig(config)),
       given_(std::move(given)),
-      protocol_(given_ ? kDriverProtocolGivenVersion : 1) {
+      protocol_(neededProtocol(config, given_.has_value())) {
   // Start once here so that a command that cannot run is a usage error, not a finding.
   child_ = std::make_unique<ChildProcess>(options_.command, options_.max_line_bytes, 4096, options_.stderr_log);
   ++starts_;
@@ -119,9 +124,9 @@ SutResult SutSession::exchange(const Request& request, ReplyType expected, const
                                 fmt::format("the SUT answered init for protocol {} with init_ok of protocol {}",
                                             protocol_, reply.protocol),
                                 "the line: " + printableShortened(got.line));
-      if (protocol_ == kDriverProtocolGivenVersion) {
-        failure.message += givenNeedsProtocol();
-        failure.given_refused = true;
+      if (protocol_ > 1) {
+        failure.message += whyProtocol(config_, protocol_);
+        failure.cannot_run = true;
       }
       return failure;
     }
@@ -143,9 +148,9 @@ SutResult SutSession::start() {
   SutResult result = exchange(InitRequest{next_id_++, protocol_, config_text_}, ReplyType::InitOk, "init");
   initialized_ = std::holds_alternative<Observation>(result);
   auto* failure = std::get_if<SutFailure>(&result);
-  if (failure != nullptr && given_ && failure->error_code == ErrorCode::UnsupportedProtocol) {
-    failure->message += givenNeedsProtocol();
-    failure->given_refused = true;
+  if (failure != nullptr && protocol_ > 1 && failure->error_code == ErrorCode::UnsupportedProtocol) {
+    failure->message += whyProtocol(config_, protocol_);
+    failure->cannot_run = true;
   }
   return sendGiven(std::move(result));
 }
@@ -158,7 +163,7 @@ SutResult SutSession::sendGiven(SutResult after_init_or_reset) {
   if (auto* failure = std::get_if<SutFailure>(&result); failure && failure->kind == FindingKind::ErrorReply) {
     // Its state is not the given world: the next begin() starts over with init.
     initialized_ = false;
-    failure->given_refused = failure->error_code == ErrorCode::Unsupported;
+    failure->cannot_run = failure->error_code == ErrorCode::Unsupported;
   }
   return result;
 }

@@ -38,10 +38,11 @@ struct SutFailure {
   std::string message;  // one line
   std::string detail;   // more lines (the SUT's stderr tail, the offending line), may be empty
   std::optional<ErrorCode> error_code;  // kind ErrorReply or NotEnabled: the code the SUT answered
-  // The SUT said it cannot start from a given world: it refused protocol 2 in init (or answered
-  // it as protocol 1), or answered `given` with `unsupported`. Not a divergence from the spec: the
-  // run cannot be made with this SUT (kcspec drive: exit 2).
-  bool given_refused = false;
+  // The SUT said it cannot make this run: it refused in init the protocol version the run needs
+  // (2 for a given world, 3 for a configuration that names inter.broker.protocol.version), or
+  // answered it with an older one, or answered `given` with `unsupported`. Not a divergence from
+  // the spec: the run cannot be made with this SUT (kcspec drive: exit 2).
+  bool cannot_run = false;
 };
 
 struct SutOptions {

@@ -249,9 +249,18 @@ void TraceStreamWriter::emitState(const std::string& action) {
   std::string line;
   if (steps_ == 0) {  // the starting state: the header
     TraceHeader header{1, printConfig(config_), std::nullopt, std::move(observation), std::nullopt};
+    // Requests carry their "version" in the full form, and in the compact one when it is not the
+    // newest of its kind (a protocol before 3.4-IV0): only such a trace needs version 3.
+    const bool shows_requests = std::any_of(fields_.begin(), fields_.end(), [](const std::vector<std::string>& f) {
+      return f.empty() || (f[0] == "brokers" && (f.size() < 3 || f[2] == "inbox"));
+    });
+    if (options_.observations && (fields_.empty() || shows_requests) &&
+        (!options_.compact || config_.inter_broker_protocol_version < MetadataVersion::IBP_3_4_IV0)) {
+      header.version = kTraceFormatRequestVersionsVersion;
+    }
     if (given_) {
       // The whole world in the compact form: what it leaves out holds its default.
-      header.version = kTraceFormatGivenVersion;
+      header.version = std::max(header.version, kTraceFormatGivenVersion);
       header.given = TraceGiven{observationJson(given_->world), given_->unchecked};
       given_.reset();  // written: a long history does not keep it
     }

@@ -409,7 +409,7 @@ KCSPEC_WALK_FIELDS(LeaderAndIsrPartitionState, x.tp, x.leadership, x.assignment,
 KCSPEC_WALK_FIELDS(UpdateMetadataPartitionState, x.tp, x.controller_epoch, x.leader, x.leader_epoch, x.isr, x.zk_version,
                    x.replicas, x.offline_replicas)
 KCSPEC_WALK_FIELDS(StopReplicaPartitionState, x.tp, x.leader_epoch, x.delete_partition)
-KCSPEC_WALK_FIELDS(ControlRequest, x.kind, x.controller_id, x.controller_epoch, x.broker_epoch, x.leader_and_isr,
+KCSPEC_WALK_FIELDS(ControlRequest, x.kind, x.version, x.controller_id, x.controller_epoch, x.broker_epoch, x.leader_and_isr,
                    x.update_metadata, x.live_brokers, x.stop_replica, x.response_wanted)
 KCSPEC_WALK_FIELDS(StopReplicaResponse, x.controller_id, x.controller_epoch, x.partitions, x.storage_errors)
 KCSPEC_WALK_FIELDS(LeaderAndIsrResponse, x.controller_id, x.controller_epoch, x.partitions, x.storage_errors)
@@ -423,7 +423,7 @@ struct BrokerRest {
 template <class V, class B>
 void walk(V& v, const BrokerRest<B>& rest) {
   auto& x = rest.x;
-  static_assert(kWalkedFields<BrokerData> == 1 + 9 + 1, "the broker's queue, its other fields, its controller module");
+  static_assert(kWalkedFields<BrokerData> == 1 + 10 + 1, "the broker's queue, its other fields, its controller module");
   walk(v, x.alive);
   walk(v, x.broker_epoch);
   walk(v, x.known_controller_epoch);
@@ -433,6 +433,7 @@ void walk(V& v, const BrokerRest<B>& rest) {
   walk(v, x.outbox);
   walk(v, x.leader_and_isr_responses);
   walk(v, x.offline_log_dir_replicas);
+  walk(v, x.pending_isr_changes);
 }
 template <class V, Is<BrokerData> T>
 void walk(V& v, T& x) {
@@ -599,7 +600,7 @@ void copyController(const ControllerData& from, ControllerData& to, const StateS
 
 // Every field of a broker but its request queue and its controller module (the walk's BrokerRest).
 void copyBrokerRest(const BrokerData& from, BrokerData& to, const StateShape& shape) {
-  static_assert(kWalkedFields<BrokerData> == 11, "copy every field of BrokerData");
+  static_assert(kWalkedFields<BrokerData> == 12, "copy every field of BrokerData");
   to.alive = from.alive;
   to.broker_epoch = from.broker_epoch;
   to.known_controller_epoch = from.known_controller_epoch;
@@ -609,6 +610,7 @@ void copyBrokerRest(const BrokerData& from, BrokerData& to, const StateShape& sh
   to.outbox = from.outbox;
   to.leader_and_isr_responses = from.leader_and_isr_responses;
   to.offline_log_dir_replicas = from.offline_log_dir_replicas;
+  to.pending_isr_changes = from.pending_isr_changes;
 }
 
 }  // namespace
@@ -670,12 +672,12 @@ bool sameController(const ControllerData& a, const ControllerData& b, const Stat
 
 // Every field of a broker but its request queue and its controller module (the walk's BrokerRest).
 bool sameBrokerRest(const BrokerData& a, const BrokerData& b, const StateShape& shape) {
-  static_assert(kWalkedFields<BrokerData> == 11, "compare every field of BrokerData");
+  static_assert(kWalkedFields<BrokerData> == 12, "compare every field of BrokerData");
   return a.alive == b.alive && a.broker_epoch == b.broker_epoch && a.known_controller_epoch == b.known_controller_epoch &&
          sameSlots(a.metadata_cache, b.metadata_cache, shape.partitions()) &&
          a.metadata_live_brokers == b.metadata_live_brokers && sameSlots(a.replicas, b.replicas, shape.partitions()) &&
          a.outbox == b.outbox && a.leader_and_isr_responses == b.leader_and_isr_responses &&
-         a.offline_log_dir_replicas == b.offline_log_dir_replicas;
+         a.offline_log_dir_replicas == b.offline_log_dir_replicas && a.pending_isr_changes == b.pending_isr_changes;
 }
 
 bool sameBroker(const BrokerData& a, const BrokerData& b, const StateShape& shape) {

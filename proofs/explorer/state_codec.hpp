@@ -80,13 +80,13 @@ inline constexpr std::size_t kWalkedFields<UpdateMetadataPartitionState> = 8;
 template <>
 inline constexpr std::size_t kWalkedFields<StopReplicaPartitionState> = 3;
 template <>
-inline constexpr std::size_t kWalkedFields<ControlRequest> = 9;
+inline constexpr std::size_t kWalkedFields<ControlRequest> = 10;
 template <>
 inline constexpr std::size_t kWalkedFields<StopReplicaResponse> = 4;
 template <>
 inline constexpr std::size_t kWalkedFields<LeaderAndIsrResponse> = 4;
 template <>
-inline constexpr std::size_t kWalkedFields<BrokerData> = 11;
+inline constexpr std::size_t kWalkedFields<BrokerData> = 12;
 template <>
 inline constexpr std::size_t kWalkedFields<Observation> = 2;
 

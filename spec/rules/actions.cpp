@@ -179,14 +179,12 @@ bool alterPartitionSupported(const Config& config) {
   return config.inter_broker_protocol_version >= MetadataVersion::IBP_2_7_IV2;
 }
 
-// Room for what the change queues: the AlterPartition request, or the watches of a ZooKeeper
-// write (the state znode's and the notification's), which need no controller at all.
+// Room for what the change queues: the AlterPartition request, or the state znode's watch of a
+// ZooKeeper write, which needs no controller at all.
 bool hasRoomForIsrChange(const Config& config, const ClusterState& s) {
   if (alterPartitionSupported(config)) return hasEventRoom(s);
   const BrokerId controller = activeController(s);
-  if (controller == kNoLeader) return true;
-  const auto& events = brokerAt(s, controller).controller.events;
-  return events.size() + 2 <= events.capacity;
+  return controller == kNoLeader || hasEventRoom(s);
 }
 
 bool shrinkIsrEnabled(const Config& config, const ClusterState& s, const Action& a) {
@@ -363,6 +361,19 @@ void loseBrokerSessionApply(const Config&, ClusterState& s, const Action& a, Ste
   loseBrokerSession(s.world, a.broker);
 }
 
+// ---- propagate-isr-changes: below 2.7-IV2, a broker's propagation task writes its ISR changes
+// (brokers.hpp). Its ZooKeeper client must have a session: with an expired one the write fails
+// and the changes wait for the next run.
+
+bool propagateIsrChangesEnabled(const Config&, const ClusterState& s, const Action& a) {
+  const BrokerData& broker = brokerAt(s, a.broker);
+  return broker.alive && !broker.controller.session_lost && !broker.pending_isr_changes.empty() &&
+         (activeController(s) == kNoLeader || hasEventRoom(s));
+}
+void propagateIsrChangesApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  propagateIsrChanges(s.world, a.broker);
+}
+
 using K = ActionKind;
 
 constexpr std::array<ActionRule, kActionKindCount> kRules = {{
@@ -393,6 +404,7 @@ constexpr std::array<ActionRule, kActionKindCount> kRules = {{
     {K::DeliverLeaderAndIsrResponse, deliverLeaderAndIsrResponseEnabled, deliverLeaderAndIsrResponseApply},
     {K::LoseZkConnection, loseZkConnectionEnabled, loseZkConnectionApply},
     {K::LoseBrokerSession, loseBrokerSessionEnabled, loseBrokerSessionApply},
+    {K::PropagateIsrChanges, propagateIsrChangesEnabled, propagateIsrChangesApply},
 }};
 
 static_assert([] {

@@ -178,7 +178,14 @@ void writeIsrChangeToZooKeeper(Observation& world, BrokerId self, TopicPartition
   replica.partition_epoch = written.partition_epoch;
   replica.alter_partition_pending = false;
   fireStateDataWatch(world, tp);
-  world.zk.isr_change_notifications.insert(tp);
+  brokerData(world, self).pending_isr_changes.insert(tp);  // isrChangeSet += tp
+}
+
+void propagateIsrChanges(Observation& world, BrokerId self) {
+  BrokerData& broker = brokerData(world, self);
+  KCSPEC_ASSERT(broker.alive && !broker.pending_isr_changes.empty());
+  world.zk.isr_change_notifications = world.zk.isr_change_notifications | broker.pending_isr_changes;
+  broker.pending_isr_changes = PartitionSet{};
   fireWatch(world, ControllerEvent{.kind = ControllerEventKind::IsrChangeNotification});
 }
 

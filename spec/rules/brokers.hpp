@@ -49,10 +49,16 @@ void failLogDir(Observation& world, BrokerId broker, TopicPartition tp);
 // znode keeps its controller epoch: the leader writes the epoch of the controller whose
 // leadership it holds (Partition.controllerEpoch), and a znode still at the version the leader
 // holds is the one that leadership came from. Written: the leader commits the ISR and the new
-// version, and records the change in /isr_change_notification (propagateIsrChanges; Kafka batches
-// them within seconds, kcspec at once), whose child watch queues IsrChangeNotification — after
-// the state znode's own watch. Refused (BADVERSION, or no znode): the change stays pending
-// ("awaiting new metadata") until a LeaderAndIsr.
+// version, and adds the partition to the changes its propagation task has yet to write (below).
+// Refused (BADVERSION, or no znode): the change stays pending ("awaiting new metadata") until a
+// LeaderAndIsr.
 void writeIsrChangeToZooKeeper(Observation& world, BrokerId leader, TopicPartition tp, const LeaderAndIsr& proposed);
+
+// maybePropagateIsrChanges: the broker's scheduled task writes the ISR changes it made since its
+// last run as one /isr_change_notification/isr_change_<seq> (propagateIsrChanges), whose child
+// watch queues IsrChangeNotification. Kafka runs it every 2.5 s and writes once no change came
+// for 5 s or 60 s passed; kcspec lets it run at any moment after a change, so every batching of
+// the changes, and a crash before any is written, are histories.
+void propagateIsrChanges(Observation& world, BrokerId broker);
 
 }  // namespace kcspec::spec

@@ -27,6 +27,63 @@ Entry& entryFor(BoundedList<Entry, kMaxPartitions>& entries, TopicPartition tp, 
   return entries[0];
 }
 
+// The version ControllerChannelManager gives a request: the newest one whose protocol the
+// controller's inter.broker.protocol.version reaches (kafka.md Appendix A.6).
+std::int16_t requestVersion(RequestKind kind, MetadataVersion ibp) {
+  using enum MetadataVersion;
+  switch (kind) {
+    case RequestKind::LeaderAndIsr:
+      for (const auto& [from, version] : {std::pair{IBP_3_4_IV0, 7}, {IBP_3_2_IV0, 6}, {IBP_2_8_IV1, 5},
+                                          {IBP_2_4_IV1, 4}, {IBP_2_4_IV0, 3}, {IBP_2_2_IV0, 2}, {IBP_1_0_IV0, 1}}) {
+        if (ibp >= from) return static_cast<std::int16_t>(version);
+      }
+      return 0;
+    case RequestKind::UpdateMetadata:
+      for (const auto& [from, version] : {std::pair{IBP_3_4_IV0, 8}, {IBP_2_8_IV1, 7}, {IBP_2_4_IV1, 6},
+                                          {IBP_2_2_IV0, 5}, {IBP_1_0_IV0, 4}, {IBP_0_10_2_IV0, 3},
+                                          {IBP_0_10_0_IV1, 2}, {IBP_0_9_0, 1}}) {
+        if (ibp >= from) return static_cast<std::int16_t>(version);
+      }
+      return 0;
+    case RequestKind::StopReplica:
+      for (const auto& [from, version] :
+           {std::pair{IBP_3_4_IV0, 4}, {IBP_2_6_IV0, 3}, {IBP_2_4_IV1, 2}, {IBP_2_2_IV0, 1}}) {
+        if (ibp >= from) return static_cast<std::int16_t>(version);
+      }
+      return 0;
+  }
+  return 0;
+}
+
+// What the wire carries of a request at its version: a field that the version lacks reaches the
+// broker as its default. The broker epoch comes with LeaderAndIsr v2, UpdateMetadata v5 and
+// StopReplica v1 (without it the broker cannot tell a request for an earlier incarnation: −1 is
+// never stale); LeaderAndIsr's isNew with v1, its adding and removing replicas with v3, its leader
+// recovery state with v6; UpdateMetadata's offline replicas with v4. StopReplica's per-partition
+// leader epochs come with v3, whose absence decides the requests themselves (below).
+void keepFieldsOfItsVersion(ControlRequest& request) {
+  const std::int16_t v = request.version;
+  switch (request.kind) {
+    case RequestKind::LeaderAndIsr:
+      if (v < 2) request.broker_epoch = -1;
+      for (LeaderAndIsrPartitionState& entry : request.leader_and_isr) {
+        if (v < 1) entry.is_new = false;
+        if (v < 3) entry.assignment = ReplicaAssignment{entry.assignment.replicas};
+        if (v < 6) entry.leadership.leader_and_isr.recovery_state = LeaderRecoveryState::RECOVERED;
+      }
+      return;
+    case RequestKind::UpdateMetadata:
+      if (v < 5) request.broker_epoch = -1;
+      for (UpdateMetadataPartitionState& entry : request.update_metadata) {
+        if (v < 4) entry.offline_replicas = BrokerList{};
+      }
+      return;
+    case RequestKind::StopReplica:
+      if (v < 1) request.broker_epoch = -1;
+      return;
+  }
+}
+
 void enqueue(Controller& ctl, BrokerId broker, const ControlRequest& request) {
   BrokerData& recipient = ctl.world.brokers[static_cast<std::size_t>(broker)];
   // A broker that is down (its death not yet processed) never receives it: the send thread
@@ -34,9 +91,11 @@ void enqueue(Controller& ctl, BrokerId broker, const ControlRequest& request) {
   if (!recipient.alive) return;
   recipient.inbox.push_back(request);
   ControlRequest& sent = recipient.inbox.back();
+  sent.version = requestVersion(sent.kind, ctl.config.inter_broker_protocol_version);
   sent.controller_id = ctl.id;
   sent.controller_epoch = ctl.epoch();
   sent.broker_epoch = ctl.context().live_broker_epochs[static_cast<std::size_t>(broker)];
+  keepFieldsOfItsVersion(sent);
 }
 
 using StopReplicaEntries = BoundedList<StopReplicaPartitionState, kMaxPartitions>;

@@ -45,9 +45,11 @@ enum class ActionKind : std::uint8_t {
   // ZooKeeper
   LoseZkConnection,       // perturbation: the connection drops after the next write to a state znode is applied
   LoseBrokerSession,      // perturbation: a broker's session expires; its registration vanishes, the broker runs on
+  // broker (below inter.broker.protocol.version 2.7-IV2)
+  PropagateIsrChanges,    // recovery: a broker's propagation task writes its ISR changes as one /isr_change_notification child
 };
 
-inline constexpr std::size_t kActionKindCount = 27;
+inline constexpr std::size_t kActionKindCount = 28;
 
 // The arguments an action names besides its kind (its text form and its candidates follow).
 enum class ActionArgs : std::uint8_t {
@@ -162,6 +164,10 @@ inline constexpr std::array<ActionDefinition, kActionKindCount> kDefinitions = {
      "lose-broker-session <broker>", "broker",
      "A running broker's ZooKeeper session expires: its registration (and `/controller`, if it holds it) vanishes "
      "while the broker runs on, until its client notices and registers it again with a new broker epoch."},
+    {K::PropagateIsrChanges, "propagate-isr-changes", A::Broker, "", P::Never, nullptr,
+     "propagate-isr-changes <broker>", "broker",
+     "Below `inter.broker.protocol.version` 2.7-IV2: a broker's ISR-change propagation task writes the partitions "
+     "whose ISR it wrote to ZooKeeper since its last run as one `/isr_change_notification/isr_change_<seq>`."},
 }};
 }  // namespace action_table
 

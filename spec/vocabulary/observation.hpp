@@ -188,6 +188,10 @@ struct BrokerData {
   // Its replicas whose log directory failed (HostedPartition.Offline) until it restarts: they lead
   // and follow nothing, and every request naming them is answered KAFKA_STORAGE_ERROR.
   PartitionSet offline_log_dir_replicas;
+  // Below inter.broker.protocol.version 2.7-IV2: the partitions whose ISR this broker wrote to
+  // ZooKeeper since its propagation task last wrote them as one /isr_change_notification child
+  // (ZkAlterPartitionManager.isrChangeSet); in memory, so lost with the broker.
+  PartitionSet pending_isr_changes;
   ControllerData controller;
   friend bool operator==(const BrokerData&, const BrokerData&) = default;
 };

@@ -233,6 +233,7 @@ class Writer {
     const ControlRequest d;
     OJson out = OJson::object();
     out["kind"] = kRequestKindNames[static_cast<int>(r.kind)];
+    member(out, "version", r.version, r.version == newestRequestVersion(r.kind));
     member(out, "controller_id", r.controller_id, r.controller_id == d.controller_id);
     member(out, "controller_epoch", r.controller_epoch, r.controller_epoch == d.controller_epoch);
     member(out, "broker_epoch", r.broker_epoch, r.broker_epoch == d.broker_epoch);
@@ -419,6 +420,7 @@ class Writer {
     member(out, "outbox", responses(b.outbox), b.outbox.empty());
     laterMember(out, "leader_and_isr_responses", responses(b.leader_and_isr_responses), b.leader_and_isr_responses.empty());
     laterMember(out, "offline_log_dir_replicas", partitions(b.offline_log_dir_replicas), b.offline_log_dir_replicas.empty());
+    laterMember(out, "pending_isr_changes", partitions(b.pending_isr_changes), b.pending_isr_changes.empty());
     member(out, "controller", controller(b.controller),
            b.controller == ControllerData{});
     return out;
@@ -773,12 +775,16 @@ class Reader {
   }
 
   ControlRequest request(const Json& j, const std::string& at) const {
-    object(j, at, {"kind", "controller_id", "controller_epoch", "broker_epoch", "leader_and_isr", "update_metadata",
-                   "live_brokers", "stop_replica", "response_wanted"});
+    object(j, at, {"kind", "version", "controller_id", "controller_epoch", "broker_epoch", "leader_and_isr",
+                   "update_metadata", "live_brokers", "stop_replica", "response_wanted"});
     ControlRequest r;
     const Json* kind = find(j, "kind");
     if (kind == nullptr) fail(at, "missing member \"kind\"");
     r.kind = static_cast<RequestKind>(enumeration(*kind, child(at, "kind"), kRequestKindNames));
+    r.version = newestRequestVersion(r.kind);
+    read(j, at, "version", [&](const Json& v, const std::string& p) {
+      r.version = integer<std::int16_t>(v, p, 0, newestRequestVersion(r.kind));
+    });
     read(j, at, "controller_id", [&](const Json& v, const std::string& p) { r.controller_id = integer<BrokerId>(v, p); });
     read(j, at, "controller_epoch", [&](const Json& v, const std::string& p) { r.controller_epoch = integer<std::int32_t>(v, p); });
     read(j, at, "broker_epoch", [&](const Json& v, const std::string& p) { r.broker_epoch = integer<std::int64_t>(v, p); });
@@ -949,7 +955,8 @@ class Reader {
 
   BrokerData broker(const Json& j, const std::string& at) const {
     object(j, at, {"alive", "broker_epoch", "known_controller_epoch", "inbox", "metadata_cache", "metadata_live_brokers",
-                   "replicas", "outbox", "leader_and_isr_responses", "offline_log_dir_replicas", "controller"});
+                   "replicas", "outbox", "leader_and_isr_responses", "offline_log_dir_replicas", "pending_isr_changes",
+                   "controller"});
     BrokerData b;
     read(j, at, "alive", [&](const Json& v, const std::string& p) { b.alive = boolean(v, p); });
     read(j, at, "broker_epoch", [&](const Json& v, const std::string& p) { b.broker_epoch = integer<std::int64_t>(v, p); });
@@ -984,6 +991,8 @@ class Reader {
     });
     read(j, at, "offline_log_dir_replicas",
          [&](const Json& v, const std::string& p) { b.offline_log_dir_replicas = partitionSet(v, p); });
+    read(j, at, "pending_isr_changes",
+         [&](const Json& v, const std::string& p) { b.pending_isr_changes = partitionSet(v, p); });
     read(j, at, "controller", [&](const Json& v, const std::string& p) { b.controller = controller(v, p); });
     return b;
   }

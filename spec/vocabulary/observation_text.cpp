@@ -94,8 +94,8 @@ std::string_view requestName(RequestKind kind) {
 }
 
 std::string requestText(const Config& config, const ControlRequest& r) {
-  std::string out = fmt::format("{}(controller={}, controller_epoch={}, broker_epoch={}", requestName(r.kind),
-                                r.controller_id, r.controller_epoch, r.broker_epoch);
+  std::string out = fmt::format("{} v{}(controller={}, controller_epoch={}, broker_epoch={}", requestName(r.kind),
+                                r.version, r.controller_id, r.controller_epoch, r.broker_epoch);
   if (r.kind == RequestKind::UpdateMetadata || !r.live_brokers.empty()) {
     out += fmt::format(", live_brokers={}", ids(r.live_brokers));
   }
@@ -269,6 +269,7 @@ void visitSlots(const Config& config, const Observation& o, Emit&& emit) {
       emit(fmt::format("{} leader_and_isr_responses[{}]", at, i), value);
     }
     emit(at + " offline_log_dir_replicas", partitions(config, broker.offline_log_dir_replicas));
+    emit(at + " pending_isr_changes", partitions(config, broker.pending_isr_changes));
 
     const ControllerData& module = broker.controller;
     std::string flags = module.active ? "active" : "";

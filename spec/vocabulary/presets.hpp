@@ -44,9 +44,11 @@ inline constexpr std::array<std::string_view, 3> kRandomHistoryPresetNames = {"e
 // order that seeds `kcspec mutants`' histories: `default`, the random-history presets, then five
 // made to reach particular corners — deletion with brokers down and StopReplica errors, unclean
 // topics and shrinking ISRs, delete.topic.enable=false, reassignments with failovers, and the
-// automatic leader rebalance.
-inline constexpr std::array<std::string_view, 9> kCheckPresetNames = {
-    "default", "every-perturbation", "stress-4", "stress-5", "deletion", "unclean", "no-delete", "reassignment", "rebalance"};
+// automatic leader rebalance — and, last (session 34), `old-protocol`: inter.broker.protocol.version
+// 2.4, whose leaders write their ISR changes to ZooKeeper themselves.
+inline constexpr std::array<std::string_view, 10> kCheckPresetNames = {
+    "default",   "every-perturbation", "stress-4",     "stress-5",  "deletion",
+    "unclean",   "no-delete",          "reassignment", "rebalance", "old-protocol"};
 
 // kPresetNames from the `first`, as a list for a message ("a, b or c").
 std::string presetNameList(std::size_t first = 0);

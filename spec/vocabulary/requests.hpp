@@ -51,12 +51,27 @@ struct StopReplicaPartitionState {
 
 enum class RequestKind : std::uint8_t { LeaderAndIsr, UpdateMetadata, StopReplica };
 
-// One control request in a broker's inbound queue. Only the list of its kind is used.
+// The newest version of each request that Kafka 3.8's controller sends (kafka.md Appendix A.6):
+// the version of a request when its sender's inter.broker.protocol.version is 3.4-IV0 or later,
+// and the default of a request's `version` in observations.
+constexpr std::int16_t newestRequestVersion(RequestKind kind) {
+  switch (kind) {
+    case RequestKind::LeaderAndIsr: return 7;
+    case RequestKind::UpdateMetadata: return 8;
+    case RequestKind::StopReplica: return 4;
+  }
+  return 0;
+}
+
+// One control request in a broker's inbound queue, as the wire carries it: only the fields its
+// version has (kafka.md Appendix A.6 — a field the version lacks holds its default, which is what
+// the broker reads). Only the list of its kind is used.
 struct ControlRequest {
   RequestKind kind = RequestKind::UpdateMetadata;
+  std::int16_t version = newestRequestVersion(kind);  // the request's API version (default: its kind's newest)
   BrokerId controller_id = kNoLeader;
   std::int32_t controller_epoch = 0;
-  std::int64_t broker_epoch = -1;  // the recipient's epoch as the controller knows it
+  std::int64_t broker_epoch = -1;  // the recipient's epoch as the controller knows it; −1 when the version has none
   BoundedList<LeaderAndIsrPartitionState, kMaxPartitions> leader_and_isr;
   BoundedList<UpdateMetadataPartitionState, kMaxPartitions> update_metadata;
   BrokerSet live_brokers;  // UpdateMetadata: every live-or-shutting-down broker

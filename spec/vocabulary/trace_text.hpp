@@ -31,10 +31,13 @@
 namespace kcspec {
 
 // The newest version this reader reads; it reads every version from 1. Version 2 adds the header's
-// "given"; a writer writes the lowest version that holds what it writes (1 without a given), so
-// that older readers read every trace they can.
-inline constexpr int kTraceFormatVersion = 2;
+// "given"; version 3 a request's "version" in observations (the API version it went out at). A
+// writer writes the lowest version that holds what it writes (1 without a given and without
+// request versions), so that older readers read every trace they can; this reader also takes a
+// request's "version" in the observations of older versions (it is checked like any member).
+inline constexpr int kTraceFormatVersion = 3;
 inline constexpr int kTraceFormatGivenVersion = 2;
+inline constexpr int kTraceFormatRequestVersionsVersion = 3;
 inline constexpr std::string_view kTraceVersionKey = "kcspec-trace";
 inline constexpr std::size_t kMaxTraceLineBytes = std::size_t{16} << 20;
 

@@ -20,8 +20,7 @@ inline constexpr BrokerId kSelf = 2;
 
 inline ControlRequest leaderAndIsr(BrokerId leader, std::int32_t leader_epoch, std::int32_t partition_epoch,
                                    const BrokerList& replicas) {
-  ControlRequest request;
-  request.kind = RequestKind::LeaderAndIsr;
+  ControlRequest request{.kind = RequestKind::LeaderAndIsr};
   request.controller_id = 1;
   request.controller_epoch = 1;
   const LeaderAndIsr lai{leader, leader_epoch, LeaderRecoveryState::RECOVERED, BrokerList{leader}, partition_epoch};
@@ -31,8 +30,7 @@ inline ControlRequest leaderAndIsr(BrokerId leader, std::int32_t leader_epoch, s
 }
 
 inline ControlRequest stopReplica(std::int32_t leader_epoch, bool delete_partition) {
-  ControlRequest request;
-  request.kind = RequestKind::StopReplica;
+  ControlRequest request{.kind = RequestKind::StopReplica};
   request.controller_id = 1;
   request.controller_epoch = 1;
   request.stop_replica.push_back(StopReplicaPartitionState{kT0, leader_epoch, delete_partition});

@@ -75,7 +75,7 @@ TEST(DriverProtocol, BadRequestsGetTheReplyTheyAreOwed) {
       {R"({"type":"step","id":4,"action":"crash 1","extra":1})", 4, ErrorCode::BadMessage, "unknown member \"extra\""},
       {R"({"type":"init","id":5,"config":"brokers 0"})", 5, ErrorCode::BadMessage, "member \"protocol\" must be"},
       {R"({"type":"init","id":5,"protocol":1})", 5, ErrorCode::BadMessage, "member \"config\" must be a string"},
-      {R"({"type":"init","id":5,"protocol":3,"config":""})", 5, ErrorCode::UnsupportedProtocol, "protocol 3 is not supported"},
+      {R"({"type":"init","id":5,"protocol":4,"config":""})", 5, ErrorCode::UnsupportedProtocol, "protocol 4 is not supported"},
       {R"({"type":"init","id":5,"protocol":0,"config":""})", 5, ErrorCode::UnsupportedProtocol, "protocol 0 is not supported"},
       // `given` (protocol 2): the observation whole, in observation_json.hpp's schema.
       {R"({"type":"given","id":7})", 7, ErrorCode::BadMessage, "member \"observation\" is missing"},
@@ -169,8 +169,8 @@ TEST(DriverProtocol, MalformedRepliesSayWhatIsWrong) {
       {R"({"type":"step_ok","id":2})", "member \"observation\" is missing"},
       {R"({"type":"step_ok","id":2,"observation":{"brokers":{"9":{}}}})", "/observation/brokers/9: expected a broker id"},
       {R"({"type":"step_ok","id":2,"observation":{},"note":"hi"})", "unknown member \"note\""},
-      {R"({"type":"init_ok","id":1,"observation":{}})", "member \"protocol\" must be a protocol version, 1 to 2"},
-      {R"({"type":"init_ok","id":1,"protocol":3,"observation":{}})", "member \"protocol\" must be a protocol version, 1 to 2"},
+      {R"({"type":"init_ok","id":1,"observation":{}})", "member \"protocol\" must be a protocol version, 1 to 3"},
+      {R"({"type":"init_ok","id":1,"protocol":4,"observation":{}})", "member \"protocol\" must be a protocol version, 1 to 3"},
       {R"({"type":"given_ok","id":2})", "member \"observation\" is missing"},
       {R"({"type":"given_ok","id":2,"observation":{},"protocol":2})", "unknown member \"protocol\""},
       {R"({"type":"init_ok","id":1,"protocol":1,"observation":{},"actions":["fly"]})", "/actions: \"fly\" is not an action name"},
@@ -280,9 +280,15 @@ TEST(DriverChild, AProgramThatCannotRunIsAnError) {
 // ------------------------------------------------------------- sessions from a given world
 
 // A session with `sut` (a shell script) over the default configuration, from `given` when set.
+Config withProtocol(Config config, MetadataVersion version) {
+  config.inter_broker_protocol_version = version;
+  return config;
+}
+
 struct ScriptedSession {
-  explicit ScriptedSession(const std::string& script, std::optional<Observation> given)
-      : config(*preset("default")),
+  explicit ScriptedSession(const std::string& script, std::optional<Observation> given,
+                           MetadataVersion version = kLatestProductionMetadataVersion)
+      : config(withProtocol(*preset("default"), version)),
         session(SutOptions{{"sh", "-c", script}, std::chrono::milliseconds(10'000), kDefaultMaxLineBytes, ""}, config,
                 std::move(given)) {}
   Config config;
@@ -344,33 +350,63 @@ TEST(DriverGiven, ASutThatCannotLoadAGivenWorldSaysSo) {
   // A protocol-1 SUT refuses the version.
   SutFailure failure = givenFailure(
       expectThenReply("*", R"({"type":"error","id":1,"code":"unsupported_protocol","message":"I speak protocol 1"})"));
-  EXPECT_TRUE(failure.given_refused);
+  EXPECT_TRUE(failure.cannot_run);
   EXPECT_EQ(failure.kind, FindingKind::ErrorReply);
   EXPECT_EQ(failure.message, "the SUT answered init with error unsupported_protocol: I speak protocol 1; `given`, which "
                              "starts a run from a given world, is a request of protocol 2");
   // A protocol-1 SUT that answers for protocol 1 anyway.
   failure = givenFailure(expectThenReply("*", R"({"type":"init_ok","id":1,"protocol":1,"observation":{}})"));
-  EXPECT_TRUE(failure.given_refused);
+  EXPECT_TRUE(failure.cannot_run);
   EXPECT_EQ(failure.kind, FindingKind::Protocol);
   EXPECT_EQ(failure.message.rfind("the SUT answered init for protocol 2 with init_ok of protocol 1; `given`", 0), 0u)
       << failure.message;
   // A protocol-2 SUT that does not implement `given`.
   failure = givenFailure(expectThenReply("*", init_ok_2) +
                          expectThenReply("*", R"({"type":"error","id":2,"code":"unsupported","message":"no given here"})"));
-  EXPECT_TRUE(failure.given_refused);
+  EXPECT_TRUE(failure.cannot_run);
   EXPECT_EQ(failure.error_code, ErrorCode::Unsupported);
   EXPECT_EQ(failure.message, "the SUT answered given with error unsupported: no given here");
   // Any other error reply to a given world the driver judged is a finding, not a refusal.
   failure = givenFailure(expectThenReply("*", init_ok_2) +
                          expectThenReply("*", R"({"type":"error","id":2,"code":"bad_message","message":"what?"})"));
-  EXPECT_FALSE(failure.given_refused);
+  EXPECT_FALSE(failure.cannot_run);
   EXPECT_EQ(failure.kind, FindingKind::ErrorReply);
   // And a reply of the wrong type to `given` is a protocol finding.
   failure = givenFailure(expectThenReply("*", init_ok_2) +
                          expectThenReply("*", R"({"type":"reset_ok","id":2,"observation":{}})"));
-  EXPECT_FALSE(failure.given_refused);
+  EXPECT_FALSE(failure.cannot_run);
   EXPECT_EQ(failure.kind, FindingKind::Protocol);
   EXPECT_EQ(failure.message, "the SUT answered given with reset_ok, expected given_ok");
+}
+
+// Protocol 3: a configuration that names inter.broker.protocol.version.
+TEST(DriverProtocolVersions, AConfigurationThatNamesAProtocolAsksForVersion3) {
+  EXPECT_EQ(neededProtocol(*preset("default"), false), 1);
+  EXPECT_EQ(neededProtocol(*preset("default"), true), 2);
+  EXPECT_EQ(neededProtocol(withProtocol(*preset("default"), MetadataVersion::IBP_3_7_IV4), false), 3);
+  EXPECT_EQ(neededProtocol(withProtocol(*preset("default"), MetadataVersion::IBP_2_1_IV2), true), 3) << "3 has given too";
+  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":3,'*'inter.broker.protocol.version 2.1-IV2'*)",
+                                      R"({"type":"init_ok","id":1,"protocol":3,"observation":{}})") +
+                          "cat >/dev/null",
+                      std::nullopt, MetadataVersion::IBP_2_1_IV2);
+  const SutResult start = sut.session.begin();
+  ASSERT_TRUE(std::holds_alternative<Observation>(start)) << std::get<SutFailure>(start).message;
+}
+
+TEST(DriverProtocolVersions, ASutThatDoesNotSpeakVersion3CannotRunSuchAConfiguration) {
+  for (const std::string& reply : {std::string(R"({"type":"error","id":1,"code":"unsupported_protocol","message":"I speak protocol 1"})"),
+                                   std::string(R"({"type":"init_ok","id":1,"protocol":2,"observation":{}})")}) {
+    SCOPED_TRACE(reply);
+    ScriptedSession sut(expectThenReply("*", reply) + "cat >/dev/null", std::nullopt, MetadataVersion::IBP_2_6_IV0);
+    const SutResult start = sut.session.begin();
+    ASSERT_TRUE(std::holds_alternative<SutFailure>(start));
+    const SutFailure& failure = std::get<SutFailure>(start);
+    EXPECT_TRUE(failure.cannot_run);
+    EXPECT_NE(failure.message.find("; the configuration names inter.broker.protocol.version 2.6-IV0, and a configuration "
+                                   "that names one (with the request versions it gives) is part of protocol 3"),
+              std::string::npos)
+        << failure.message;
+  }
 }
 
 }  // namespace

@@ -68,8 +68,7 @@ Observation everyFieldSet() {
   b.alive = true;
   b.broker_epoch = 11;
   b.known_controller_epoch = 3;
-  ControlRequest lai;
-  lai.kind = RequestKind::LeaderAndIsr;
+  ControlRequest lai{.kind = RequestKind::LeaderAndIsr, .version = 5};
   lai.controller_id = 2;
   lai.controller_epoch = 5;
   lai.broker_epoch = 11;
@@ -78,13 +77,11 @@ Observation everyFieldSet() {
       ReplicaAssignment(BrokerList{2, 7}), true});
   lai.live_brokers = BrokerSet{2, 7};
   b.inbox.push_back(lai);
-  ControlRequest um;
-  um.kind = RequestKind::UpdateMetadata;
+  ControlRequest um{.kind = RequestKind::UpdateMetadata};
   um.update_metadata.push_back(
       UpdateMetadataPartitionState{TopicPartition{2, 3}, 5, -2, 7, BrokerList{1}, 8, BrokerList{1, 4}, BrokerList{4}});
   b.inbox.push_back(um);
-  ControlRequest sr;
-  sr.kind = RequestKind::StopReplica;
+  ControlRequest sr{.kind = RequestKind::StopReplica, .version = 2};
   sr.stop_replica.push_back(StopReplicaPartitionState{TopicPartition{1, 2}, -2, true});
   sr.response_wanted = PartitionSet{TopicPartition{1, 2}};
   b.inbox.push_back(sr);
@@ -158,6 +155,23 @@ TEST(ObservationJson, CompactFormLeavesDefaultsOutAndFullFormSpellsThemOut) {
   EXPECT_EQ(full["zookeeper"]["topics"]["2"]["states"].size(), static_cast<std::size_t>(kMaxPartitionsPerTopic));
 }
 
+// A request's "version" (driver protocol 3, trace format 3): left out of the compact form when it is
+// the newest its kind has (Kafka 3.8 at 3.4-IV0 and later), read back as that when absent.
+TEST(ObservationJson, ARequestsVersionDefaultsToTheNewestOfItsKind) {
+  Observation o;
+  o.brokers[1].inbox.push_back(ControlRequest{.kind = RequestKind::LeaderAndIsr});
+  o.brokers[1].inbox.push_back(ControlRequest{.kind = RequestKind::StopReplica, .version = 1});
+  EXPECT_EQ(o.brokers[1].inbox[0].version, 7);
+  EXPECT_EQ(observationJson(o).dump(),
+            R"({"zookeeper":{},"brokers":{"1":{"inbox":[{"kind":"LeaderAndIsr"},{"kind":"StopReplica","version":1}]}}})");
+  EXPECT_EQ(observationJson(o, {.include_defaults = true})["brokers"]["1"]["inbox"][0]["version"], 7);
+  expectRoundTrip(o, "request versions");
+  const Observation read = observationFromJson(nlohmann::json::parse(
+      R"({"brokers":{"1":{"inbox":[{"kind":"UpdateMetadata"},{"version":3,"kind":"UpdateMetadata"}]}}})"));
+  EXPECT_EQ(read.brokers[1].inbox[0].version, 8);
+  EXPECT_EQ(read.brokers[1].inbox[1].version, 3) << "the member's order does not matter";
+}
+
 // A topic znode whose partition ids have a gap (an assignment restored during deletion keeps only
 // the partitions with a partition znode, kafka.md §5.10.2): the array is by partition id, with
 // null for an id the znode does not list, and reads back to the same gap.
@@ -219,6 +233,10 @@ TEST(ObservationJson, RejectsMalformedInputNamingThePointer) {
        "/zookeeper/topics/0/states/0/leader: expected an integer, got null"},
       {R"({"zookeeper":{"delete_topics":[0,0,0,0,0]}})", "/zookeeper/delete_topics: at most 4 elements, got 5"},
       {R"({"zookeeper":{"brokers":null}})", "/zookeeper/brokers: expected an object, got null"},
+      {R"({"brokers":{"1":{"inbox":[{"kind":"LeaderAndIsr","version":8}]}}})",
+       "/brokers/1/inbox/0/version: out of range 0 … 7"},
+      {R"({"brokers":{"1":{"inbox":[{"version":-1,"kind":"StopReplica"}]}}})",
+       "/brokers/1/inbox/0/version: out of range 0 … 4"},
   };
   for (const Malformed& c : cases) {
     try {

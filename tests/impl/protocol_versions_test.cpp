@@ -12,6 +12,7 @@
 #include "impl/zookeeper/kafka_zk_client.hpp"
 #include "impl/zookeeper/zk_data.hpp"
 #include "impl_scenario.hpp"
+#include "request_version_rows.hpp"
 #include "spec/vocabulary/config_text.hpp"
 
 namespace kcspec::impl {
@@ -106,6 +107,10 @@ TEST(ImplProtocolVersions, ALeaderWritesItsIsrAndTheControllerLearnsFromTheNotif
   EXPECT_EQ(run.stateZnode(kT0)->leader_and_isr.isr, BrokerList{1});
   EXPECT_EQ(run.stateZnode(kT0)->leader_and_isr.partition_epoch, 1);
   EXPECT_EQ(run.stateZnode(kT0)->controller_epoch, controller_epoch);
+  EXPECT_TRUE(run.world().zk.isr_change_notifications.empty()) << "the propagation task has not run";
+  EXPECT_EQ(run.broker(1).pending_isr_changes, PartitionSet{kT0});
+  run.step("propagate-isr-changes 1");
+  EXPECT_TRUE(run.broker(1).pending_isr_changes.empty());
   EXPECT_EQ(run.world().zk.isr_change_notifications, PartitionSet{kT0});
   EXPECT_EQ(eventKinds(run, 3), Names{"IsrChangeNotification"});
   EXPECT_EQ(run.broker(1).replicas[0].partition_epoch, 1);
@@ -124,6 +129,8 @@ TEST(ImplProtocolVersions, AReassignmentWatchesTheStateZnodeAndCompletesThroughI
   EXPECT_EQ(eventKinds(run, 3), (Names{"PartitionModifications", "PartitionReassignmentIsrChange"}));
   run.drain();
   run.step("expand-isr t-0 leader 1 add 3");
+  EXPECT_EQ(eventKinds(run, 3), Names{"PartitionReassignmentIsrChange"});
+  run.step("propagate-isr-changes 1");
   EXPECT_EQ(eventKinds(run, 3), (Names{"PartitionReassignmentIsrChange", "IsrChangeNotification"}));
   run.step("process-event 3");
   EXPECT_TRUE(run.context(3).partitions_being_reassigned.empty());
@@ -176,6 +183,12 @@ TEST(ImplProtocolVersions, AGivenWorldKeepsItsNotificationsAndWatches) {
   run.step("elect-controller 3").drain();
   run.step("reassign t-0 2,3").step("process-event 3").drain();
   run.step("expand-isr t-0 leader 1 add 3");
+  ASSERT_FALSE(run.world().brokers[1].pending_isr_changes.empty());
+  ImplRun restored_pending(configAt("2.4"), run.world());
+  EXPECT_EQ(restored_pending.world(), run.world()) << "the propagation task's changes are restored too";
+  restored_pending.step("propagate-isr-changes 1");
+  run.step("propagate-isr-changes 1");
+  EXPECT_EQ(restored_pending.world(), run.world());
   const Observation world = run.world();
   ASSERT_FALSE(world.zk.isr_change_notifications.empty());
   ASSERT_FALSE(world.brokers[3].controller.context.reassignment_isr_watches.empty());
@@ -184,6 +197,70 @@ TEST(ImplProtocolVersions, AGivenWorldKeepsItsNotificationsAndWatches) {
   run.step("process-event 3");
   restored.step("process-event 3");
   EXPECT_EQ(restored.world(), run.world()) << "and the restored watch completes the reassignment alike";
+}
+
+// ------------------------------------------------------------------ request versions
+
+
+std::vector<ControlRequest> requestsOf(const ImplRun& run, BrokerId b, RequestKind kind) {
+  std::vector<ControlRequest> out;
+  for (const ControlRequest& r : run.broker(b).inbox) {
+    if (r.kind == kind) out.push_back(r);
+  }
+  return out;
+}
+
+TEST(ImplRequestVersions, AreTheNewestTheControllersProtocolReaches) {
+  for (const kcspec::testing::RequestVersionRow& row : kcspec::testing::kRequestVersionRows) {  // kafka.md A.6
+    SCOPED_TRACE(row.protocol);
+    ImplRun run(configAt(row.protocol));
+    run.step("elect-controller 3");
+    const std::vector<ControlRequest> leader_and_isr = requestsOf(run, 1, RequestKind::LeaderAndIsr);
+    const std::vector<ControlRequest> update_metadata = requestsOf(run, 1, RequestKind::UpdateMetadata);
+    ASSERT_FALSE(leader_and_isr.empty());
+    ASSERT_FALSE(update_metadata.empty());
+    for (const ControlRequest& r : leader_and_isr) EXPECT_EQ(r.version, row.leader_and_isr);
+    for (const ControlRequest& r : update_metadata) EXPECT_EQ(r.version, row.update_metadata);
+    run.drain();
+    run.step("delete-topic t").step("process-event 3");
+    const std::vector<ControlRequest> stop_replica = requestsOf(run, 1, RequestKind::StopReplica);
+    ASSERT_FALSE(stop_replica.empty());
+    for (const ControlRequest& r : stop_replica) EXPECT_EQ(r.version, row.stop_replica);
+  }
+}
+
+TEST(ImplRequestVersions, CarryOnlyTheFieldsOfTheirVersionWhileTheLogShowsThemWhole) {
+  for (const char* version : {"2.1", "2.2"}) {  // the broker epoch: from 2.2-IV0
+    SCOPED_TRACE(version);
+    const bool carried = std::string_view(version) == "2.2";
+    ImplRun run(configAt(version));
+    run.step("elect-controller 3");
+    const std::int64_t epoch = run.broker(1).broker_epoch;
+    ASSERT_GE(epoch, 0);
+    for (const ControlRequest& r : run.broker(1).inbox) EXPECT_EQ(r.broker_epoch, carried ? epoch : -1);
+  }
+  for (const char* version : {"0.11.0", "1.0"}) {  // isNew: from 1.0-IV0
+    SCOPED_TRACE(version);
+    ImplRun run(configAt(version));
+    run.step("elect-controller 3");
+    const std::vector<ControlRequest> leader_and_isr = requestsOf(run, 1, RequestKind::LeaderAndIsr);
+    ASSERT_EQ(leader_and_isr.size(), 1u);
+    EXPECT_EQ(leader_and_isr[0].leader_and_isr[0].is_new, std::string_view(version) == "1.0");
+    EXPECT_NE(run.log().find("isNew=true"), std::string::npos) << "the TRACE line is written before serialization";
+  }
+  for (const char* version : {"2.3", "2.4-IV0"}) {  // adding and removing replicas: from 2.4-IV0
+    SCOPED_TRACE(version);
+    const bool carried = std::string_view(version) == "2.4-IV0";
+    ImplRun run(configAt(version));
+    run.step("elect-controller 3").drain();
+    run.step("reassign t-0 2,3").step("process-event 3");
+    const std::vector<ControlRequest> leader_and_isr = requestsOf(run, 1, RequestKind::LeaderAndIsr);
+    ASSERT_FALSE(leader_and_isr.empty());
+    const LeaderAndIsrPartitionState& entry = leader_and_isr.back().leader_and_isr[0];
+    EXPECT_EQ(entry.assignment.adding_replicas, carried ? BrokerList{3} : BrokerList{});
+    EXPECT_EQ(entry.assignment.removing_replicas, carried ? BrokerList{1} : BrokerList{});
+    EXPECT_EQ(run.partitionContext(3, kT0).assignment->adding_replicas, BrokerList{3});
+  }
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "request_version_rows.hpp"
 #include "spec_run.hpp"
 
 namespace kcspec::spec {
@@ -75,8 +76,16 @@ TEST(IsrChangesBeforeAlterPartition, TheLeaderWritesTheStateZnodeAndANotificatio
   EXPECT_EQ(run.hosted(1, kT0).isr, BrokerList{1});
   EXPECT_EQ(run.hosted(1, kT0).partition_epoch, 1);
   EXPECT_FALSE(run.hosted(1, kT0).alter_partition_pending) << "written: committed at once";
+  EXPECT_TRUE(run.events(3).empty()) << "no AlterPartition request, no notification yet";
+  EXPECT_TRUE(run.zk().isr_change_notifications.empty());
+  EXPECT_EQ(run.broker(1).pending_isr_changes, PartitionSet{kT0}) << "isrChangeSet, for the propagation task";
+  EXPECT_FALSE(run.enabled("propagate-isr-changes 2")) << "broker 2 changed nothing";
+
+  run.then("propagate-isr-changes 1");
+  EXPECT_TRUE(run.broker(1).pending_isr_changes.empty());
   EXPECT_EQ(run.zk().isr_change_notifications, PartitionSet{kT0});
-  EXPECT_EQ(run.eventKinds(3), Names{"IsrChangeNotification"}) << "no AlterPartition request";
+  EXPECT_EQ(run.eventKinds(3), Names{"IsrChangeNotification"});
+  EXPECT_FALSE(run.enabled("propagate-isr-changes 1")) << "nothing left to write";
   EXPECT_EQ(run.partitionOf(3, kT0).leadership->leader_and_isr.isr, (BrokerList{1, 2})) << "the cache lags";
 
   run.then("process-event 3");
@@ -92,6 +101,24 @@ TEST(IsrChangesBeforeAlterPartition, TheLeaderWritesTheStateZnodeAndANotificatio
   run.then("process-event 3");
   EXPECT_TRUE(run.events(3).empty());
   EXPECT_EQ(run.world().zk, before.zk) << "no notification left: nothing happens";
+}
+
+TEST(IsrChangesBeforeAlterPartition, ChangesShareANotificationAndDieWithTheirBroker) {
+  ProtocolRun run("2.4", "elect-controller 3\n");
+  run.drain();
+  run.then("shrink-isr t-0 leader 1 remove 2").then("expand-isr t-0 leader 1 add 2");
+  EXPECT_EQ(run.broker(1).pending_isr_changes, PartitionSet{kT0}) << "a set: the two writes are one entry";
+  EXPECT_EQ(run.znode(kT0)->leader_and_isr.partition_epoch, 2);
+  // The leader dies before its task runs: the controller never hears of either change.
+  run.then("crash 1");
+  EXPECT_FALSE(run.enabled("propagate-isr-changes 1"));
+  EXPECT_TRUE(run.zk().isr_change_notifications.empty());
+  EXPECT_EQ(run.partitionOf(3, kT0).leadership->leader_and_isr.partition_epoch, 0) << "the cache is two writes behind";
+  // BrokerChange elects 2: the controller's write meets BADVERSION, reads the znode and retries.
+  run.drain();
+  EXPECT_EQ(run.znode(kT0)->leader_and_isr.leader, 2);
+  EXPECT_EQ(run.znode(kT0)->leader_and_isr.partition_epoch, 3);
+  EXPECT_EQ(run.partitionOf(3, kT0).leadership->leader_and_isr, run.znode(kT0)->leader_and_isr);
 }
 
 TEST(IsrChangesBeforeAlterPartition, AWriteOverANewerVersionStaysPendingUntilALeaderAndIsr) {
@@ -118,6 +145,8 @@ TEST(IsrChangesBeforeAlterPartition, NeedNoControllerAndAFailoverDeletesTheirNot
   ASSERT_EQ(activeControllerOf(run.world()), kNoLeader);
   ASSERT_TRUE(run.enabled("shrink-isr t-0 leader 1 remove 2")) << "no request: no controller needed";
   run.then("shrink-isr t-0 leader 1 remove 2");
+  ASSERT_TRUE(run.enabled("propagate-isr-changes 1")) << "nor does its propagation";
+  run.then("propagate-isr-changes 1");
   EXPECT_EQ(run.zk().isr_change_notifications, PartitionSet{kT0});
   run.then("elect-controller 1");
   EXPECT_TRUE(run.zk().isr_change_notifications.empty()) << "onControllerFailover step 4";
@@ -138,8 +167,10 @@ TEST(IsrChangesBeforeAlterPartition, AReassignmentCompletesThroughTheStateZnodeW
   run.drain();
   ASSERT_TRUE(run.controller(3).context.partitions_being_reassigned.contains(kT0)) << "3 is not in the ISR yet";
   run.then("expand-isr t-0 leader 1 add 3");
+  EXPECT_EQ(run.eventKinds(3), Names{"PartitionReassignmentIsrChange"}) << "the state znode's watch";
+  run.then("propagate-isr-changes 1");
   EXPECT_EQ(run.eventKinds(3), (Names{"PartitionReassignmentIsrChange", "IsrChangeNotification"}))
-      << "the state znode's watch first, then the notification's";
+      << "then the notification's";
   run.then("process-event 3");  // PartitionReassignmentIsrChange: the target replicas 2, 3 are in the ISR
   EXPECT_FALSE(run.controller(3).context.partitions_being_reassigned.contains(kT0));
   EXPECT_TRUE(run.controller(3).context.reassignment_isr_watches.empty()) << "unregistered at completion";
@@ -240,6 +271,89 @@ TEST(LeaderRecovery, AnUncleanLeaderRecoversOnlyFrom32IV0) {
     EXPECT_EQ(lai.leader, 2);
     EXPECT_EQ(lai.isr, BrokerList{2});
     EXPECT_EQ(lai.recovery_state, recovering ? LeaderRecoveryState::RECOVERING : LeaderRecoveryState::RECOVERED);
+  }
+}
+
+
+// Broker b's queued requests of one kind.
+std::vector<ControlRequest> requestsOf(const ProtocolRun& run, BrokerId b, RequestKind kind) {
+  std::vector<ControlRequest> out;
+  for (const ControlRequest& r : run.broker(b).inbox) {
+    if (r.kind == kind) out.push_back(r);
+  }
+  return out;
+}
+
+TEST(RequestVersions, AreTheNewestTheControllersProtocolReaches) {
+  for (const kcspec::testing::RequestVersionRow& row : kcspec::testing::kRequestVersionRows) {  // kafka.md A.6
+    SCOPED_TRACE(row.protocol);
+    ProtocolRun run(row.protocol, "elect-controller 3\n");
+    const std::vector<ControlRequest> leader_and_isr = requestsOf(run, 1, RequestKind::LeaderAndIsr);
+    const std::vector<ControlRequest> update_metadata = requestsOf(run, 1, RequestKind::UpdateMetadata);
+    ASSERT_FALSE(leader_and_isr.empty());
+    ASSERT_FALSE(update_metadata.empty());
+    for (const ControlRequest& r : leader_and_isr) EXPECT_EQ(r.version, row.leader_and_isr);
+    for (const ControlRequest& r : update_metadata) EXPECT_EQ(r.version, row.update_metadata);
+    run.drain();
+    run.then("delete-topic t").then("process-event 3");
+    const std::vector<ControlRequest> stop_replica = requestsOf(run, 1, RequestKind::StopReplica);
+    ASSERT_FALSE(stop_replica.empty());
+    for (const ControlRequest& r : stop_replica) EXPECT_EQ(r.version, row.stop_replica);
+  }
+}
+
+TEST(RequestVersions, CarryOnlyTheFieldsOfTheirVersion) {
+  // The broker epoch: LeaderAndIsr v2, UpdateMetadata v5, StopReplica v1 — all from 2.2-IV0.
+  for (const char* version : {"2.1", "2.2"}) {
+    SCOPED_TRACE(version);
+    const bool carried = std::string_view(version) == "2.2";
+    ProtocolRun run(version, "elect-controller 3\n");
+    const std::int64_t epoch = run.broker(1).broker_epoch;
+    ASSERT_GE(epoch, 0);
+    for (const ControlRequest& r : run.broker(1).inbox) EXPECT_EQ(r.broker_epoch, carried ? epoch : -1);
+    run.drain();
+    run.then("delete-topic t").then("process-event 3");
+    for (const ControlRequest& r : requestsOf(run, 1, RequestKind::StopReplica)) {
+      EXPECT_EQ(r.broker_epoch, carried ? epoch : -1);
+    }
+  }
+  // isNew (LeaderAndIsr v1) and offline replicas (UpdateMetadata v4): both from 1.0-IV0.
+  for (const char* version : {"0.11.0", "1.0"}) {
+    SCOPED_TRACE(version);
+    const bool carried = std::string_view(version) == "1.0";
+    ProtocolRun run(version, "elect-controller 3\n");
+    const std::vector<ControlRequest> leader_and_isr = requestsOf(run, 1, RequestKind::LeaderAndIsr);
+    ASSERT_EQ(leader_and_isr.size(), 1u);
+    ASSERT_EQ(leader_and_isr[0].leader_and_isr.size(), 1u);
+    EXPECT_EQ(leader_and_isr[0].leader_and_isr[0].is_new, carried) << "a failover's first LeaderAndIsr is new";
+    run.drain();
+    run.then("crash 2").then("process-event 3");
+    bool offline_seen = false;
+    for (const ControlRequest& r : requestsOf(run, 1, RequestKind::UpdateMetadata)) {
+      for (const UpdateMetadataPartitionState& entry : r.update_metadata) {
+        if (entry.tp == kT0) offline_seen = offline_seen || entry.offline_replicas == BrokerList{2};
+        if (!carried) {
+          EXPECT_TRUE(entry.offline_replicas.empty());
+        }
+      }
+    }
+    EXPECT_EQ(offline_seen, carried);
+  }
+  // Adding and removing replicas (LeaderAndIsr v3): from 2.4-IV0.
+  for (const char* version : {"2.3", "2.4-IV0"}) {
+    SCOPED_TRACE(version);
+    const bool carried = std::string_view(version) == "2.4-IV0";
+    ProtocolRun run(version, "elect-controller 3\n");
+    run.drain();
+    run.then("reassign t-0 2,3").then("process-event 3");
+    const std::vector<ControlRequest> leader_and_isr = requestsOf(run, 1, RequestKind::LeaderAndIsr);
+    ASSERT_FALSE(leader_and_isr.empty());
+    const LeaderAndIsrPartitionState& entry = leader_and_isr.back().leader_and_isr[0];
+    EXPECT_EQ(entry.assignment.replicas, (BrokerList{2, 3, 1}));
+    EXPECT_EQ(entry.assignment.adding_replicas, carried ? BrokerList{3} : BrokerList{});
+    EXPECT_EQ(entry.assignment.removing_replicas, carried ? BrokerList{1} : BrokerList{});
+    // The controller's own cache keeps the reassignment whole: only the wire drops it.
+    EXPECT_EQ(run.partitionOf(3, kT0).assignment->adding_replicas, BrokerList{3});
   }
 }
 

@@ -366,6 +366,7 @@ std::vector<std::pair<Action, std::string>> everyKind() {
       {{.kind = ActionKind::DeliverLeaderAndIsrResponse, .broker = 3}, "deliver-leader-and-isr-response 3"},
       {{.kind = ActionKind::LoseZkConnection, .tp = my1}, "zk-connection-loss my-topic.v2-1"},
       {{.kind = ActionKind::LoseBrokerSession, .broker = 2}, "lose-broker-session 2"},
+      {{.kind = ActionKind::PropagateIsrChanges, .broker = 3}, "propagate-isr-changes 3"},
   };
 }
 
@@ -658,7 +659,7 @@ TEST(ObservationText, DiffOfATwoStepRun) {
   EXPECT_EQ(find(first, "broker 1 controller")->after, "active");
   ASSERT_NE(find(first, "broker 2 inbox[0]"), nullptr);
   EXPECT_EQ(find(first, "broker 2 inbox[0]")->before, "");
-  EXPECT_EQ(find(first, "broker 2 inbox[0]")->after.rfind("UpdateMetadata(controller=1, controller_epoch=1", 0), 0u);
+  EXPECT_EQ(find(first, "broker 2 inbox[0]")->after.rfind("UpdateMetadata v8(controller=1, controller_epoch=1", 0), 0u);
   EXPECT_EQ(find(first, "/brokers/ids/1"), nullptr);  // unchanged paths are left out
 
   const std::vector<Change> second = diffObservations(config, s1.world, s2.world);
