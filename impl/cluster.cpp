@@ -90,12 +90,14 @@ bool ImplCluster::controllerHasRoom() const {
   return active && !brokers_[static_cast<std::size_t>(*active)].controller().events.full();
 }
 
+// A watch's event needs no controller, and a slot in the active one's queue when there is one.
+bool ImplCluster::controllerHasRoomForWatchEvent() const { return !activeController() || controllerHasRoom(); }
+
 // An AlterPartition request needs a slot in the active controller's queue; a leader that writes
-// ZooKeeper itself (< 2.7-IV2) needs no controller, and a slot for the state znode's watch when one
-// is active (so does its propagation task, for the notification's).
+// ZooKeeper itself (< 2.7-IV2) needs room for the state znode's watch only.
 bool ImplCluster::controllerHasRoomForIsrChange() const {
   if (config_->inter_broker_protocol_version >= MetadataVersion::IBP_2_7_IV2) return controllerHasRoom();
-  return !activeController() || controllerHasRoom();
+  return controllerHasRoomForWatchEvent();
 }
 
 bool ImplCluster::topicExistsInZk(TopicIndex topic) const {
@@ -230,7 +232,7 @@ bool ImplCluster::isEnabled(const Action& a) const {
     case ActionKind::PropagateIsrChanges: {
       if (!brokerOk(a.broker)) return false;
       const SimulatedBroker& b = broker(a.broker);
-      return b.alive() && !b.controller().session_lost && !b.isrChangeSet().empty() && controllerHasRoomForIsrChange();
+      return b.alive() && !b.controller().session_lost && !b.isrChangeSet().empty() && controllerHasRoomForWatchEvent();
     }
     case ActionKind::LoseControllerSession: {
       if (!brokerOk(a.broker) || !hasBudget(&Bounds::controller_failovers)) return false;

@@ -103,6 +103,7 @@ class ImplCluster {
   ImplCluster(const Config& config, Mutants mutants, LogTarget log, zk::Store store);
   bool controllerHasRoom() const;
   bool controllerHasRoomForIsrChange() const;
+  bool controllerHasRoomForWatchEvent() const;
   bool partitionExistsInZk(TopicPartition tp) const;
   std::string statePath(TopicPartition tp) const;  // /brokers/topics/<t>/partitions/<p>/state
   bool topicExistsInZk(TopicIndex topic) const;

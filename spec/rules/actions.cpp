@@ -179,12 +179,13 @@ bool alterPartitionSupported(const Config& config) {
   return config.inter_broker_protocol_version >= MetadataVersion::IBP_2_7_IV2;
 }
 
+// Room for a watch's event: none is needed without an active controller.
+bool hasRoomForWatchEvent(const ClusterState& s) { return activeController(s) == kNoLeader || hasEventRoom(s); }
+
 // Room for what the change queues: the AlterPartition request, or the state znode's watch of a
 // ZooKeeper write, which needs no controller at all.
 bool hasRoomForIsrChange(const Config& config, const ClusterState& s) {
-  if (alterPartitionSupported(config)) return hasEventRoom(s);
-  const BrokerId controller = activeController(s);
-  return controller == kNoLeader || hasEventRoom(s);
+  return alterPartitionSupported(config) ? hasEventRoom(s) : hasRoomForWatchEvent(s);
 }
 
 bool shrinkIsrEnabled(const Config& config, const ClusterState& s, const Action& a) {
@@ -368,7 +369,7 @@ void loseBrokerSessionApply(const Config&, ClusterState& s, const Action& a, Ste
 bool propagateIsrChangesEnabled(const Config&, const ClusterState& s, const Action& a) {
   const BrokerData& broker = brokerAt(s, a.broker);
   return broker.alive && !broker.controller.session_lost && !broker.pending_isr_changes.empty() &&
-         (activeController(s) == kNoLeader || hasEventRoom(s));
+         hasRoomForWatchEvent(s);
 }
 void propagateIsrChangesApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
   propagateIsrChanges(s.world, a.broker);
