@@ -120,7 +120,8 @@ Outcome runChecks(const GeneratedMutantsOptions& o, const Inputs& in, int id) {
   Outcome out;
   out.id = id;
   for (const NamedScenario& s : in.scenarios) {
-    const std::optional<agreement::Counterexample> failure = agreement::replayBoth(s.scenario.config, impl::Mutants{}, s.scenario.steps);
+    const std::optional<agreement::Counterexample> failure = agreement::replayBoth(
+        s.scenario.config, impl::Mutants{}, s.scenario.steps, s.scenario.given ? &s.scenario.given->world : nullptr);
     if (!failure) continue;
     out.killed = true;
     out.by = failure->verdict.by;
@@ -427,7 +428,8 @@ int runGeneratedMutants(const GeneratedMutantsOptions& o) {
     }
     for (const std::string& file : files) {
       scenarios.push_back({file, parseScenario(readUserFile(file, "a scenario file"), file)});
-      requireClusterScenario(scenarios.back().scenario, file, "mutants --generated");
+      // A given world is where the scenario's history starts, on both versions (tests/scenarios/given).
+      requireNoComponentActions(scenarios.back().scenario, file, "mutants --generated");
     }
   }
   for (const std::string& given : o.explore_configs) in.explore_configs.push_back(resolveExploreConfig(given));

@@ -2,9 +2,10 @@
 // system under test speaking the driver protocol (docs/driver-protocol.md) on stdin/stdout:
 // `kcspec drive -- kcspec sut` must pass, `kcspec drive -- kcspec sut --mutant M3` must fail.
 // Every request gets exactly one reply; bad requests get error replies, never an exit. It exits 0
-// after quit or at the end of its input. It speaks protocols 1 to 3: after an init for protocol
+// after quit or at the end of its input. It speaks protocols 1 to 4: after an init for protocol
 // 2, `given` loads a world as the controller's current state (impl::ImplCluster(config, world));
-// a configuration that names inter.broker.protocol.version needs an init for protocol 3.
+// a configuration that names inter.broker.protocol.version needs an init for protocol 3; its
+// observations carry topic ids after an init for protocol 4.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include "impl/cluster.hpp"
 #include "impl/mutants.hpp"
 #include "proofs/conformance/driver_protocol.hpp"
+#include "spec/vocabulary/topic_ids.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/config_text.hpp"
 
@@ -72,11 +74,13 @@ Reply errorReply(std::int64_t id, ErrorCode code, std::string message) {
   return reply;
 }
 
-Reply observationReply(ReplyType type, std::int64_t id, const impl::ImplCluster& cluster) {
+// The observation as the init's protocol shows it: topic ids from protocol 4 on.
+Reply observationReply(ReplyType type, std::int64_t id, const impl::ImplCluster& cluster, int protocol) {
   Reply reply;
   reply.type = type;
   reply.id = id;
-  reply.observation = cluster.observe();
+  reply.observation = protocol >= conformance::kDriverProtocolTopicIdsVersion ? cluster.observe()
+                                                                              : withoutTopicIds(cluster.observe());
   return reply;
 }
 
@@ -143,7 +147,7 @@ int runSut(impl::Mutants mutants) {
         continue;
       }
       protocol = init->protocol;
-      Reply reply = observationReply(ReplyType::InitOk, init->id, *cluster);
+      Reply reply = observationReply(ReplyType::InitOk, init->id, *cluster, init->protocol);
       reply.protocol = protocol;
       send(reply);
     } else if (const auto* given = std::get_if<conformance::GivenRequest>(&request)) {
@@ -162,7 +166,7 @@ int runSut(impl::Mutants mutants) {
         continue;
       }
       cluster.emplace(*config, given->observation, mutants);
-      send(observationReply(ReplyType::GivenOk, given->id, *cluster));
+      send(observationReply(ReplyType::GivenOk, given->id, *cluster, protocol));
     } else if (const auto* step = std::get_if<conformance::StepRequest>(&request)) {
       if (!cluster) {
         send(errorReply(step->id, ErrorCode::NotInitialized, "step before init"));
@@ -180,14 +184,14 @@ int runSut(impl::Mutants mutants) {
         continue;
       }
       cluster->apply(action);
-      send(observationReply(ReplyType::StepOk, step->id, *cluster));
+      send(observationReply(ReplyType::StepOk, step->id, *cluster, protocol));
     } else if (const auto* reset = std::get_if<conformance::ResetRequest>(&request)) {
       if (!cluster) {
         send(errorReply(reset->id, ErrorCode::NotInitialized, "reset before init"));
         continue;
       }
       cluster.emplace(*config, mutants);
-      send(observationReply(ReplyType::ResetOk, reset->id, *cluster));
+      send(observationReply(ReplyType::ResetOk, reset->id, *cluster, protocol));
     } else {
       const auto& quit = std::get<conformance::QuitRequest>(request);
       Reply reply;

@@ -1,6 +1,8 @@
 // ImplCluster (cluster.hpp).
 #include "impl/cluster.hpp"
 
+#include "spec/vocabulary/topic_ids.hpp"
+
 #include <fmt/format.h>
 
 #include "impl/controller/kafka_controller.hpp"
@@ -60,10 +62,19 @@ ImplCluster::ImplCluster(const Config& config, Mutants mutants, LogTarget log, z
     const TopicConfig& topic = config_->topics[static_cast<std::size_t>(t)];
     if (!topic.exists_at_start) continue;
     client.setTopicConfig(t, topic.unclean_leader_election_enable);
-    client.createTopicAssignment(t, initialAssignment(topic));
+    client.createTopicAssignment(t, initialAssignment(topic), adminTopicId(t));
   }
   zk_.takeWatchEvents();  // nobody watches yet
 }
+
+// ZkAdminManager.createTopics: with usesTopicId (inter.broker.protocol.version ≥ 2.8-IV0) the admin
+// gives the topic a new id.
+std::optional<Uuid> ImplCluster::adminTopicId(TopicIndex t) {
+  if (config_->inter_broker_protocol_version < MetadataVersion::IBP_2_8_IV0) return std::nullopt;
+  return randomTopicUuid(t);
+}
+
+Uuid ImplCluster::randomTopicUuid(TopicIndex t) const { return topicUuid(t, freshTopicId(observe(), t)); }
 
 void ImplCluster::assignSameConfiguration(const ImplCluster& other) {
   KCSPEC_ASSERT(config_->brokers == other.config_->brokers);
@@ -291,7 +302,7 @@ void ImplCluster::withController(BrokerId b, Run run) {
   zk::KafkaZkClient client(zk_, *config_);
   BrokerChannel channel(brokers_);
   ControllerServices services{b, *config_, client, channel, StateChangeLogger(log_, b), mutants_,
-                              [this] { routeWatchEvents(); }};
+                              [this] { routeWatchEvents(); }, [this](TopicIndex t) { return randomTopicUuid(t); }};
   KafkaController controller(b, brokers_[static_cast<std::size_t>(b)].controller(), services);
   run(controller);
 }
@@ -370,7 +381,9 @@ void ImplCluster::deliverLeaderAndIsrResponse(BrokerId b) {
   sender.controller().events.append(ControllerEvent{.kind = ControllerEventKind::LeaderAndIsrResponseReceived,
                                                     .broker = b,
                                                     .partitions = response.partitions,
-                                                    .partition_errors = response.storage_errors});
+                                                    .partition_errors = response.storage_errors,
+                                                    .by_topic_id = response.by_topic_id,
+                                                    .topic_ids = response.topic_ids});
 }
 
 void ImplCluster::apply(const Action& a) {
@@ -381,7 +394,7 @@ void ImplCluster::apply(const Action& a) {
       spend(&Bounds::topic_creations);
       const TopicConfig& topic = config_->topics[static_cast<std::size_t>(a.topic)];
       client.setTopicConfig(a.topic, topic.unclean_leader_election_enable);
-      client.createTopicAssignment(a.topic, initialAssignment(topic));
+      client.createTopicAssignment(a.topic, initialAssignment(topic), adminTopicId(a.topic));
       break;
     }
     case ActionKind::DeleteTopic:
@@ -466,8 +479,15 @@ void ImplCluster::apply(const Action& a) {
         break;
       }
       brokers_[static_cast<std::size_t>(a.broker)].proposeIsrChange(a.tp);
-      queueRequest(ControllerEvent{.kind = ControllerEventKind::AlterPartitionReceived, .broker = a.broker,
-                                   .broker_epoch = broker(a.broker).brokerEpoch(), .tp = a.tp, .proposed = proposed});
+      ControllerEvent request{.kind = ControllerEventKind::AlterPartitionReceived, .broker = a.broker,
+                              .broker_epoch = broker(a.broker).brokerEpoch(), .tp = a.tp, .proposed = proposed};
+      // DefaultAlterPartitionManager.buildRequest: canUseTopicIds needs 2.8-IV0 and an id for the
+      // partition; the request then goes at version 2 or later, by topic id.
+      if (config_->inter_broker_protocol_version >= MetadataVersion::IBP_2_8_IV0 && hosted.topic_id != kNoTopicId) {
+        request.by_topic_id = true;
+        request.topic_ids[static_cast<std::size_t>(a.tp.topic)] = hosted.topic_id;
+      }
+      queueRequest(request);
       break;
     }
     case ActionKind::PropagateIsrChanges:
@@ -537,6 +557,7 @@ Observation ImplCluster::observe() const {
     TopicZnodes& topic = zk.topics[static_cast<std::size_t>(t)];
     if (const zk::Znode* node = zk_.find(zk::paths::topic(name))) {
       topic.exists = true;
+      topic.topic_id = topicIdNumber(zk::payload::decodeTopicId(node->data));
       for (const auto& [p, assignment] : zk::payload::topicAssignmentOf(node->data)) {
         KCSPEC_ASSERT(p >= 0 && p < kMaxPartitionsPerTopic);
         topic.partitions[static_cast<std::size_t>(p)] = assignment;

@@ -17,6 +17,7 @@
 #include "impl/broker/simulated_broker.hpp"
 #include "impl/mutants.hpp"
 #include "impl/state_change_logger.hpp"
+#include "impl/uuid.hpp"
 #include "impl/zookeeper/store.hpp"
 #include "impl/zookeeper/zk_store.hpp"
 #include "spec/vocabulary/action.hpp"
@@ -116,6 +117,8 @@ class ImplCluster {
 
   void queueRequest(const ControllerEvent& event);  // admin/broker requests (docs/world.md §3)
   void routeWatchEvents();                          // ZooKeeper watches → events (§2)
+  std::optional<Uuid> adminTopicId(TopicIndex t);    // the id an admin's CreateTopics writes
+  Uuid randomTopicUuid(TopicIndex t) const;          // Uuid.randomUuid() for a topic id (impl/uuid.hpp)
   void processEvent(BrokerId b);
   void electController(BrokerId b);
   void deliverStopReplicaResponse(BrokerId b, bool error);

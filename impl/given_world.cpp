@@ -44,6 +44,12 @@ ControllerContext ControllerContext::fromObservation(const ControllerContextData
   // otherwise.
   out.offlinePartitionCount = given.offline_partition_count;
   out.replicasOnOfflineDirs = given.replicas_on_offline_dirs;
+  for (TopicIndex t = 0; t < kMaxTopics; ++t) {
+    const TopicId id = given.topic_ids[static_cast<std::size_t>(t)];
+    if (id == kNoTopicId) continue;
+    out.topicIds[t] = topicUuid(t, id);
+    out.topicNames[topicUuid(t, id)] = t;
+  }
   return out;
 }
 
@@ -92,7 +98,10 @@ zk::TopicAssignment assignmentOf(const TopicZnodes& topic) {
 }
 
 void restoreTopic(zk::KafkaZkClient& client, TopicIndex t, const TopicZnodes& topic) {
-  if (topic.exists) client.restoreTopicAssignment(t, assignmentOf(topic));
+  if (topic.exists) {
+    client.restoreTopicAssignment(t, assignmentOf(topic),
+                                  topic.topic_id == kNoTopicId ? std::nullopt : std::optional<Uuid>(topicUuid(t, topic.topic_id)));
+  }
   // /config/topics/<t> is written before the topic znode (create-topic) and deleted right after
   // it (completeDeleteTopic), in one step each: it exists exactly when the topic does. Its flag
   // is all the world shows of it (a flag set without the topic, which no history writes, is

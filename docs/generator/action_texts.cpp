@@ -15,14 +15,16 @@ using E = ControllerEventKind;
 
 constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
     {K::CreateTopic,
-     "The admin tool writes `/brokers/topics/<t>` with the configured replica assignment of every partition, and "
+     "The admin tool writes `/brokers/topics/<t>` with the configured replica assignment of every partition (and, "
+     "from `inter.broker.protocol.version` 2.8-IV0, a new topic id: the least that nothing in the world holds for `t`, "
+     "so a topic created again is told apart from anything left of the earlier one), and "
      "`/config/topics/<t>` with the topic's `unclean.leader.election.enable`. Nothing else happens at once: the "
      "child watch on `/brokers/topics` queues **TopicChange** at the active controller, whose handler creates the "
      "partitions (NonExistent → New → Online), writes each partition's first state znode (leader = first live "
      "replica, ISR = the live replicas, leader epoch 0) and sends LeaderAndIsr and UpdateMetadata.",
      "`t` has no znode and is not in `/admin/delete_topics` (a topic being deleted cannot be re-created before its "
      "deletion completes); a `topic-creations` budget remains.",
-     "ZooKeeper: `/brokers/topics/<t>` (all partitions' assignments) and `/config/topics/<t>`.",
+     "ZooKeeper: `/brokers/topics/<t>` (all partitions' assignments, its `topic_id`) and `/config/topics/<t>`.",
      "The event **TopicChange** at the active controller (when there is none, the next controller finds the topic "
      "during failover). No request.",
      "The admin side of topic creation (`AdminZkClient.createTopic`); the controller side is "
@@ -312,7 +314,8 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`/controller` is absent and broker `b` wins the election: in one ZooKeeper multi-operation it creates "
      "`/controller` and increments `/controller_epoch` (conditionally on its version); the new epoch fences every "
      "older controller. It then runs `onControllerFailover` atomically: reads the brokers, topics, assignments and "
-     "partition states into its context, initializes the topic deletion manager, sends UpdateMetadata to every "
+     "partition states into its context (and the topic ids: from 2.8-IV0 a topic without one gets one, a fenced "
+     "write of its znode that queues PartitionModifications), initializes the topic deletion manager, sends UpdateMetadata to every "
      "live broker, starts the replica state machine (replicas Online, or Ineligible → Offline) and the partition "
      "state machine (New/Offline partitions elected), starts what `/admin/reassign_partitions` lists and resumes the "
      "other reassignments, resumes deletions, and runs the preferred elections `/admin/preferred_replica_election` "
@@ -459,10 +462,13 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "elect-controller 3\nsettle\ncrash 1\nprocess-event 3", ""},
     {E::TopicChange, "The children of `/brokers/topics` changed: topics created (or deleted by the controller).",
      "`create-topic t`, and the controller's own deletion of `/brokers/topics/<t>` when a deletion completes.",
-     "Only when active. New topics' assignments are read into the context and `onNewPartitionCreation` runs: "
+     "Only when active. Topics gone from ZooKeeper are removed from the context (with their topic ids); a new topic "
+     "without a topic id gets one (from 2.8-IV0: a fenced write of its znode, whose data watch queues "
+     "PartitionModifications), and every new topic's id goes into the context. "
+     "New topics' assignments are read into the context and `onNewPartitionCreation` runs: "
      "partitions NonExistent → New, replicas → NewReplica, partitions → Online with their first leader and ISR "
      "written to new state znodes (leader = first live replica, ISR = live replicas, epochs 0), replicas → "
-     "OnlineReplica. Topics gone from ZooKeeper are removed from the context.",
+     "OnlineReplica.",
      "Partition-state znodes (created); the context's topics, assignments, states and leadership.",
      "LeaderAndIsr(isNew) to the ISR members, UpdateMetadata to every live broker.",
      "`KafkaController.processTopicChange`, `onNewPartitionCreation` (kafka.md §5.10.1, §5.10.3, §2.5).",
@@ -522,7 +528,9 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
      "elect-controller 3\nsettle\nreassign t-0 2,3\nprocess-event 3", ""},
     {E::AlterPartitionReceived, "A partition leader proposes a new ISR.",
      "`shrink-isr` and `expand-isr` (the leader's AlterPartition request).",
-     "Only when active. Rejected when the broker is unknown or its epoch is not the cached one; per partition, "
+     "Only when active. Rejected when the broker is unknown or its epoch is not the cached one. A request that names "
+     "the topic by an id the controller does not know (version 2+, the leader's log id) is UNKNOWN_TOPIC_ID: nothing "
+     "is written and the UpdateMetadata names no partition. Otherwise, per partition, "
      "the proposal is checked against the cached leadership (leader and partition epochs, recovery state, every ISR "
      "member live) and, when accepted, written conditionally on the proposed partition epoch, which becomes one "
      "higher; the leader gets the new state in the response. An ISR naming a broker that is not live or is "
@@ -622,8 +630,9 @@ constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
     {E::LeaderAndIsrResponseReceived,
      "A LeaderAndIsr response naming replicas on a failed log directory came back.",
      "`deliver-leader-and-isr-response b`, when the response reaches the controller that sent it.",
-     "Only when active. Partitions of topics the context no longer has are dropped (the response is keyed by topic "
-     "id). Those answered KAFKA_STORAGE_ERROR join `replicasOnOfflineDirs` of the broker, those answered NONE leave "
+     "Only when active. From version 5 (inter.broker.protocol.version 2.8-IV1) the response names topics by the "
+     "request's topic ids, and partitions of an id the context does not know (none, or a deleted topic's) are "
+     "dropped; an older one is read by name. Those answered KAFKA_STORAGE_ERROR join `replicasOnOfflineDirs` of the broker, those answered NONE leave "
      "it; the newly offline replicas (\"Mark replicas … on broker b as offline\") go through "
      "`onReplicasBecomeOffline`: partitions they led go Offline and are re-elected among the online replicas, the "
      "replicas go OfflineReplica (out of the ISR), a topic being deleted fails their deletion. From then on "

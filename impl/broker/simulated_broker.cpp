@@ -44,17 +44,34 @@ void SimulatedBroker::handleLeaderAndIsr(BrokerId self, const ControlRequest& re
     }
     HostedReplica& hosted = replicas_[static_cast<std::size_t>(partitionIndex(entry.tp))];
     const LeaderAndIsr& lai = entry.leadership.leader_and_isr;
+    // hasConsistentTopicId, checked first: a request's id (none when ZERO_UUID) against the log's.
+    if (entry.topic_id != kNoTopicId && hosted.topic_id != kNoTopicId && entry.topic_id != hosted.topic_id) {
+      continue;  // ERROR "Topic ID in memory: … does not match the topic ID for partition … received: …"; INCONSISTENT_TOPIC_ID
+    }
+    if (lai.leader_epoch == hosted.leader_epoch && entry.topic_id != kNoTopicId && hosted.topic_id == kNoTopicId) {
+      hosted.topic_id = entry.topic_id;  // INFO "Updating log for <tp> to assign topic ID …" (log.assignTopicId)
+      continue;
+    }
     if (lai.leader_epoch <= hosted.leader_epoch) continue;             // "matches" or "is smaller than"
     if (!entry.assignment.replicas.contains(self)) continue;            // "not in assigned replica list"
     const bool leader = lai.leader == self;
-    // A follower keeps no ISR (Kafka's Partition.makeFollower clears it).
+    // A follower keeps no ISR (Kafka's Partition.makeFollower clears it). The log keeps its topic
+    // id; one without gets the request's (createLogIfNotExists / LogManager.getOrCreateLog).
+    const TopicId log_topic_id = hosted.topic_id != kNoTopicId ? hosted.topic_id : entry.topic_id;
     hosted = HostedReplica{true, leader, lai.leader_epoch, lai.partition_epoch, leader ? lai.isr : BrokerList{}};
+    hosted.topic_id = log_topic_id;
     // "record the epoch of the controller that made the leadership decision" (Partition.makeLeader)
     leadership_controller_epochs_[static_cast<std::size_t>(partitionIndex(entry.tp))] = entry.leadership.controller_epoch;
   }
   if (!storage_errors.empty()) {
-    leader_and_isr_responses_.push_back(
-        LeaderAndIsrResponse{request.controller_id, request.controller_epoch, partitions, storage_errors});
+    LeaderAndIsrResponse response{request.controller_id, request.controller_epoch, partitions, storage_errors};
+    if (request.version >= 5) {  // LeaderAndIsrTopicError: by the request's topic ids
+      response.by_topic_id = true;
+      for (const LeaderAndIsrPartitionState& entry : request.leader_and_isr) {
+        response.topic_ids[static_cast<std::size_t>(entry.tp.topic)] = entry.topic_id;
+      }
+    }
+    leader_and_isr_responses_.push_back(response);
   }
 }
 
@@ -96,7 +113,8 @@ void SimulatedBroker::handleStopReplica(const ControlRequest& request) {
     const bool epoch_ok = entry.leader_epoch == LeaderAndIsr::kEpochDuringDelete ||
                           entry.leader_epoch == LeaderAndIsr::kNoEpoch || entry.leader_epoch >= hosted.leader_epoch;
     if (epoch_ok) {
-      const HostedReplica stopped{.leader_epoch = hosted.leader_epoch, .partition_epoch = hosted.partition_epoch};
+      const HostedReplica stopped{.leader_epoch = hosted.leader_epoch, .partition_epoch = hosted.partition_epoch,
+                                  .topic_id = hosted.topic_id};  // its log stays
       hosted = entry.delete_partition ? HostedReplica{} : stopped;
     }
   }

@@ -4,7 +4,7 @@
 namespace kcspec::impl {
 
 void KafkaController::processAlterPartition(BrokerId brokerId, std::int64_t brokerEpoch, TopicPartition tp,
-                                            const LeaderAndIsr& proposed) {
+                                            const LeaderAndIsr& proposed, std::optional<TopicId> topicId) {
   // tryProcessAlterPartition's short-circuits
   if (!isActive()) return;  // NOT_CONTROLLER
   const std::optional<std::int64_t> cached_epoch = context_.liveBrokerEpoch(brokerId);
@@ -17,8 +17,10 @@ void KafkaController::processAlterPartition(BrokerId brokerId, std::int64_t brok
   std::optional<LeaderAndIsr> accepted;  // Right(...) in partitionResponses
   bool write = false;
   const auto& leadership = context_.partitionLeadershipInfo(tp);
-  if (!context_.allTopics.contains(tp.topic)) {
-    error = AlterPartitionError::UNKNOWN_TOPIC_ID;  // the topic id no longer resolves
+  // useTopicsIds (version > 1): controllerContext.topicName(topicId); by name before.
+  const bool unknown_topic_id = topicId && context_.topicNames.find(topicUuid(tp.topic, *topicId)) == context_.topicNames.end();
+  if (unknown_topic_id) {
+    error = AlterPartitionError::UNKNOWN_TOPIC_ID;  // not among partitionsToAlter
   } else if (!leadership) {
     error = AlterPartitionError::UNKNOWN_TOPIC_OR_PARTITION;
   } else {
@@ -64,7 +66,7 @@ void KafkaController::processAlterPartition(BrokerId brokerId, std::int64_t brok
         error = AlterPartitionError::UNKNOWN_TOPIC_OR_PARTITION;  // ERROR "Failed to update ISR for partition <tp>"
       }
     }
-    sendUpdateMetadataRequest(context_.liveOrShuttingDownBrokerIds(), PartitionSet{tp});
+    sendUpdateMetadataRequest(context_.liveOrShuttingDownBrokerIds(), unknown_topic_id ? PartitionSet{} : PartitionSet{tp});
     // The response reaches the leader now (docs/world.md §7).
     if (error != AlterPartitionError::NONE) {
       services_.channel.respondAlterPartition(brokerId, tp, {.proposed = request, .error = error, .accepted = {}});

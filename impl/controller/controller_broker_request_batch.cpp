@@ -62,12 +62,14 @@ ControlRequest build(ControlRequest request, std::int16_t version) {
           state.assignment.removing_replicas = BrokerList{};
         }
         if (version < 6) state.leadership.leader_and_isr.recovery_state = LeaderRecoveryState::RECOVERED;  // 6+
+        if (version < 5) state.topic_id = kNoTopicId;  // TopicId: 5+
       }
       break;
     case RequestKind::UpdateMetadata:
       if (version < 5) request.broker_epoch = -1;  // BrokerEpoch: 5+
       for (UpdateMetadataPartitionState& state : request.update_metadata) {
         if (version < 4) state.offline_replicas = BrokerList{};  // OfflineReplicas: 4+
+        if (version < 7) state.topic_id = kNoTopicId;        // TopicId: 7+
       }
       break;
     case RequestKind::StopReplica:
@@ -179,7 +181,10 @@ void ControllerBrokerRequestBatch::sendLeaderAndIsrRequests(std::int32_t epoch, 
     int become_leaders = 0;
     for (; it != leader_and_isr_.end() && it->first.first == broker; ++it) {
       const LeaderAndIsrPartitionState& state = it->second;
-      request.leader_and_isr.push_back(state);
+      LeaderAndIsrPartitionState sent = state;
+      // topicIds.getOrElse(topic, Uuid.ZERO_UUID)
+      sent.topic_id = topicIdNumber(context.topicIdOf(state.tp.topic));
+      request.leader_and_isr.push_back(sent);
       const bool leader = state.leadership.leader_and_isr.leader == broker;
       become_leaders += leader ? 1 : 0;
       if (recipients.contains(broker)) {
@@ -212,7 +217,11 @@ void ControllerBrokerRequestBatch::sendUpdateMetadataRequests(std::int32_t epoch
   (update_metadata_brokers_ & live).forEach([&](BrokerId broker) {
     ControlRequest request{.kind = RequestKind::UpdateMetadata, .controller_id = id, .controller_epoch = epoch,
                            .broker_epoch = context.liveBrokerEpoch(broker).value_or(-1)};
-    for (const auto& [_, state] : update_metadata_partitions_) request.update_metadata.push_back(state);
+    for (const auto& [_, state] : update_metadata_partitions_) {
+      UpdateMetadataPartitionState sent = state;
+      sent.topic_id = topicIdNumber(context.topicIdOf(state.tp.topic));  // the topics topicIds contains
+      request.update_metadata.push_back(sent);
+    }
     request.live_brokers = live;
     channel.sendRequest(broker, build(request, updateMetadataRequestVersion(config.inter_broker_protocol_version)));
   });

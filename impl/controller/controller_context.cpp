@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "impl/errors.hpp"
 #include "spec/vocabulary/assert.hpp"
 
 namespace kcspec::impl {
@@ -252,10 +253,28 @@ bool ControllerContext::isAnyReplicaInState(TopicIndex topic, ReplicaState state
 
 // ------------------------------------------------------------------ deletion
 
+void ControllerContext::addTopicId(TopicIndex topic, const Uuid& id) {
+  if (!allTopics.contains(topic)) throw IllegalStateException("topic is not contained in all topics.");
+  const auto known = topicIds.find(topic);
+  if (known != topicIds.end() && known->second != id) {
+    throw IllegalStateException("topic ID map already contained ID for topic and new ID did not match existing ID");
+  }
+  const auto named = topicNames.find(id);
+  if (named != topicNames.end() && named->second != topic) {
+    throw IllegalStateException("topic name map already contained ID and new name did not match existing name");
+  }
+  topicIds[topic] = id;
+  topicNames[id] = topic;
+}
+
 void ControllerContext::removeTopic(TopicIndex topic, Mutants mutants) {
   topicsToBeDeleted.erase(topic);
   topicsWithDeletionStarted.erase(topic);
   allTopics.erase(topic);
+  if (const auto id = topicIds.find(topic); id != topicIds.end()) {
+    topicNames.erase(id->second);
+    topicIds.erase(id);
+  }
   if (!mutants.has(Mutant::M1)) {
     partitionsForTopic(topic).forEach([&](TopicPartition tp) {
       entry(tp).assignment.reset();
@@ -300,6 +319,7 @@ void ControllerContext::toObservation(ControllerContextData& out) const {
   out.topics_ineligible_for_deletion = topicsIneligibleForDeletion;
   out.offline_partition_count = offlinePartitionCount;
   out.replicas_on_offline_dirs = replicasOnOfflineDirs;
+  for (const auto& [topic, id] : topicIds) out.topic_ids[static_cast<std::size_t>(topic)] = topicIdNumber(id);
 }
 
 }  // namespace kcspec::impl

@@ -5,10 +5,12 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
+#include "impl/uuid.hpp"
 #include "impl/mutants.hpp"
 #include "model/lifecycle.hpp"
 #include "spec/vocabulary/broker_set.hpp"
@@ -54,6 +56,15 @@ class ControllerContext {
   // ---- topics and assignments
   TopicSet allTopics;
   void setAllTopics(TopicSet topics) { allTopics = topics; }
+  // topicIds and topicNames (IBP ≥ 2.8: read from the topic znodes or given by the controller).
+  std::map<TopicIndex, Uuid> topicIds;
+  std::map<Uuid, TopicIndex> topicNames;
+  // Throws IllegalStateException for a topic outside allTopics or an id/name pair that conflicts.
+  void addTopicId(TopicIndex topic, const Uuid& id);
+  std::optional<Uuid> topicIdOf(TopicIndex topic) const {
+    const auto it = topicIds.find(topic);
+    return it == topicIds.end() ? std::nullopt : std::optional<Uuid>(it->second);
+  }
   BrokerList partitionReplicaAssignment(TopicPartition tp) const;
   ReplicaAssignment partitionFullReplicaAssignment(TopicPartition tp) const;
   bool hasAssignment(TopicPartition tp) const { return entry(tp).assignment.has_value(); }

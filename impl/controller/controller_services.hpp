@@ -8,6 +8,7 @@
 #include "impl/controller/controller_channel.hpp"
 #include "impl/mutants.hpp"
 #include "impl/state_change_logger.hpp"
+#include "impl/uuid.hpp"
 #include "impl/zookeeper/kafka_zk_client.hpp"
 #include "spec/vocabulary/config.hpp"
 
@@ -26,6 +27,9 @@ struct ControllerServices {
   // this before it puts an event on its own queue or stops being active. Empty when a controller
   // is wired by hand (unit tests): the notifications then wait for the caller.
   std::function<void()> deliver_watch_events;
+  // Uuid.randomUuid() for the topic ids the controller gives (processTopicIds; impl/uuid.hpp);
+  // empty when a controller is wired by hand (unit tests) and meets no topic without an id.
+  std::function<Uuid(TopicIndex)> random_topic_uuid;
 
   bool isDeleteTopicEnabled() const { return config.delete_topic_enable; }
   // isAlterPartitionSupported (≥ 2.7-IV2): leaders send AlterPartition instead of writing their ISR.
@@ -36,6 +40,8 @@ struct ControllerServices {
   bool isLeaderRecoverySupported() const {
     return config.inter_broker_protocol_version >= MetadataVersion::IBP_3_2_IV0;
   }
+  // KafkaConfig.usesTopicId (≥ 2.8-IV0 in ZooKeeper mode).
+  bool usesTopicId() const { return config.inter_broker_protocol_version >= MetadataVersion::IBP_2_8_IV0; }
   bool mutant(Mutant m) const { return mutants.has(m); }
 };
 

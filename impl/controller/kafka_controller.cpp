@@ -81,7 +81,9 @@ void KafkaController::dispatch(const ControllerEvent& event) {
       processApiPartitionReassignment(event.tp, event.cancel ? std::nullopt : std::optional(event.target_replicas));
       return;
     case ControllerEventKind::AlterPartitionReceived:
-      processAlterPartition(event.broker, event.broker_epoch, event.tp, event.proposed);
+      processAlterPartition(event.broker, event.broker_epoch, event.tp, event.proposed,
+                            event.by_topic_id ? std::optional<TopicId>(event.topic_ids[static_cast<std::size_t>(event.tp.topic)])
+                                              : std::nullopt);
       return;
     case ControllerEventKind::ControlledShutdown: processControlledShutdown(event.broker, event.broker_epoch); return;
     case ControllerEventKind::ReplicaLeaderElection:
@@ -96,7 +98,8 @@ void KafkaController::dispatch(const ControllerEvent& event) {
     case ControllerEventKind::ZkPartitionReassignment: processZkPartitionReassignment(); return;
     case ControllerEventKind::LogDirEventNotification: processLogDirEventNotification(); return;
     case ControllerEventKind::LeaderAndIsrResponseReceived:
-      processLeaderAndIsrResponseReceived(event.broker, event.partitions, event.partition_errors);
+      processLeaderAndIsrResponseReceived(event.broker, event.partitions, event.partition_errors,
+                                          event.by_topic_id ? std::optional(event.topic_ids) : std::nullopt);
       return;
     case ControllerEventKind::RegisterBrokerAndReelect: processRegisterBrokerAndReelect(); return;
     case ControllerEventKind::IsrChangeNotification: processIsrChangeNotification(); return;
@@ -210,6 +213,7 @@ void KafkaController::initializeControllerContext() {
   context_.setLiveBrokers(services_.zk.getAllBrokerAndEpochsInCluster());
   context_.setAllTopics(services_.zk.getAllTopicsInCluster());
   registerPartitionModificationsHandlers(context_.allTopics);
+  processTopicIds(context_.allTopics);
   context_.allTopics.forEach([&](TopicIndex t) {
     const std::optional<zk::TopicAssignment> assignment = services_.zk.getFullReplicaAssignmentForTopic(t);
     if (!assignment) return;
@@ -221,6 +225,20 @@ void KafkaController::initializeControllerContext() {
   });
   context_.shuttingDownBrokerIds = BrokerSet{};
   updateLeaderAndIsrCache(context_.allPartitions());
+}
+
+// Topics without an id get one when the controller uses topic ids (a fenced write of the topic
+// znode, whose data watch the controller has registered); every id goes into the context.
+void KafkaController::processTopicIds(TopicSet topics) {
+  topics.forEach([&](TopicIndex t) {
+    std::optional<Uuid> id = services_.zk.getTopicIdForTopic(t);
+    if (!id && services_.usesTopicId()) {
+      KCSPEC_ASSERT(services_.random_topic_uuid != nullptr);
+      id = services_.random_topic_uuid(t);
+      services_.zk.setTopicId(t, *id, context_.epochZkVersion);  // zkClient.setTopicIds
+    }
+    if (id) context_.addTopicId(t, *id);
+  });
 }
 
 void KafkaController::updateLeaderAndIsrCache(PartitionSet partitions) {

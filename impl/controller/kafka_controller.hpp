@@ -106,6 +106,7 @@ class KafkaController final : public DeletionClient {
   void dispatch(const ControllerEvent& event);
   void onControllerFailover();
   void initializeControllerContext();
+  void processTopicIds(TopicSet topics);
   void initializePartitionReassignments();
   PartitionSet fetchPendingPreferredReplicaElections();
   void registerPartitionModificationsHandlers(TopicSet topics);
@@ -186,7 +187,9 @@ class KafkaController final : public DeletionClient {
   void sendComponentBatch(const std::vector<BatchEntry>& entries);
 
   // --- alter_partition.cpp
-  void processAlterPartition(BrokerId brokerId, std::int64_t brokerEpoch, TopicPartition tp, const LeaderAndIsr& proposed);
+  // `topicId`: the request names the topic by id (version 2 and later); nothing when by name.
+  void processAlterPartition(BrokerId brokerId, std::int64_t brokerEpoch, TopicPartition tp, const LeaderAndIsr& proposed,
+                             std::optional<TopicId> topicId);
 
   // --- isr_change_notifications.cpp (inter.broker.protocol.version < 2.7-IV2)
   void processIsrChangeNotification();
@@ -201,7 +204,9 @@ class KafkaController final : public DeletionClient {
   void onBrokerLogDirFailure(const std::vector<BrokerId>& brokerIds);
   // The response's partitions and those it answered KAFKA_STORAGE_ERROR (kcspec keeps only
   // responses with some: their top-level error is NONE).
-  void processLeaderAndIsrResponseReceived(BrokerId brokerId, PartitionSet partitions, PartitionSet storageErrors);
+  // `topicIds`: a version 5+ response names its topics by these ids; nothing: by name.
+  void processLeaderAndIsrResponseReceived(BrokerId brokerId, PartitionSet partitions, PartitionSet storageErrors,
+                                           const std::optional<std::array<TopicId, kMaxTopics>>& topicIds);
 
   BrokerId id_;
   KafkaControllerState& state_;

@@ -34,16 +34,22 @@ void KafkaController::onBrokerLogDirFailure(const std::vector<BrokerId>& brokerI
 }
 
 void KafkaController::processLeaderAndIsrResponseReceived(BrokerId brokerId, PartitionSet partitions,
-                                                          PartitionSet storageErrors) {
+                                                          PartitionSet storageErrors,
+                                                          const std::optional<std::array<TopicId, kMaxTopics>>& topicIds) {
   if (!isActive()) return;
   // A top-level error (STALE_CONTROLLER_EPOCH, STALE_BROKER_EPOCH) would be ERROR "Received error
   // <err> in LeaderAndIsr response <resp> from broker <b>" and nothing more: the broker keeps no
   // such response (it refused the whole request).
-  // partitionErrors(controllerContext.topicNames): the v5+ response is keyed by topic id; a topic
-  // the context does not know (deleted meanwhile) is skipped.
+  // partitionErrors(controllerContext.topicNames): the v5+ response is keyed by topic id, and an
+  // id the context does not know (none, or a deleted topic's) is skipped; before v5, by name.
   PartitionSet known;
   partitions.forEach([&](TopicPartition tp) {
-    if (context_.allTopics.contains(tp.topic)) known.insert(tp);
+    if (!topicIds) {
+      known.insert(tp);
+      return;
+    }
+    const TopicId id = (*topicIds)[static_cast<std::size_t>(tp.topic)];
+    if (id != kNoTopicId && context_.topicNames.contains(topicUuid(tp.topic, id))) known.insert(tp);
   });
   const PartitionSet offline_replicas = known & storageErrors;  // KAFKA_STORAGE_ERROR
   const PartitionSet online_replicas = known - storageErrors;   // NONE

@@ -151,7 +151,8 @@ void KafkaController::updateReplicaAssignmentForPartition(TopicPartition tp, con
     topic_assignment.emplace(p.partition, context_.partitionFullReplicaAssignment(p));
   });
   topic_assignment[tp.partition] = assignment;
-  const zk::Code code = services_.zk.setTopicAssignment(tp.topic, topic_assignment, context_.epochZkVersion);
+  const zk::Code code =
+      services_.zk.setTopicAssignment(tp.topic, context_.topicIdOf(tp.topic), topic_assignment, context_.epochZkVersion);
   if (code == zk::Code::OK) return;  // INFO "Successfully updated assignment of partition <tp> to <assignment>"
   if (code == zk::Code::NONODE) {
     throw IllegalStateException(fmt::format("Failed to update assignment for {} since the topic has no current assignment",

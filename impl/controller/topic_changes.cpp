@@ -15,6 +15,7 @@ void KafkaController::processTopicChange() {
     if (auto assignment = services_.zk.getFullReplicaAssignmentForTopic(t)) added.emplace_back(t, *assignment);
   });
   deleted_topics.forEach([&](TopicIndex t) { context_.removeTopic(t, services_.mutants); });
+  processTopicIds(new_topics);
   PartitionSet new_partitions;
   for (const auto& [t, assignment] : added) {
     for (const auto& [p, a] : assignment) {
@@ -44,7 +45,7 @@ void KafkaController::processPartitionModifications(TopicIndex topic) {
     for (int p : services_.zk.getTopicPartitionChildren(topic)) {
       if (assignment->contains(p)) restored.emplace(p, context_.partitionFullReplicaAssignment(TopicPartition{topic, p}));
     }
-    services_.zk.setTopicAssignment(topic, restored, context_.epochZkVersion);
+    services_.zk.setTopicAssignment(topic, context_.topicIdOf(topic), restored, context_.epochZkVersion);
     return;
   }
   if (to_add.empty()) return;

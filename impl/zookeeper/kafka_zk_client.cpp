@@ -123,21 +123,37 @@ std::optional<TopicAssignment> KafkaZkClient::getFullReplicaAssignmentForTopic(T
   return payload::decodeTopicAssignment(node->data);
 }
 
-void KafkaZkClient::createTopicAssignment(TopicIndex topic, const TopicAssignment& assignment) {
-  const OpResult result = store_.create(paths::topic(topicName(topic)), payload::topicAssignment(assignment));
+std::optional<Uuid> KafkaZkClient::getTopicIdForTopic(TopicIndex topic) const {
+  const Znode* node = store_.find(paths::topic(topicName(topic)));
+  if (node == nullptr) return std::nullopt;
+  return payload::decodeTopicId(node->data);
+}
+
+void KafkaZkClient::createTopicAssignment(TopicIndex topic, const TopicAssignment& assignment,
+                                          const std::optional<Uuid>& topic_id) {
+  const OpResult result = store_.create(paths::topic(topicName(topic)), payload::topicAssignment(assignment, topic_id));
   KCSPEC_ASSERT(result.code == Code::OK);
 }
 
 void KafkaZkClient::setTopicAssignmentByAdmin(TopicIndex topic, const TopicAssignment& assignment) {
-  const OpResult result = store_.setData(paths::topic(topicName(topic)), payload::topicAssignment(assignment), kMatchAnyVersion);
+  const OpResult result = store_.setData(paths::topic(topicName(topic)),
+                                         payload::topicAssignment(assignment, getTopicIdForTopic(topic)), kMatchAnyVersion);
   KCSPEC_ASSERT(result.code == Code::OK);
 }
 
-Code KafkaZkClient::setTopicAssignment(TopicIndex topic, const TopicAssignment& assignment,
+Code KafkaZkClient::setTopicAssignment(TopicIndex topic, const std::optional<Uuid>& topic_id, const TopicAssignment& assignment,
                                        std::int32_t expected_zk_version) {
-  return fenced(Op::setData(paths::topic(topicName(topic)), payload::topicAssignment(assignment), kMatchAnyVersion),
+  return fenced(Op::setData(paths::topic(topicName(topic)), payload::topicAssignment(assignment, topic_id), kMatchAnyVersion),
                 expected_zk_version)
       .code;
+}
+
+void KafkaZkClient::setTopicId(TopicIndex topic, const Uuid& topic_id, std::int32_t expected_zk_version) {
+  const std::optional<TopicAssignment> assignment = getFullReplicaAssignmentForTopic(topic);
+  KCSPEC_ASSERT(assignment.has_value());
+  // retryRequestsUntilConnected's answers are not looked at: only the epoch check can fail here.
+  fenced(Op::setData(paths::topic(topicName(topic)), payload::topicAssignment(*assignment, topic_id), kMatchAnyVersion),
+         expected_zk_version);
 }
 
 std::vector<int> KafkaZkClient::getTopicPartitionChildren(TopicIndex topic) const {
@@ -456,10 +472,11 @@ void KafkaZkClient::restoreControllerEpoch(std::int32_t epoch, std::int32_t zk_v
   store_.restore(std::string(paths::kControllerEpoch), payload::controllerEpoch(epoch), Stat{zk_version, 0, kNoSession});
 }
 
-void KafkaZkClient::restoreTopicAssignment(TopicIndex topic, const TopicAssignment& assignment) {
+void KafkaZkClient::restoreTopicAssignment(TopicIndex topic, const TopicAssignment& assignment,
+                                           const std::optional<Uuid>& topic_id) {
   // Its data version counts the rewrites (partitions added, reassignments), which nobody reads:
   // every write of a topic znode matches any version.
-  store_.restore(paths::topic(topicName(topic)), payload::topicAssignment(assignment), Stat{});
+  store_.restore(paths::topic(topicName(topic)), payload::topicAssignment(assignment, topic_id), Stat{});
 }
 
 void KafkaZkClient::restoreTopicPartitionState(TopicPartition tp, const LeaderIsrAndControllerEpoch& state) {

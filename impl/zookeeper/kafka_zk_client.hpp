@@ -74,9 +74,19 @@ class KafkaZkClient {
   // --- topics
   TopicSet getAllTopicsInCluster() const;
   std::optional<TopicAssignment> getFullReplicaAssignmentForTopic(TopicIndex topic) const;
-  void createTopicAssignment(TopicIndex topic, const TopicAssignment& assignment);  // admin, unfenced
-  void setTopicAssignmentByAdmin(TopicIndex topic, const TopicAssignment& assignment);  // admin, unfenced
-  Code setTopicAssignment(TopicIndex topic, const TopicAssignment& assignment, std::int32_t expected_zk_version);
+  // The topic id in /brokers/topics/<t> (getReplicaAssignmentAndTopicIdForTopics), nothing without one.
+  std::optional<Uuid> getTopicIdForTopic(TopicIndex topic) const;
+  // admin, unfenced; with `topic_id` when the admin uses topic ids
+  void createTopicAssignment(TopicIndex topic, const TopicAssignment& assignment,
+                             const std::optional<Uuid>& topic_id = std::nullopt);
+  // admin, unfenced: keeps the znode's topic id (AdminZkClient reads it with getTopicIdsForTopics)
+  void setTopicAssignmentByAdmin(TopicIndex topic, const TopicAssignment& assignment);
+  // The controller's (fenced), with the context's topic id — none if the context has none.
+  Code setTopicAssignment(TopicIndex topic, const std::optional<Uuid>& topic_id, const TopicAssignment& assignment,
+                          std::int32_t expected_zk_version);
+  // setTopicIds for one topic: its znode rewritten with its assignment and `topic_id` (fenced, the
+  // topic znode written with "match any version").
+  void setTopicId(TopicIndex topic, const Uuid& topic_id, std::int32_t expected_zk_version);
   std::vector<int> getTopicPartitionChildren(TopicIndex topic) const;  // /brokers/topics/<t>/partitions
 
   // --- partition states
@@ -165,7 +175,7 @@ class KafkaZkClient {
   void restoreBrokerRegistration(BrokerId id, std::int64_t broker_epoch);  // registerBroker's node
   void restoreController(BrokerId id);  // the ephemeral /controller of a successful election
   void restoreControllerEpoch(std::int32_t epoch, std::int32_t zk_version);
-  void restoreTopicAssignment(TopicIndex topic, const TopicAssignment& assignment);
+  void restoreTopicAssignment(TopicIndex topic, const TopicAssignment& assignment, const std::optional<Uuid>& topic_id);
   // With its parents (createTopicPartitionStatesRaw's); the data version is the partition epoch.
   void restoreTopicPartitionState(TopicPartition tp, const LeaderIsrAndControllerEpoch& state);
   void restoreDeleteTopicPath(TopicIndex topic);

@@ -228,7 +228,7 @@ std::string controllerEpoch(std::int32_t epoch) { return std::to_string(epoch); 
 
 std::int32_t decodeControllerEpoch(std::string_view text) { return std::stoi(std::string(text)); }
 
-std::string topicAssignment(const TopicAssignment& assignment) {
+std::string topicAssignment(const TopicAssignment& assignment, const std::optional<Uuid>& topic_id) {
   nlohmann::json partitions = nlohmann::json::object();
   nlohmann::json adding = nlohmann::json::object();
   nlohmann::json removing = nlohmann::json::object();
@@ -238,8 +238,20 @@ std::string topicAssignment(const TopicAssignment& assignment) {
     if (!a.adding_replicas.empty()) adding[key] = ids(a.adding_replicas);
     if (!a.removing_replicas.empty()) removing[key] = ids(a.removing_replicas);
   }
-  return nlohmann::json{{"version", 3}, {"partitions", partitions}, {"adding_replicas", adding}, {"removing_replicas", removing}}
-      .dump();
+  nlohmann::json json{{"version", 3}, {"partitions", partitions}, {"adding_replicas", adding}, {"removing_replicas", removing}};
+  if (topic_id) json["topic_id"] = topic_id->toString();
+  return json.dump();
+}
+
+std::optional<Uuid> decodeTopicId(std::string_view json) {
+  thread_local DecodeMemo<std::optional<Uuid>> memo;
+  return memo.get(json, [](std::string_view text) -> std::optional<Uuid> {
+    const nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
+    if (parsed.is_discarded() || !parsed.is_object() || !parsed.contains("topic_id") || !parsed["topic_id"].is_string()) {
+      return std::nullopt;
+    }
+    return Uuid::fromString(parsed["topic_id"].get<std::string>());
+  });
 }
 
 TopicAssignment decodeTopicAssignment(std::string_view json) { return topicAssignmentOf(json); }

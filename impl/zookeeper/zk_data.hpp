@@ -3,6 +3,8 @@
 // thousand distinct texts it decoded (a pure function of the text: the same answer, parsed once).
 #pragma once
 
+#include "impl/uuid.hpp"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -68,8 +70,10 @@ std::optional<BrokerId> decodeController(std::string_view json);
 // ControllerEpochZNode: plain decimal text.
 std::string controllerEpoch(std::int32_t epoch);
 std::int32_t decodeControllerEpoch(std::string_view text);
-// TopicZNode v3 without topic_id (topic ids are out of scope, docs/world.md).
-std::string topicAssignment(const TopicAssignment& assignment);
+// TopicZNode v3, with "topic_id" when it has one.
+std::string topicAssignment(const TopicAssignment& assignment, const std::optional<Uuid>& topic_id = std::nullopt);
+// Its "topic_id" (TopicZNode.decode's topicId), nothing when absent or not a Uuid.
+std::optional<Uuid> decodeTopicId(std::string_view json);
 TopicAssignment decodeTopicAssignment(std::string_view json);
 // The same without a copy: valid until the next decode of a topic assignment on this thread.
 const TopicAssignment& topicAssignmentOf(std::string_view json);

@@ -178,9 +178,10 @@ ScenarioRun runScenarioBoth(const Scenario& scenario, impl::Mutants mutants) {
   return run;
 }
 
-std::optional<Counterexample> replayBoth(const Config& config, impl::Mutants mutants, const std::vector<Action>& steps) {
-  spec::ClusterState state = spec::initialState(config);
-  impl::ImplCluster impl(config, mutants);
+std::optional<Counterexample> replayBoth(const Config& config, impl::Mutants mutants, const std::vector<Action>& steps,
+                                         const Observation* given) {
+  spec::ClusterState state = given != nullptr ? spec::givenState(config, *given) : spec::initialState(config);
+  impl::ImplCluster impl = given != nullptr ? impl::ImplCluster(config, *given, mutants) : impl::ImplCluster(config, mutants);
   Verdict initial = checkStep(config, nullptr, state, spec::StepRecord{}, spec::StepRecord{}, impl);
   if (!initial.ok) return Counterexample{{}, initial};
   for (std::size_t i = 0; i < steps.size(); ++i) {

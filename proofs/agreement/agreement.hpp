@@ -95,6 +95,8 @@ ScenarioRun runScenarioBoth(const Scenario& scenario, impl::Mutants mutants = {}
 
 // Replays `steps` through both versions; the first failing prefix, or nothing if every step
 // passes or a step is not enabled in the spec (the history does not apply).
-std::optional<Counterexample> replayBoth(const Config& config, impl::Mutants mutants, const std::vector<Action>& steps);
+// From `given` (a scenario's given world) when not null, else from the initial state.
+std::optional<Counterexample> replayBoth(const Config& config, impl::Mutants mutants, const std::vector<Action>& steps,
+                                         const Observation* given = nullptr);
 
 }  // namespace kcspec::agreement

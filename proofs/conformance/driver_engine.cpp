@@ -39,8 +39,9 @@ std::vector<Action> candidates(const Config& config, const spec::ClusterState& s
 }
 
 // The SUT's observation against the spec's; a Mismatch failure with the diff when they differ.
-std::optional<SutFailure> compare(const Config& config, const Observation& spec_view, const Observation& sut_view,
-                                  const std::string& when) {
+std::optional<SutFailure> compare(const Config& config, const SutSession& sut, const Observation& spec_world,
+                                  const Observation& sut_view, const std::string& when) {
+  const Observation spec_view = sut.comparable(spec_world);
   if (spec_view == sut_view) return std::nullopt;
   const std::vector<Change> changes = diffObservations(config, spec_view, sut_view);
   return SutFailure{FindingKind::Mismatch,
@@ -146,7 +147,7 @@ DriveReport driveRandom(const Config& config, SutSession& sut, const DriveOption
     if (auto* f = std::get_if<SutFailure>(&start)) {
       failure = *f;
     } else {
-      failure = compare(config, initial.world, std::get<Observation>(start), startingWhen(sut));
+      failure = compare(config, sut, initial.world, std::get<Observation>(start), startingWhen(sut));
     }
     spec::ClusterState state = initial;
     for (int step = 0; step < options.max_steps && !failure; ++step) {
@@ -166,7 +167,7 @@ DriveReport driveRandom(const Config& config, SutSession& sut, const DriveOption
       if (auto* f = std::get_if<SutFailure>(&got)) {
         failure = *f;
       } else {
-        failure = compare(config, state.world, std::get<Observation>(got),
+        failure = compare(config, sut, state.world, std::get<Observation>(got),
                           fmt::format("after step {} ({})", history.size(), printAction(config, action)));
       }
     }
@@ -322,7 +323,7 @@ DriveReport driveExhaustive(const Config& config, SutSession& sut, const DriveOp
       if (auto* f = std::get_if<SutFailure>(&got)) {
         failure = *f;
       } else {
-        failure = compare(config, state.world, std::get<Observation>(got),
+        failure = compare(config, sut, state.world, std::get<Observation>(got),
                           fmt::format("after step {} ({})", walk.size(), printAction(config, edge->action)));
       }
       if (failure) {
@@ -365,14 +366,14 @@ ReplayOutcome replayHistory(const Config& config, SutSession& sut, const std::ve
   }
   SutResult start = sut.begin(fresh);
   if (auto* f = std::get_if<SutFailure>(&start)) return ReplayOutcome{ReplayOutcome::Kind::Failed, *f, 0};
-  if (auto f = compare(config, states[0].world, std::get<Observation>(start), startingWhen(sut))) {
+  if (auto f = compare(config, sut, states[0].world, std::get<Observation>(start), startingWhen(sut))) {
     return ReplayOutcome{ReplayOutcome::Kind::Failed, std::move(f), 0};
   }
   for (std::size_t i = 0; i < history.size(); ++i) {
     if (sut_steps != nullptr) ++*sut_steps;
     SutResult got = sut.step(history[i]);
     if (auto* f = std::get_if<SutFailure>(&got)) return ReplayOutcome{ReplayOutcome::Kind::Failed, *f, i + 1};
-    if (auto f = compare(config, states[i + 1].world, std::get<Observation>(got),
+    if (auto f = compare(config, sut, states[i + 1].world, std::get<Observation>(got),
                          fmt::format("after step {} ({})", i + 1, printAction(config, history[i])))) {
       return ReplayOutcome{ReplayOutcome::Kind::Failed, std::move(f), i + 1};
     }

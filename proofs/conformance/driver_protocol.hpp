@@ -41,9 +41,12 @@ namespace kcspec::conformance {
 // given world, kDriverProtocolIbpVersion for a configuration that names an
 // inter.broker.protocol.version (other than 3.8-IV0): its requests go out at older versions, whose
 // `version` and fields the observations carry (docs/driver-protocol.md, "Versions").
-inline constexpr int kDriverProtocolVersion = 3;
+// Version 4 adds topic ids to observations; the driver asks for it first and, from a SUT that
+// answers unsupported_protocol, for the version the run needs, comparing without topic ids.
+inline constexpr int kDriverProtocolVersion = 4;
 inline constexpr int kDriverProtocolGivenVersion = 2;
 inline constexpr int kDriverProtocolIbpVersion = 3;
+inline constexpr int kDriverProtocolTopicIdsVersion = 4;
 // The version a run asks for (above).
 int neededProtocol(const Config& config, bool from_given_world);
 

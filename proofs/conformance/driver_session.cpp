@@ -1,6 +1,8 @@
 // SutSession: the driver protocol's requests over a ChildProcess, one reply per request.
 #include "proofs/conformance/driver_session.hpp"
 
+#include "spec/vocabulary/topic_ids.hpp"
+
 #include <fmt/format.h>
 
 #include "spec/vocabulary/action_text.hpp"
@@ -49,10 +51,14 @@ SutSession::SutSession(SutOptions options, const Config& config, std::optional<O
       config_(config),
       config_text_(printConfig(config)),
       given_(std::move(given)),
-      protocol_(neededProtocol(config, given_.has_value())) {
+      needed_protocol_(neededProtocol(config, given_.has_value())) {
   // Start once here so that a command that cannot run is a usage error, not a finding.
   child_ = std::make_unique<ChildProcess>(options_.command, options_.max_line_bytes, 4096, options_.stderr_log);
   ++starts_;
+}
+
+Observation SutSession::comparable(const Observation& world) const {
+  return showsTopicIds() ? world : withoutTopicIds(world);
 }
 
 SutSession::~SutSession() {
@@ -119,13 +125,16 @@ SutResult SutSession::exchange(const Request& request, ReplyType expected, const
                 "the line: " + printableShortened(got.line));
   }
   if (reply.type == ReplyType::InitOk) {
-    if (reply.protocol != protocol_) {
+    if (reply.protocol != protocol_ && protocol_ == kDriverProtocolTopicIdsVersion && reply.protocol < protocol_ &&
+        reply.protocol >= needed_protocol_) {
+      protocol_ = reply.protocol;  // an older SUT that answers for its own version: taken at it, without topic ids
+    } else if (reply.protocol != protocol_) {
       SutFailure failure = fail(FindingKind::Protocol,
                                 fmt::format("the SUT answered init for protocol {} with init_ok of protocol {}",
                                             protocol_, reply.protocol),
                                 "the line: " + printableShortened(got.line));
-      if (protocol_ > 1) {
-        failure.message += whyProtocol(config_, protocol_);
+      if (needed_protocol_ > 1 && reply.protocol < needed_protocol_) {
+        failure.message += whyProtocol(config_, needed_protocol_);
         failure.cannot_run = true;
       }
       return failure;
@@ -146,8 +155,14 @@ SutResult SutSession::start() {
     ++starts_;
   }
   SutResult result = exchange(InitRequest{next_id_++, protocol_, config_text_}, ReplyType::InitOk, "init");
-  initialized_ = std::holds_alternative<Observation>(result);
   auto* failure = std::get_if<SutFailure>(&result);
+  if (failure != nullptr && failure->error_code == ErrorCode::UnsupportedProtocol && protocol_ > needed_protocol_) {
+    // A SUT of an older version: the run goes on at the version it needs, without topic ids.
+    protocol_ = needed_protocol_;
+    result = exchange(InitRequest{next_id_++, protocol_, config_text_}, ReplyType::InitOk, "init");
+    failure = std::get_if<SutFailure>(&result);
+  }
+  initialized_ = std::holds_alternative<Observation>(result);
   if (failure != nullptr && protocol_ > 1 && failure->error_code == ErrorCode::UnsupportedProtocol) {
     failure->message += whyProtocol(config_, protocol_);
     failure->cannot_run = true;
@@ -159,7 +174,7 @@ SutResult SutSession::start() {
 // starting observation.
 SutResult SutSession::sendGiven(SutResult after_init_or_reset) {
   if (!given_ || !std::holds_alternative<Observation>(after_init_or_reset)) return after_init_or_reset;
-  SutResult result = exchange(GivenRequest{next_id_++, *given_}, ReplyType::GivenOk, "given");
+  SutResult result = exchange(GivenRequest{next_id_++, comparable(*given_)}, ReplyType::GivenOk, "given");
   if (auto* failure = std::get_if<SutFailure>(&result); failure && failure->kind == FindingKind::ErrorReply) {
     // Its state is not the given world: the next begin() starts over with init.
     initialized_ = false;

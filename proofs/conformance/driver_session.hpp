@@ -74,6 +74,11 @@ class SutSession {
 
   // The action kinds the SUT said it implements (init_ok "actions"), nullopt: all.
   const std::optional<std::vector<ActionKind>>& implementedActions() const { return implemented_; }
+  // Whether the SUT's observations carry topic ids (it speaks protocol 4): if not, the driver
+  // compares both sides without them (withoutTopicIds).
+  bool showsTopicIds() const { return protocol_ >= kDriverProtocolTopicIdsVersion; }
+  // What of `world` this SUT is compared on.
+  Observation comparable(const Observation& world) const;
   std::uint64_t starts() const { return starts_; }
   std::uint64_t requests() const { return requests_; }
 
@@ -87,7 +92,8 @@ class SutSession {
   const Config& config_;
   std::string config_text_;
   std::optional<Observation> given_;
-  int protocol_ = 1;  // the version init asks for
+  int protocol_ = kDriverProtocolVersion;  // the version init asks for: the newest, then the one needed
+  int needed_protocol_ = 1;                 // the oldest version that can run the session
   std::unique_ptr<ChildProcess> child_;
   bool initialized_ = false;
   std::int64_t next_id_ = 1;

@@ -258,6 +258,22 @@ void TraceStreamWriter::emitState(const std::string& action) {
         (!options_.compact || config_.inter_broker_protocol_version < MetadataVersion::IBP_3_4_IV0)) {
       header.version = kTraceFormatRequestVersionsVersion;
     }
+    // Topic ids (a configuration at 2.8-IV0 or later has them) are in observations from version
+    // 4: in topic znodes, requests, metadata caches, logs, responses and controller modules.
+    const bool shows_topic_ids = std::any_of(fields_.begin(), fields_.end(), [](const std::vector<std::string>& f) {
+      if (f.empty()) return true;
+      if (f[0] == "zookeeper") return f.size() < 2 || (f[1] == "topics" && (f.size() < 4 || f[3] == "topic_id"));
+      if (f[0] != "brokers") return false;
+      if (f.size() < 3) return true;
+      for (const char* member : {"inbox", "metadata_cache", "replicas", "leader_and_isr_responses", "controller"}) {
+        if (f[2] == member) return true;
+      }
+      return false;
+    });
+    if (options_.observations && (fields_.empty() || shows_topic_ids) &&
+        config_.inter_broker_protocol_version >= MetadataVersion::IBP_2_8_IV0) {
+      header.version = kTraceFormatTopicIdsVersion;
+    }
     if (given_) {
       // The whole world in the compact form: what it leaves out holds its default.
       header.version = std::max(header.version, kTraceFormatGivenVersion);

@@ -383,7 +383,7 @@ KCSPEC_WALK_FIELDS(LeaderIsrAndControllerEpoch, x.leader_and_isr, x.controller_e
 KCSPEC_WALK_FIELDS(ReplicaAssignment, x.replicas, x.adding_replicas, x.removing_replicas)
 KCSPEC_WALK_FIELDS(PartitionStateZnode, x.leader_and_isr, x.controller_epoch)
 KCSPEC_WALK_FIELDS(TopicZnodes, x.exists, bySlot(x.partitions, v.shape.partitionsOfATopic()),
-                   bySlot(x.states, v.shape.partitionsOfATopic()), x.unclean_leader_election_enable)
+                   bySlot(x.states, v.shape.partitionsOfATopic()), x.unclean_leader_election_enable, x.topic_id)
 KCSPEC_WALK_FIELDS(BrokerRegistration, x.registered, x.broker_epoch)
 KCSPEC_WALK_FIELDS(ReassignPartitionsZnode, x.exists, x.invalid_json, x.partitions,
                    bySlot(x.targets, v.shape.partitions()))
@@ -397,22 +397,25 @@ KCSPEC_WALK_FIELDS(ControllerContextData, x.epoch, x.epoch_zk_version, bySlot(x.
                    x.shutting_down_broker_ids, x.all_topics, bySlot(x.partitions, v.shape.partitions()),
                    x.partitions_being_reassigned, x.topics_to_be_deleted, x.topics_with_deletion_started,
                    x.topics_ineligible_for_deletion, x.offline_partition_count,
-                   bySlot(x.replicas_on_offline_dirs, v.shape.brokers()), x.reassignment_isr_watches)
+                   bySlot(x.replicas_on_offline_dirs, v.shape.brokers()), x.reassignment_isr_watches,
+                   bySlot(x.topic_ids, v.shape.topics()))
 KCSPEC_WALK_FIELDS(ControllerEvent, x.kind, x.broker, x.broker_epoch, x.topic, x.tp, x.partitions, x.partition_errors,
-                   x.election_type, x.zk_triggered, x.cancel, x.target_replicas, x.proposed)
+                   x.election_type, x.zk_triggered, x.cancel, x.target_replicas, x.proposed, x.by_topic_id,
+                   bySlot(x.topic_ids, v.shape.topics()))
 KCSPEC_WALK_FIELDS(ControllerData, x.active, x.session_lost, x.psm_batch_unflushed, x.rsm_batch_unflushed, x.context,
                    x.events)
 KCSPEC_WALK_FIELDS(HostedReplica, x.present, x.is_leader, x.leader_epoch, x.partition_epoch, x.isr,
                    x.alter_partition_pending, x.refused_expansions,
-                   x.refused_shrinks)
-KCSPEC_WALK_FIELDS(LeaderAndIsrPartitionState, x.tp, x.leadership, x.assignment, x.is_new)
+                   x.refused_shrinks, x.topic_id)
+KCSPEC_WALK_FIELDS(LeaderAndIsrPartitionState, x.tp, x.leadership, x.assignment, x.is_new, x.topic_id)
 KCSPEC_WALK_FIELDS(UpdateMetadataPartitionState, x.tp, x.controller_epoch, x.leader, x.leader_epoch, x.isr, x.zk_version,
-                   x.replicas, x.offline_replicas)
+                   x.replicas, x.offline_replicas, x.topic_id)
 KCSPEC_WALK_FIELDS(StopReplicaPartitionState, x.tp, x.leader_epoch, x.delete_partition)
 KCSPEC_WALK_FIELDS(ControlRequest, x.kind, x.version, x.controller_id, x.controller_epoch, x.broker_epoch, x.leader_and_isr,
                    x.update_metadata, x.live_brokers, x.stop_replica, x.response_wanted)
 KCSPEC_WALK_FIELDS(StopReplicaResponse, x.controller_id, x.controller_epoch, x.partitions, x.storage_errors)
-KCSPEC_WALK_FIELDS(LeaderAndIsrResponse, x.controller_id, x.controller_epoch, x.partitions, x.storage_errors)
+KCSPEC_WALK_FIELDS(LeaderAndIsrResponse, x.controller_id, x.controller_epoch, x.partitions, x.storage_errors,
+                   x.by_topic_id, bySlot(x.topic_ids, v.shape.topics()))
 // A broker's fields but its request queue and its controller module: the segmented encoding
 // keeps the three apart (a controller's requests change the queue alone, a delivered request
 // takes its head off and changes the rest, an event changes the controller module alone).
@@ -544,11 +547,12 @@ void copySlots(const A& from, A& to, std::span<const std::uint8_t> slots) {
 }
 
 void copyTopic(const TopicZnodes& from, TopicZnodes& to, const StateShape& shape) {
-  static_assert(kWalkedFields<TopicZnodes> == 4, "copy every field of TopicZnodes");
+  static_assert(kWalkedFields<TopicZnodes> == 5, "copy every field of TopicZnodes");
   to.exists = from.exists;
   copySlots(from.partitions, to.partitions, shape.partitionsOfATopic());
   copySlots(from.states, to.states, shape.partitionsOfATopic());
   to.unclean_leader_election_enable = from.unclean_leader_election_enable;
+  to.topic_id = from.topic_id;
 }
 
 void copyZooKeeper(const ZooKeeperData& from, ZooKeeperData& to, const StateShape& shape) {
@@ -572,7 +576,7 @@ void copyZooKeeper(const ZooKeeperData& from, ZooKeeperData& to, const StateShap
 }
 
 void copyContext(const ControllerContextData& from, ControllerContextData& to, const StateShape& shape) {
-  static_assert(kWalkedFields<ControllerContextData> == 13, "copy every field of ControllerContextData");
+  static_assert(kWalkedFields<ControllerContextData> == 14, "copy every field of ControllerContextData");
   to.epoch = from.epoch;
   to.epoch_zk_version = from.epoch_zk_version;
   copySlots(from.live_broker_epochs, to.live_broker_epochs, shape.brokers());
@@ -586,6 +590,7 @@ void copyContext(const ControllerContextData& from, ControllerContextData& to, c
   to.offline_partition_count = from.offline_partition_count;
   copySlots(from.replicas_on_offline_dirs, to.replicas_on_offline_dirs, shape.brokers());
   to.reassignment_isr_watches = from.reassignment_isr_watches;
+  copySlots(from.topic_ids, to.topic_ids, shape.topics());
 }
 
 void copyController(const ControllerData& from, ControllerData& to, const StateShape& shape) {
@@ -627,10 +632,10 @@ bool sameSlots(const A& a, const A& b, std::span<const std::uint8_t> slots) {
 }
 
 bool sameTopic(const TopicZnodes& a, const TopicZnodes& b, const StateShape& shape) {
-  static_assert(kWalkedFields<TopicZnodes> == 4, "compare every field of TopicZnodes");
+  static_assert(kWalkedFields<TopicZnodes> == 5, "compare every field of TopicZnodes");
   return a.exists == b.exists && sameSlots(a.partitions, b.partitions, shape.partitionsOfATopic()) &&
          sameSlots(a.states, b.states, shape.partitionsOfATopic()) &&
-         a.unclean_leader_election_enable == b.unclean_leader_election_enable;
+         a.unclean_leader_election_enable == b.unclean_leader_election_enable && a.topic_id == b.topic_id;
 }
 
 bool sameZooKeeper(const ZooKeeperData& a, const ZooKeeperData& b, const StateShape& shape) {
@@ -651,7 +656,7 @@ bool sameZooKeeper(const ZooKeeperData& a, const ZooKeeperData& b, const StateSh
 }
 
 bool sameContext(const ControllerContextData& a, const ControllerContextData& b, const StateShape& shape) {
-  static_assert(kWalkedFields<ControllerContextData> == 13, "compare every field of ControllerContextData");
+  static_assert(kWalkedFields<ControllerContextData> == 14, "compare every field of ControllerContextData");
   return a.epoch == b.epoch && a.epoch_zk_version == b.epoch_zk_version &&
          sameSlots(a.live_broker_epochs, b.live_broker_epochs, shape.brokers()) &&
          a.shutting_down_broker_ids == b.shutting_down_broker_ids && a.all_topics == b.all_topics &&
@@ -661,7 +666,7 @@ bool sameContext(const ControllerContextData& a, const ControllerContextData& b,
          a.topics_ineligible_for_deletion == b.topics_ineligible_for_deletion &&
          a.offline_partition_count == b.offline_partition_count &&
          sameSlots(a.replicas_on_offline_dirs, b.replicas_on_offline_dirs, shape.brokers()) &&
-         a.reassignment_isr_watches == b.reassignment_isr_watches;
+         a.reassignment_isr_watches == b.reassignment_isr_watches && sameSlots(a.topic_ids, b.topic_ids, shape.topics());
 }
 
 bool sameController(const ControllerData& a, const ControllerData& b, const StateShape& shape) {

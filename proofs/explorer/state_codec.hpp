@@ -54,7 +54,7 @@ inline constexpr std::size_t kWalkedFields<ReplicaAssignment> = 3;
 template <>
 inline constexpr std::size_t kWalkedFields<PartitionStateZnode> = 2;
 template <>
-inline constexpr std::size_t kWalkedFields<TopicZnodes> = 4;
+inline constexpr std::size_t kWalkedFields<TopicZnodes> = 5;
 template <>
 inline constexpr std::size_t kWalkedFields<BrokerRegistration> = 2;
 template <>
@@ -66,17 +66,17 @@ inline constexpr std::size_t kWalkedFields<ZooKeeperData> = 12;
 template <>
 inline constexpr std::size_t kWalkedFields<PartitionContext> = 4;
 template <>
-inline constexpr std::size_t kWalkedFields<ControllerContextData> = 13;
+inline constexpr std::size_t kWalkedFields<ControllerContextData> = 14;
 template <>
-inline constexpr std::size_t kWalkedFields<ControllerEvent> = 12;
+inline constexpr std::size_t kWalkedFields<ControllerEvent> = 14;
 template <>
 inline constexpr std::size_t kWalkedFields<ControllerData> = 6;
 template <>
-inline constexpr std::size_t kWalkedFields<HostedReplica> = 8;
+inline constexpr std::size_t kWalkedFields<HostedReplica> = 9;
 template <>
-inline constexpr std::size_t kWalkedFields<LeaderAndIsrPartitionState> = 4;
+inline constexpr std::size_t kWalkedFields<LeaderAndIsrPartitionState> = 5;
 template <>
-inline constexpr std::size_t kWalkedFields<UpdateMetadataPartitionState> = 8;
+inline constexpr std::size_t kWalkedFields<UpdateMetadataPartitionState> = 9;
 template <>
 inline constexpr std::size_t kWalkedFields<StopReplicaPartitionState> = 3;
 template <>
@@ -84,7 +84,7 @@ inline constexpr std::size_t kWalkedFields<ControlRequest> = 10;
 template <>
 inline constexpr std::size_t kWalkedFields<StopReplicaResponse> = 4;
 template <>
-inline constexpr std::size_t kWalkedFields<LeaderAndIsrResponse> = 4;
+inline constexpr std::size_t kWalkedFields<LeaderAndIsrResponse> = 6;
 template <>
 inline constexpr std::size_t kWalkedFields<BrokerData> = 12;
 template <>

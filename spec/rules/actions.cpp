@@ -8,6 +8,7 @@
 #include "spec/rules/controller_events.hpp"
 #include "spec/rules/controller_failover.hpp"
 #include "spec/rules/zookeeper.hpp"
+#include "spec/vocabulary/topic_ids.hpp"
 
 namespace kcspec::spec {
 namespace {
@@ -217,11 +218,18 @@ void alterPartitionApply(const Config& config, ClusterState& s, const Action& a,
   const LeaderAndIsr proposed{a.broker, leader.leader_epoch, LeaderRecoveryState::RECOVERED, isr, leader.partition_epoch};
   if (!alterPartitionSupported(config)) return writeIsrChangeToZooKeeper(s.world, a.broker, a.tp, proposed);
   leader.alter_partition_pending = true;
-  sendToActiveController(s, ControllerEvent{.kind = ControllerEventKind::AlterPartitionReceived,
-                                            .broker = a.broker,
-                                            .broker_epoch = brokerAt(s, a.broker).broker_epoch,
-                                            .tp = a.tp,
-                                            .proposed = proposed});
+  ControllerEvent request{.kind = ControllerEventKind::AlterPartitionReceived,
+                          .broker = a.broker,
+                          .broker_epoch = brokerAt(s, a.broker).broker_epoch,
+                          .tp = a.tp,
+                          .proposed = proposed};
+  // DefaultAlterPartitionManager: by topic id (version 2 and later) from 2.8-IV0 on, when the
+  // partition's log has one; otherwise by name (version 1 at most).
+  if (config.inter_broker_protocol_version >= MetadataVersion::IBP_2_8_IV0 && leader.topic_id != kNoTopicId) {
+    request.by_topic_id = true;
+    request.topic_ids[static_cast<std::size_t>(a.tp.topic)] = leader.topic_id;
+  }
+  sendToActiveController(s, request);
 }
 
 // ---- process-event: the controller module on the broker processes its next event.
@@ -339,7 +347,9 @@ void deliverLeaderAndIsrResponseApply(const Config&, ClusterState& s, const Acti
   module->events.push_back(ControllerEvent{.kind = ControllerEventKind::LeaderAndIsrResponseReceived,
                                           .broker = a.broker,
                                           .partitions = response.partitions,
-                                          .partition_errors = response.storage_errors});
+                                          .partition_errors = response.storage_errors,
+                                          .by_topic_id = response.by_topic_id,
+                                          .topic_ids = response.topic_ids});
 }
 
 // ---- zk-connection-loss: the next write ZooKeeper applies to the partition's state znode loses
@@ -427,6 +437,8 @@ void createTopic(const Config& config, ClusterState& s, TopicIndex t) {
   KCSPEC_ASSERT(topic.assignment.size() <= static_cast<std::size_t>(kMaxPartitionsPerTopic));
   for (std::size_t p = 0; p < topic.assignment.size(); ++p) znodes.partitions[p] = ReplicaAssignment(topic.assignment[p]);
   znodes.unclean_leader_election_enable = topic.unclean_leader_election_enable;
+  // ZkAdminManager.createTopics: with usesTopicId (2.8-IV0 and later) the topic znode has an id.
+  if (config.inter_broker_protocol_version >= MetadataVersion::IBP_2_8_IV0) znodes.topic_id = freshTopicId(s.world, t);
 }
 
 }  // namespace kcspec::spec

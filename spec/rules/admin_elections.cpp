@@ -294,17 +294,22 @@ void processControlledShutdown(Controller& ctl, BrokerId broker, std::int64_t br
 }
 
 void processAlterPartition(Controller& ctl, BrokerId broker, std::int64_t broker_epoch, TopicPartition tp,
-                           const LeaderAndIsr& proposed) {
+                           const LeaderAndIsr& proposed, std::optional<TopicId> topic_id) {
   if (!ctl.module().active) return;  // NOT_CONTROLLER
   const std::int64_t cached_epoch =
       isBrokerId(broker) ? ctl.context().live_broker_epochs[static_cast<std::size_t>(broker)] : -1;
   if (cached_epoch < 0 || cached_epoch != broker_epoch) return;  // STALE_BROKER_EPOCH (unknown or stale)
   LeaderAndIsr requested = proposed;
   requested.leader = broker;  // the request names no leader: it comes from the leader
+  // topicName(topicId): an id the controller does not know (its topic was deleted, perhaps created
+  // again under a new id) is UNKNOWN_TOPIC_ID, and the partition is not one to alter — the
+  // UpdateMetadata still goes to every broker, naming no partition.
+  const bool unknown_topic_id = topic_id && ctl.context().topic_ids[static_cast<std::size_t>(tp.topic)] != *topic_id;
   AlterPartitionResponse response;
   try {
-    response = alterPartition(ctl, tp, requested);
-    sendUpdateMetadataRequest(ctl, liveOrShuttingDownBrokerIds(ctl.context()), PartitionSet{tp});
+    if (!unknown_topic_id) response = alterPartition(ctl, tp, requested);
+    sendUpdateMetadataRequest(ctl, liveOrShuttingDownBrokerIds(ctl.context()),
+                              unknown_topic_id ? PartitionSet{} : PartitionSet{tp});
   } catch (const ControllerMovedException&) {
     return;  // UNKNOWN_SERVER_ERROR; see the second Decision at the top of this file
   }

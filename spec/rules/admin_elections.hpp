@@ -2,6 +2,8 @@
 // (kafka.md §5.8, §5.9, §5.12).
 #pragma once
 
+#include <optional>
+
 #include "spec/rules/controller.hpp"
 
 namespace kcspec::spec {
@@ -31,8 +33,9 @@ void processControlledShutdown(Controller& ctl, BrokerId broker, std::int64_t br
 // §5.12 AlterPartitionReceived: a leader's proposed ISR for one partition. The response reaches
 // the leader at once (its HostedReplica takes the new ISR and partition epoch). A
 // ControllerMovedException from the write becomes UNKNOWN_SERVER_ERROR and does not escape.
+// `topic_id`: the id the request names the topic by (version 2 and later), nothing when by name.
 void processAlterPartition(Controller& ctl, BrokerId broker, std::int64_t broker_epoch, TopicPartition tp,
-                           const LeaderAndIsr& proposed);
+                           const LeaderAndIsr& proposed, std::optional<TopicId> topic_id);
 
 // updateLeaderAndIsrCache: the partition's cached leadership is reloaded from its state znode
 // (kept when the znode is gone), not taken from what was written.

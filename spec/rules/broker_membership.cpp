@@ -84,13 +84,15 @@ void processLogDirEventNotification(Controller& ctl) {
 }
 
 void processLeaderAndIsrResponseReceived(Controller& ctl, BrokerId broker, PartitionSet partitions,
-                                         PartitionSet storage_errors) {
+                                         PartitionSet storage_errors, const std::array<TopicId, kMaxTopics>* topic_ids) {
   if (!ctl.module().active) return;
   Context& ctx = ctl.context();
-  // Responses are keyed by topic id: a topic the context no longer has is dropped.
+  // partitionErrors(topicNames): from version 5 by topic id, and an id the context does not map
+  // to a topic (none, or one of a deleted topic) drops that topic's partitions; before, by name.
   PartitionSet known;
   partitions.forEach([&](TopicPartition tp) {
-    if (ctx.all_topics.contains(tp.topic)) known.insert(tp);
+    const auto t = static_cast<std::size_t>(tp.topic);
+    if (topic_ids == nullptr || ((*topic_ids)[t] != kNoTopicId && ctx.topic_ids[t] == (*topic_ids)[t])) known.insert(tp);
   });
   const PartitionSet offline = known & storage_errors;
   const PartitionSet online = known - storage_errors;

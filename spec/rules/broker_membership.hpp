@@ -1,6 +1,8 @@
 // Broker membership (kafka.md §5.5): the BrokerChange event and the startup/failure callbacks.
 #pragma once
 
+#include <array>
+
 #include "spec/rules/controller.hpp"
 #include "spec/rules/controller_context.hpp"
 
@@ -20,9 +22,10 @@ void processLogDirEventNotification(Controller& ctl);
 
 // processLeaderAndIsrResponseReceived (§5.6.1): replicas answered KAFKA_STORAGE_ERROR join
 // replicasOnOfflineDirs, those answered NONE leave it; the newly offline go through
-// onReplicasBecomeOffline.
+// onReplicasBecomeOffline. `topic_ids`: the ids a version 5+ response names topics by (a topic
+// whose id the controller does not know is dropped); nullptr for an older one, read by name.
 void processLeaderAndIsrResponseReceived(Controller& ctl, BrokerId broker, PartitionSet partitions,
-                                         PartitionSet storage_errors);
+                                         PartitionSet storage_errors, const std::array<TopicId, kMaxTopics>* topic_ids);
 
 // sendUpdateMetadataRequest: KafkaController's own batch, flushed at once.
 void sendUpdateMetadataRequest(Controller& ctl, BrokerSet brokers, PartitionSet partitions);

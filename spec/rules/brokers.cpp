@@ -11,18 +11,29 @@ HostedReplica& hosted(BrokerData& broker, TopicPartition tp) {
   return broker.replicas[static_cast<std::size_t>(partitionIndex(tp))];
 }
 
-// becomeLeaderOrFollower (ReplicaManager, ZooKeeper mode): an entry is applied only when its
-// leader epoch is higher than the one the broker holds for the partition (−1 when it holds none)
-// and the broker is one of the entry's replicas; an equal epoch is ignored ("matches the current
-// leader epoch"), whatever the partition epoch.
+// becomeLeaderOrFollower (ReplicaManager, ZooKeeper mode). First the topic id: an entry whose id
+// (version 5 and later; none is no id) differs from the one of the partition's log is refused
+// INCONSISTENT_TOPIC_ID ("Topic ID in memory: … does not match the topic ID for partition …") —
+// the log is of an earlier topic of that name. Then an entry is applied only when its leader epoch
+// is higher than the one the broker holds for the partition (−1 when it holds none) and the broker
+// is one of the entry's replicas; an equal epoch is ignored ("matches the current leader epoch"),
+// whatever the partition epoch, except that it gives a log without a topic id the entry's.
 void applyLeaderAndIsr(BrokerData& broker, BrokerId self, const LeaderAndIsrPartitionState& state) {
   HostedReplica& replica = hosted(broker, state.tp);
   const LeaderAndIsr& lai = state.leadership.leader_and_isr;
+  if (state.topic_id != kNoTopicId && replica.topic_id != kNoTopicId && state.topic_id != replica.topic_id) return;
+  if (lai.leader_epoch == replica.leader_epoch && replica.topic_id == kNoTopicId) {
+    replica.topic_id = state.topic_id;  // "Updating log for <tp> to assign topic ID …"
+    return;
+  }
   if (lai.leader_epoch <= replica.leader_epoch) return;
   if (!state.assignment.replicas.contains(self)) return;  // "itself is not in assigned replica list"
   const bool is_leader = lai.leader == self;
   // A follower keeps no ISR: Kafka's makeFollower clears it; only the leader proposes changes.
+  // A log keeps the topic id it has; one without gets the entry's (LogManager.getOrCreateLog).
+  const TopicId log_topic_id = replica.topic_id != kNoTopicId ? replica.topic_id : state.topic_id;
   replica = HostedReplica{true, is_leader, lai.leader_epoch, lai.partition_epoch, is_leader ? lai.isr : BrokerList{}};
+  replica.topic_id = log_topic_id;
 }
 
 // A refused leader proposes again once the controller's view of the brokers may have changed:
@@ -61,8 +72,10 @@ void applyLeaderAndIsrRequest(BrokerData& broker, BrokerId self, const ControlRe
     }
   }
   if (!storage_errors.empty()) {
-    broker.leader_and_isr_responses.push_back(
-        LeaderAndIsrResponse{request.controller_id, request.controller_epoch, named, storage_errors});
+    LeaderAndIsrResponse response{request.controller_id, request.controller_epoch, named, storage_errors};
+    response.by_topic_id = request.version >= 5;  // LeaderAndIsrTopicError by topic id
+    for (const auto& state : request.leader_and_isr) response.topic_ids[static_cast<std::size_t>(state.tp.topic)] = state.topic_id;
+    broker.leader_and_isr_responses.push_back(response);
   }
 }
 
@@ -83,7 +96,8 @@ void applyStopReplica(BrokerData& broker, const ControlRequest& request) {
     if (state.delete_partition) {
       replica = HostedReplica{};
     } else {
-      replica = HostedReplica{.leader_epoch = replica.leader_epoch, .partition_epoch = replica.partition_epoch};
+      replica = HostedReplica{.leader_epoch = replica.leader_epoch, .partition_epoch = replica.partition_epoch,
+                              .topic_id = replica.topic_id};  // the log stays
     }
   }
   if (!request.response_wanted.empty()) {

@@ -214,6 +214,7 @@ void removeTopic(Context& ctx, TopicIndex topic) {
   ctx.topics_to_be_deleted.erase(topic);
   ctx.topics_with_deletion_started.erase(topic);
   ctx.all_topics.erase(topic);
+  ctx.topic_ids[static_cast<std::size_t>(topic)] = kNoTopicId;  // and its topicNames entry
   for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
     PartitionContext& entry = partition(ctx, TopicPartition{topic, p});
     entry.assignment.reset();

@@ -45,7 +45,9 @@ void process(Controller& ctl, const ControllerEvent& event) {
       processApiPartitionReassignment(ctl, event.tp, event.cancel, event.target_replicas);
       break;
     case ControllerEventKind::AlterPartitionReceived:
-      processAlterPartition(ctl, event.broker, event.broker_epoch, event.tp, event.proposed);
+      processAlterPartition(ctl, event.broker, event.broker_epoch, event.tp, event.proposed,
+                            event.by_topic_id ? std::optional<TopicId>(event.topic_ids[static_cast<std::size_t>(event.tp.topic)])
+                                              : std::nullopt);
       break;
     case ControllerEventKind::ControlledShutdown:
       processControlledShutdown(ctl, event.broker, event.broker_epoch);
@@ -70,7 +72,8 @@ void process(Controller& ctl, const ControllerEvent& event) {
       processLogDirEventNotification(ctl);
       break;
     case ControllerEventKind::LeaderAndIsrResponseReceived:
-      processLeaderAndIsrResponseReceived(ctl, event.broker, event.partitions, event.partition_errors);
+      processLeaderAndIsrResponseReceived(ctl, event.broker, event.partitions, event.partition_errors,
+                                          event.by_topic_id ? &event.topic_ids : nullptr);
       break;
     case ControllerEventKind::IsrChangeNotification:
       processIsrChangeNotification(ctl);

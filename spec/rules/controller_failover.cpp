@@ -7,6 +7,7 @@
 #include "spec/rules/reassignment.hpp"
 #include "spec/rules/replica_state_machine.hpp"
 #include "spec/rules/topic_deletion_manager.hpp"
+#include "spec/rules/topic_events.hpp"
 #include "spec/rules/zookeeper.hpp"
 
 namespace kcspec::spec {
@@ -34,6 +35,7 @@ void initializeControllerContext(Controller& ctl) {
       if (state) partition(ctx, tp).leadership = LeaderIsrAndControllerEpoch{state->leader_and_isr, state->controller_epoch};
     }
   }
+  processTopicIds(ctl, ctx.all_topics);
 }
 
 // §5.4 failover step 6: topics with an offline replica or a reassignment cannot be deleted yet.

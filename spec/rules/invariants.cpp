@@ -213,6 +213,62 @@ bool shuttingDownBrokerNeverElected(const Config&, const ClusterState& before, c
   return ok;
 }
 
+// Whether broker b processed the request at the front of its queue in this step (deliver-request:
+// every other step only appends to a live broker's queue or, crashing it, empties it).
+const ControlRequest* requestProcessed(const ClusterState& before, const ClusterState& after, BrokerId b) {
+  const BrokerData& was = before.world.brokers[static_cast<std::size_t>(b)];
+  const BrokerData& is = after.world.brokers[static_cast<std::size_t>(b)];
+  if (!was.alive || !is.alive || was.inbox.empty() || is.inbox.size() + 1 != was.inbox.size()) return nullptr;
+  return &was.inbox.front();
+}
+
+bool staleTopicIdNeverApplied(const Config&, const ClusterState& before, const ClusterState& after, const StepRecord&) {
+  for (BrokerId b = 0; b < kMaxBrokers; ++b) {
+    const BrokerData& was = before.world.brokers[static_cast<std::size_t>(b)];
+    const BrokerData& is = after.world.brokers[static_cast<std::size_t>(b)];
+    if (!was.alive || !is.alive) continue;
+    for (std::size_t i = 0; i < was.replicas.size(); ++i) {
+      const HostedReplica& old = was.replicas[i];
+      const HostedReplica& now = is.replicas[i];
+      const bool log_kept = now.present || now.leader_epoch >= 0;
+      if (old.topic_id != kNoTopicId && log_kept && now.topic_id != old.topic_id) return false;
+    }
+    const ControlRequest* request = requestProcessed(before, after, b);
+    if (request == nullptr || request->kind != RequestKind::LeaderAndIsr) continue;
+    for (const LeaderAndIsrPartitionState& entry : request->leader_and_isr) {
+      const auto i = static_cast<std::size_t>(partitionIndex(entry.tp));
+      const TopicId log_id = was.replicas[i].topic_id;
+      const bool stale = entry.topic_id != kNoTopicId && log_id != kNoTopicId && entry.topic_id != log_id;
+      if (stale && is.replicas[i] != was.replicas[i]) return false;
+    }
+  }
+  return true;
+}
+
+bool unknownTopicIdChangesNoPartition(const Config&, const ClusterState& before, const ClusterState& after,
+                                      const StepRecord&) {
+  for (BrokerId b = 0; b < kMaxBrokers; ++b) {
+    const ControllerData& was = before.world.brokers[static_cast<std::size_t>(b)].controller;
+    const ControllerData& is = after.world.brokers[static_cast<std::size_t>(b)].controller;
+    if (was.events.empty() || !was.active) continue;
+    const ControllerEvent& event = was.events.front();
+    if (event.kind != ControllerEventKind::AlterPartitionReceived || !event.by_topic_id) continue;
+    // Processed in this step: the queue lost its front, whatever the processing appended behind it
+    // (an equal event is never queued twice, convention 3).
+    if (!is.events.empty() && is.events.front() == event) continue;
+    const auto t = static_cast<std::size_t>(event.tp.topic);
+    if (was.context.topic_ids[t] == event.topic_ids[t]) continue;
+    const TopicZnodes& topic_before = before.world.zk.topics[t];
+    const TopicZnodes& topic_after = after.world.zk.topics[t];
+    const auto p = static_cast<std::size_t>(event.tp.partition);
+    if (topic_before.states[p] != topic_after.states[p]) return false;
+    const HostedReplica& leader_before = before.world.brokers[static_cast<std::size_t>(event.broker)].replicas[static_cast<std::size_t>(partitionIndex(event.tp))];
+    const HostedReplica& leader_after = after.world.brokers[static_cast<std::size_t>(event.broker)].replicas[static_cast<std::size_t>(partitionIndex(event.tp))];
+    if (leader_after.isr != leader_before.isr || leader_after.partition_epoch != leader_before.partition_epoch) return false;
+  }
+  return true;
+}
+
 // ---- liveness goals (judged in quiescent states)
 
 // Every topic whose deletion was requested is gone, unless one of its replicas is on a broker
@@ -497,6 +553,14 @@ constexpr Property kCatalog[] = {
     {"T5", "ShuttingDownBrokerNeverElected",
      "No election makes a broker that is shutting down the leader.", "kafka.md §2.8, §5.9",
      PropertyKind::StepSafety, nullptr, shuttingDownBrokerNeverElected},
+    {"T6", "StaleTopicIdNeverApplied",
+     "A broker's log of a partition keeps its topic id, and a LeaderAndIsr entry naming another id (a topic of the "
+     "same name deleted and created again) changes nothing in it.",
+     "KIP-516; docs/world.md §5 (INCONSISTENT_TOPIC_ID)", PropertyKind::StepSafety, nullptr, staleTopicIdNeverApplied},
+    {"T7", "UnknownTopicIdChangesNoPartition",
+     "An AlterPartition naming its topic by an id the controller does not know changes neither the partition's state "
+     "znode nor the leader's ISR.",
+     "kafka.md §5.12 rule 1", PropertyKind::StepSafety, nullptr, unknownTopicIdChangesNoPartition},
     {"L1", "DeletionCompletes",
      "In a history without StopReplica errors, a topic whose deletion was requested and that is not being reassigned is deleted once all its replicas' brokers are up and not shutting down and none of its replicas is on a failed log directory.",
      "KAFKA-2937, 5107, 6650, 10548 (mutants M2, M4, M5, M7)", PropertyKind::Liveness, deletionCompletes},

@@ -59,7 +59,8 @@ std::int16_t requestVersion(RequestKind kind, MetadataVersion ibp) {
 // broker as its default. The broker epoch comes with LeaderAndIsr v2, UpdateMetadata v5 and
 // StopReplica v1 (without it the broker cannot tell a request for an earlier incarnation: −1 is
 // never stale); LeaderAndIsr's isNew with v1, its adding and removing replicas with v3, its leader
-// recovery state with v6; UpdateMetadata's offline replicas with v4. StopReplica's per-partition
+// recovery state with v6, its topic ids with v5; UpdateMetadata's offline replicas with v4, its
+// topic ids with v7. StopReplica's per-partition
 // leader epochs come with v3, whose absence decides the requests themselves (below).
 void keepFieldsOfItsVersion(ControlRequest& request) {
   const std::int16_t v = request.version;
@@ -67,6 +68,7 @@ void keepFieldsOfItsVersion(ControlRequest& request) {
     case RequestKind::LeaderAndIsr:
       if (v < 2) request.broker_epoch = -1;
       for (LeaderAndIsrPartitionState& entry : request.leader_and_isr) {
+        if (v < 5) entry.topic_id = kNoTopicId;
         if (v < 1) entry.is_new = false;
         if (v < 3) entry.assignment = ReplicaAssignment{entry.assignment.replicas};
         if (v < 6) entry.leadership.leader_and_isr.recovery_state = LeaderRecoveryState::RECOVERED;
@@ -75,6 +77,7 @@ void keepFieldsOfItsVersion(ControlRequest& request) {
     case RequestKind::UpdateMetadata:
       if (v < 5) request.broker_epoch = -1;
       for (UpdateMetadataPartitionState& entry : request.update_metadata) {
+        if (v < 7) entry.topic_id = kNoTopicId;
         if (v < 4) entry.offline_replicas = BrokerList{};
       }
       return;
@@ -95,6 +98,9 @@ void enqueue(Controller& ctl, BrokerId broker, const ControlRequest& request) {
   sent.controller_id = ctl.id;
   sent.controller_epoch = ctl.epoch();
   sent.broker_epoch = ctl.context().live_broker_epochs[static_cast<std::size_t>(broker)];
+  // The topic ids of the context when the request is sent (Uuid.ZERO_UUID for a topic it has none of).
+  for (LeaderAndIsrPartitionState& entry : sent.leader_and_isr) entry.topic_id = ctl.context().topic_ids[static_cast<std::size_t>(entry.tp.topic)];
+  for (UpdateMetadataPartitionState& entry : sent.update_metadata) entry.topic_id = ctl.context().topic_ids[static_cast<std::size_t>(entry.tp.topic)];
   keepFieldsOfItsVersion(sent);
 }
 

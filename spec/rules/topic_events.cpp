@@ -28,6 +28,15 @@ void onNewPartitionCreation(Controller& ctl, PartitionSet partitions) {
 
 }  // namespace
 
+void processTopicIds(Controller& ctl, TopicSet topics) {
+  const bool uses_topic_id = ctl.config.inter_broker_protocol_version >= MetadataVersion::IBP_2_8_IV0;
+  topics.forEach([&](TopicIndex t) {
+    TopicId id = ctl.zk().topics[static_cast<std::size_t>(t)].topic_id;
+    if (id == kNoTopicId && uses_topic_id) id = setTopicId(ctl, t);
+    if (id != kNoTopicId) ctl.context().topic_ids[static_cast<std::size_t>(t)] = id;  // addTopicId
+  });
+}
+
 void processTopicChange(Controller& ctl) {
   if (!ctl.module().active) return;
   Context& ctx = ctl.context();
@@ -39,6 +48,7 @@ void processTopicChange(Controller& ctl) {
   const TopicSet deleted = ctx.all_topics - topics;
   ctx.all_topics = topics;
   deleted.forEach([&](TopicIndex t) { removeTopic(ctx, t); });
+  processTopicIds(ctl, added);
   PartitionSet new_partitions;
   added.forEach([&](TopicIndex t) {
     const TopicZnodes& topic = ctl.zk().topics[static_cast<std::size_t>(t)];

@@ -7,6 +7,10 @@
 namespace kcspec::spec {
 
 void processTopicChange(Controller& ctl);
+// processTopicIds (at failover and for new topics): with usesTopicId (inter.broker.protocol.version
+// ≥ 2.8-IV0) a topic znode without an id gets one (a fenced write); every id read or given goes
+// into the context.
+void processTopicIds(Controller& ctl, TopicSet topics);
 void processPartitionModifications(Controller& ctl, TopicIndex topic);
 void processTopicDeletion(Controller& ctl);
 void processTopicDeletionStopReplicaResponseReceived(Controller& ctl, BrokerId broker, PartitionSet partitions,

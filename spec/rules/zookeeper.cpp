@@ -1,5 +1,7 @@
 #include "spec/rules/zookeeper.hpp"
 
+#include "spec/vocabulary/topic_ids.hpp"
+
 namespace kcspec::spec {
 namespace {
 
@@ -64,7 +66,17 @@ void setTopicAssignment(Controller& ctl, TopicIndex topic, const PartitionAssign
   TopicZnodes& znodes = topicZnodes(ctl.zk(), topic);
   KCSPEC_ASSERT(znodes.exists);
   znodes.partitions = partitions;
+  znodes.topic_id = ctl.context().topic_ids[static_cast<std::size_t>(topic)];
   fireTopicDataWatch(ctl.world, topic);
+}
+
+TopicId setTopicId(Controller& ctl, TopicIndex topic) {
+  checkControllerEpoch(ctl);
+  TopicZnodes& znodes = topicZnodes(ctl.zk(), topic);
+  KCSPEC_ASSERT(znodes.exists && znodes.topic_id == kNoTopicId);
+  znodes.topic_id = freshTopicId(ctl.world, topic);  // setData with "match any version"
+  fireTopicDataWatch(ctl.world, topic);
+  return znodes.topic_id;
 }
 
 bool topicUncleanLeaderElectionEnable(const ZooKeeperData& zk, TopicIndex topic) {

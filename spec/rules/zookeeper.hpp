@@ -40,8 +40,13 @@ ZkCode createPartitionState(Controller& ctl, TopicPartition tp, const LeaderAndI
 ZkCode updatePartitionState(Controller& ctl, TopicPartition tp, const LeaderAndIsr& leader_and_isr,
                             std::int32_t& new_version);
 
-// setTopicAssignment: rewrites /brokers/topics/<t> with `partitions` (each under its partition id).
+// setTopicAssignment: rewrites /brokers/topics/<t> with `partitions` (each under its partition id)
+// and the topic id the context holds (`controllerContext.topicIds.get(topic)`: none if it holds none).
 void setTopicAssignment(Controller& ctl, TopicIndex topic, const PartitionAssignments& partitions);
+
+// setTopicIds for one topic znode that has no topic id: writes a new one (Uuid.randomUuid():
+// freshTopicId), fenced; returns it.
+TopicId setTopicId(Controller& ctl, TopicIndex topic);
 
 // The topic's unclean.leader.election.enable, read from /config/topics/<t> (default false).
 bool topicUncleanLeaderElectionEnable(const ZooKeeperData& zk, TopicIndex topic);

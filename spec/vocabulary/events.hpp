@@ -3,6 +3,7 @@
 // handler reads, the rest stay at their defaults.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -65,6 +66,10 @@ struct ControllerEvent {
   bool cancel = false;              // ApiPartitionReassignment: revert to the origin replicas
   BrokerList target_replicas;       // ApiPartitionReassignment
   LeaderAndIsr proposed;            // AlterPartition: leader, leader epoch, ISR, partition epoch
+  // AlterPartition (version 2 and later) and LeaderAndIsr responses (version 5 and later) name
+  // topics by id: the ids they carry, by topic; the controller resolves them with its topicNames.
+  bool by_topic_id = false;
+  std::array<TopicId, kMaxTopics> topic_ids{};
   friend constexpr bool operator==(const ControllerEvent&, const ControllerEvent&) = default;
 };
 

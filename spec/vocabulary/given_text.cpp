@@ -323,6 +323,9 @@ class Derivation {
       TopicZnodes& topic = world_.zk.topics[static_cast<std::size_t>(t)];
       topic.exists = true;
       topic.unclean_leader_election_enable = config.unclean_leader_election_enable;
+      if (config_.inter_broker_protocol_version >= MetadataVersion::IBP_2_8_IV0) {  // created with a topic id
+        topic.topic_id = 1;
+      }
       existing_.insert(t);
       const auto& flags = s_.topics[static_cast<std::size_t>(t)];
       if (flags && flags->to_be_deleted) world_.zk.delete_topics.insert(t);
@@ -380,6 +383,7 @@ class Derivation {
     context.shutting_down_broker_ids = shutting_down_;
     context.all_topics = existing_;
     existing_.forEach([&](TopicIndex t) {
+      context.topic_ids[static_cast<std::size_t>(t)] = world_.zk.topics[static_cast<std::size_t>(t)].topic_id;
       const auto& flags = s_.topics[static_cast<std::size_t>(t)];
       if (flags && flags->to_be_deleted) context.topics_to_be_deleted.insert(t);
       if (flags && flags->deletion_started) context.topics_with_deletion_started.insert(t);
@@ -440,14 +444,18 @@ class Derivation {
           const BrokerList& replicas = topic.partitions[p]->replicas;
           UpdateMetadataPartitionState cached{tp, topic.states[p]->controller_epoch, lai.leader, lai.leader_epoch, lai.isr,
                                               lai.partition_epoch, replicas, {}};
+          // Requests carry topic ids from 2.8-IV1 (LeaderAndIsr v5, UpdateMetadata v7).
+          const bool ids_sent = config_.inter_broker_protocol_version >= MetadataVersion::IBP_2_8_IV1;
+          if (ids_sent) cached.topic_id = topic.topic_id;
           for (BrokerId r : replicas) {  // isReplicaOnline: a shutting-down broker's replicas are offline
             if (!live_.contains(r) || shutting_down_.contains(r)) cached.offline_replicas.push_back(r);
           }
           broker.metadata_cache[static_cast<std::size_t>(partitionIndex(tp))] = cached;
           if (replicas.contains(b)) {
             const bool leads = lai.leader == b;
-            broker.replicas[static_cast<std::size_t>(partitionIndex(tp))] =
-                HostedReplica{true, leads, lai.leader_epoch, lai.partition_epoch, leads ? lai.isr : BrokerList{}};
+            HostedReplica& hosted = broker.replicas[static_cast<std::size_t>(partitionIndex(tp))];
+            hosted = HostedReplica{true, leads, lai.leader_epoch, lai.partition_epoch, leads ? lai.isr : BrokerList{}};
+            if (ids_sent) hosted.topic_id = topic.topic_id;
           }
         }
       });

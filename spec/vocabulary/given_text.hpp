@@ -48,7 +48,9 @@
 // the live brokers, and hosts each of its replicas of a partition with a state znode, as the
 // partition's leader (with the ISR) or follower at the znode's epochs. No request, response or
 // event is in flight. /brokers/ids/<b>'s epoch is the stated one, or the next unused one from 1 in
-// broker order; last_zxid is the highest broker epoch.
+// broker order; last_zxid is the highest broker epoch. From inter.broker.protocol.version 2.8-IV0
+// every existing topic has topic id 1 (its znode, the ids given, the context), and from 2.8-IV1
+// the hosted replicas and metadata cache entries carry it too (docs/world.md convention 13).
 //
 // Rules: a given that no Kafka controller could hold is rejected with the rule it breaks (G1–G9,
 // kGivenRules), at the line of the statement that breaks it — unless the section says

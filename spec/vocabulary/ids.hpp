@@ -24,6 +24,13 @@ constexpr bool isBrokerId(BrokerId id) { return id >= 0 && id < kMaxBrokers; }
 // A topic is an index into the configuration's topic list (its name is the configuration's).
 using TopicIndex = std::int32_t;
 
+// A topic id (Kafka's Uuid, KIP-516), always read next to the topic it names: a small number per
+// topic name instead of a random Uuid — a new one is the least that nothing in the world holds for
+// that name (topic_ids.hpp), which keeps ids apart as random ones are and lets a permutation of
+// topics carry their ids along (docs/world.md convention 13). 0 is Uuid.ZERO_UUID: none.
+using TopicId = std::uint8_t;
+inline constexpr TopicId kNoTopicId = 0;
+
 struct TopicPartition {
   TopicIndex topic = 0;
   std::int32_t partition = 0;

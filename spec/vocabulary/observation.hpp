@@ -40,6 +40,7 @@ struct TopicZnodes {
   PartitionAssignments partitions;
   std::array<std::optional<PartitionStateZnode>, kMaxPartitionsPerTopic> states;
   bool unclean_leader_election_enable = false;  // /config/topics/<t>
+  TopicId topic_id = kNoTopicId;  // its "topic_id" (absent: written by an older protocol, or no id yet)
 
   // Whether the topic znode lists partition p.
   constexpr bool lists(int p) const { return p >= 0 && p < kMaxPartitionsPerTopic && partitions[static_cast<std::size_t>(p)]; }
@@ -130,6 +131,8 @@ struct ControllerContextData {
   // (PartitionReassignmentIsrChangeHandler, registered when inter.broker.protocol.version < 2.7-IV2;
   // kafka.md §5.7.2 step 2).
   PartitionSet reassignment_isr_watches;
+  // topicIds (and its inverse topicNames), by topic: the id the controller read or gave (0: none).
+  std::array<TopicId, kMaxTopics> topic_ids{};
   friend constexpr bool operator==(const ControllerContextData&, const ControllerContextData&) = default;
 };
 static_assert(kMaxBrokers == 8, "live_broker_epochs' initializer lists one −1 per broker");
@@ -172,6 +175,9 @@ struct HostedReplica {
   // replaced this state (docs/world.md §7).
   BrokerSet refused_expansions;
   BrokerSet refused_shrinks;
+  // The topic id of the partition's log (Partition.topicId): the first LeaderAndIsr that carries
+  // one sets it, and a later one carrying another is refused INCONSISTENT_TOPIC_ID (0: none yet).
+  TopicId topic_id = kNoTopicId;
   friend constexpr bool operator==(const HostedReplica&, const HostedReplica&) = default;
 };
 

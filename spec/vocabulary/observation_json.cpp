@@ -107,6 +107,15 @@ class Writer {
     set.forEach([&](TopicPartition tp) { out.push_back(partitionKey(tp)); });
     return out;
   }
+  // Topic ids by topic index, the topics without one left out.
+  static OJson topicIds(const std::array<TopicId, kMaxTopics>& ids) {
+    OJson out = OJson::object();
+    for (TopicIndex t = 0; t < kMaxTopics; ++t) {
+      if (ids[static_cast<std::size_t>(t)] != kNoTopicId) out[std::to_string(t)] = ids[static_cast<std::size_t>(t)];
+    }
+    return out;
+  }
+  static bool noTopicIds(const std::array<TopicId, kMaxTopics>& ids) { return ids == std::array<TopicId, kMaxTopics>{}; }
 
   void leaderAndIsrMembers(OJson& out, const LeaderAndIsr& lai) const {
     const LeaderAndIsr d;
@@ -180,6 +189,7 @@ class Writer {
       container(entry, "states", std::move(states));
       member(entry, "unclean_leader_election_enable", topic.unclean_leader_election_enable,
              !topic.unclean_leader_election_enable);
+      laterMember(entry, "topic_id", topic.topic_id, topic.topic_id == kNoTopicId);
       topics_json[std::to_string(t)] = std::move(entry);
     }
     container(out, "topics", std::move(topics_json));
@@ -226,6 +236,7 @@ class Writer {
     member(out, "zk_version", s.zk_version, s.zk_version == d.zk_version);
     member(out, "replicas", ids(s.replicas), s.replicas.empty());
     member(out, "offline_replicas", ids(s.offline_replicas), s.offline_replicas.empty());
+    laterMember(out, "topic_id", s.topic_id, s.topic_id == kNoTopicId);
     return out;
   }
 
@@ -244,6 +255,7 @@ class Writer {
       entry["leadership"] = leadership(s.leadership.leader_and_isr, s.leadership.controller_epoch);
       entry["assignment"] = assignment(s.assignment);
       member(entry, "is_new", s.is_new, !s.is_new);
+      laterMember(entry, "topic_id", s.topic_id, s.topic_id == kNoTopicId);
       lai.push_back(std::move(entry));
     }
     member(out, "leader_and_isr", std::move(lai), r.leader_and_isr.empty());
@@ -280,6 +292,8 @@ class Writer {
     member(out, "cancel", e.cancel, !e.cancel);
     member(out, "target_replicas", ids(e.target_replicas), e.target_replicas.empty());
     member(out, "proposed", leaderAndIsr(e.proposed), e.proposed == d.proposed);
+    laterMember(out, "by_topic_id", e.by_topic_id, !e.by_topic_id);
+    laterMember(out, "topic_ids", topicIds(e.topic_ids), noTopicIds(e.topic_ids));
     return out;
   }
 
@@ -294,6 +308,7 @@ class Writer {
     member(out, "alter_partition_pending", r.alter_partition_pending, !r.alter_partition_pending);
     member(out, "refused_expansions", ids(r.refused_expansions), r.refused_expansions.empty());
     member(out, "refused_shrinks", ids(r.refused_shrinks), r.refused_shrinks.empty());
+    laterMember(out, "topic_id", r.topic_id, r.topic_id == kNoTopicId);
     return out;
   }
 
@@ -360,6 +375,7 @@ class Writer {
     laterMember(out, "replicas_on_offline_dirs", std::move(offline_dirs), no_offline_dirs);
     laterMember(out, "reassignment_isr_watches", partitions(c.reassignment_isr_watches),
                 c.reassignment_isr_watches.empty());
+    laterMember(out, "topic_ids", topicIds(c.topic_ids), noTopicIds(c.topic_ids));
     return out;
   }
 
@@ -386,6 +402,10 @@ class Writer {
       member(entry, "controller_epoch", r.controller_epoch, r.controller_epoch == 0);
       member(entry, "partitions", partitions(r.partitions), r.partitions.empty());
       laterMember(entry, "storage_errors", partitions(r.storage_errors), r.storage_errors.empty());
+      if constexpr (requires { r.topic_ids; }) {
+        laterMember(entry, "by_topic_id", r.by_topic_id, !r.by_topic_id);
+        laterMember(entry, "topic_ids", topicIds(r.topic_ids), noTopicIds(r.topic_ids));
+      }
       out.push_back(std::move(entry));
     }
     return out;
@@ -627,6 +647,20 @@ class Reader {
     for (const Element& e : elements(j, at, static_cast<std::size_t>(kMaxPartitions))) out.insert(partitionValue(*e.value, e.at));
     return out;
   }
+  // A topic id: 0 (none) … 255.
+  TopicId topicId(const Json& j, const std::string& at) const {
+    return static_cast<TopicId>(integer<int>(j, at, 0, std::numeric_limits<TopicId>::max()));
+  }
+  // Topic ids by topic index ({"0": 1, …}); a topic not listed has none.
+  std::array<TopicId, kMaxTopics> topicIds(const Json& j, const std::string& at) const {
+    object(j, at, {});
+    std::array<TopicId, kMaxTopics> out{};
+    for (const auto& [key, value] : j.items()) {
+      const int t = keyNumber(key, at, kMaxTopics, "topic index");
+      out[static_cast<std::size_t>(t)] = topicId(value, child(at, key));
+    }
+    return out;
+  }
 
   // Reads member `key` of `j` with `read` when it is present.
   template <class Read>
@@ -692,7 +726,7 @@ class Reader {
       for (const auto& [key, value] : topics.items()) {
         const int t = keyNumber(key, tat, kMaxTopics, "topic index");
         const std::string eat = child(tat, key);
-        object(value, eat, {"exists", "partitions", "states", "unclean_leader_election_enable"});
+        object(value, eat, {"exists", "partitions", "states", "unclean_leader_election_enable", "topic_id"});
         TopicZnodes& topic = zk.topics[static_cast<std::size_t>(t)];
         read(value, eat, "exists", [&](const Json& v, const std::string& p) { topic.exists = boolean(v, p); });
         read(value, eat, "partitions", [&](const Json& v, const std::string& p) {
@@ -712,6 +746,7 @@ class Reader {
         });
         read(value, eat, "unclean_leader_election_enable",
              [&](const Json& v, const std::string& p) { topic.unclean_leader_election_enable = boolean(v, p); });
+        read(value, eat, "topic_id", [&](const Json& v, const std::string& p) { topic.topic_id = topicId(v, p); });
       }
     });
     read(j, at, "controller", [&](const Json& v, const std::string& p) { zk.controller = integer<BrokerId>(v, p); });
@@ -752,9 +787,10 @@ class Reader {
   UpdateMetadataPartitionState updateMetadata(const Json& j, const std::string& at, bool with_partition) const {
     if (with_partition) {
       object(j, at, {"partition", "controller_epoch", "leader", "leader_epoch", "isr", "zk_version", "replicas",
-                     "offline_replicas"});
+                     "offline_replicas", "topic_id"});
     } else {
-      object(j, at, {"controller_epoch", "leader", "leader_epoch", "isr", "zk_version", "replicas", "offline_replicas"});
+      object(j, at, {"controller_epoch", "leader", "leader_epoch", "isr", "zk_version", "replicas", "offline_replicas",
+                     "topic_id"});
     }
     UpdateMetadataPartitionState s;
     if (with_partition) s.tp = requiredPartition(j, at);
@@ -765,6 +801,7 @@ class Reader {
     read(j, at, "zk_version", [&](const Json& v, const std::string& p) { s.zk_version = integer<std::int32_t>(v, p); });
     read(j, at, "replicas", [&](const Json& v, const std::string& p) { s.replicas = brokerList(v, p); });
     read(j, at, "offline_replicas", [&](const Json& v, const std::string& p) { s.offline_replicas = brokerList(v, p); });
+    read(j, at, "topic_id", [&](const Json& v, const std::string& p) { s.topic_id = topicId(v, p); });
     return s;
   }
 
@@ -792,12 +829,13 @@ class Reader {
       for (const Element& e : elements(v, p, static_cast<std::size_t>(kMaxPartitions))) {
         const Json& element = *e.value;
         const std::string& eat = e.at;
-        object(element, eat, {"partition", "leadership", "assignment", "is_new"});
+        object(element, eat, {"partition", "leadership", "assignment", "is_new", "topic_id"});
         LeaderAndIsrPartitionState s;
         s.tp = requiredPartition(element, eat);
         read(element, eat, "leadership", [&](const Json& x, const std::string& xp) { s.leadership = leadership(x, xp); });
         read(element, eat, "assignment", [&](const Json& x, const std::string& xp) { s.assignment = assignment(x, xp); });
         read(element, eat, "is_new", [&](const Json& x, const std::string& xp) { s.is_new = boolean(x, xp); });
+        read(element, eat, "topic_id", [&](const Json& x, const std::string& xp) { s.topic_id = topicId(x, xp); });
         r.leader_and_isr.push_back(s);
       }
     });
@@ -823,7 +861,7 @@ class Reader {
 
   ControllerEvent event(const Json& j, const std::string& at) const {
     object(j, at, {"kind", "broker", "broker_epoch", "topic", "partition", "partitions", "partition_errors",
-                   "election_type", "zk_triggered", "cancel", "target_replicas", "proposed"});
+                   "election_type", "zk_triggered", "cancel", "target_replicas", "proposed", "by_topic_id", "topic_ids"});
     ControllerEvent e;
     const Json* kind = find(j, "kind");
     if (kind == nullptr) fail(at, "missing member \"kind\"");
@@ -841,12 +879,14 @@ class Reader {
     read(j, at, "cancel", [&](const Json& v, const std::string& p) { e.cancel = boolean(v, p); });
     read(j, at, "target_replicas", [&](const Json& v, const std::string& p) { e.target_replicas = brokerList(v, p); });
     read(j, at, "proposed", [&](const Json& v, const std::string& p) { e.proposed = leaderAndIsr(v, p); });
+    read(j, at, "by_topic_id", [&](const Json& v, const std::string& p) { e.by_topic_id = boolean(v, p); });
+    read(j, at, "topic_ids", [&](const Json& v, const std::string& p) { e.topic_ids = topicIds(v, p); });
     return e;
   }
 
   HostedReplica hosted(const Json& j, const std::string& at) const {
     object(j, at, {"present", "is_leader", "leader_epoch", "partition_epoch", "isr", "alter_partition_pending",
-                   "refused_expansions", "refused_shrinks"});
+                   "refused_expansions", "refused_shrinks", "topic_id"});
     HostedReplica r;
     read(j, at, "present", [&](const Json& v, const std::string& p) { r.present = boolean(v, p); });
     read(j, at, "is_leader", [&](const Json& v, const std::string& p) { r.is_leader = boolean(v, p); });
@@ -856,6 +896,7 @@ class Reader {
     read(j, at, "alter_partition_pending", [&](const Json& v, const std::string& p) { r.alter_partition_pending = boolean(v, p); });
     read(j, at, "refused_expansions", [&](const Json& v, const std::string& p) { r.refused_expansions = brokerSet(v, p); });
     read(j, at, "refused_shrinks", [&](const Json& v, const std::string& p) { r.refused_shrinks = brokerSet(v, p); });
+    read(j, at, "topic_id", [&](const Json& v, const std::string& p) { r.topic_id = topicId(v, p); });
     return r;
   }
 
@@ -863,7 +904,7 @@ class Reader {
     object(j, at, {"epoch", "epoch_zk_version", "live_broker_epochs", "shutting_down_broker_ids", "all_topics",
                    "partitions", "partitions_being_reassigned", "topics_to_be_deleted", "topics_with_deletion_started",
                    "topics_ineligible_for_deletion", "offline_partition_count", "replicas_on_offline_dirs",
-                   "reassignment_isr_watches"});
+                   "reassignment_isr_watches", "topic_ids"});
     ControllerContextData c;
     read(j, at, "epoch", [&](const Json& v, const std::string& p) { c.epoch = integer<std::int32_t>(v, p); });
     read(j, at, "epoch_zk_version", [&](const Json& v, const std::string& p) { c.epoch_zk_version = integer<std::int32_t>(v, p); });
@@ -918,6 +959,7 @@ class Reader {
     });
     read(j, at, "reassignment_isr_watches",
          [&](const Json& v, const std::string& p) { c.reassignment_isr_watches = partitionSet(v, p); });
+    read(j, at, "topic_ids", [&](const Json& v, const std::string& p) { c.topic_ids = topicIds(v, p); });
     return c;
   }
 
@@ -941,8 +983,14 @@ class Reader {
     for (const Element& e : elements(j, at, Queue::capacity)) {
       const Json& element = *e.value;
       const std::string& eat = e.at;
-      object(element, eat, {"controller_id", "controller_epoch", "partitions", "storage_errors"});
       typename Queue::value_type r;
+      if constexpr (requires { r.topic_ids; }) {
+        object(element, eat, {"controller_id", "controller_epoch", "partitions", "storage_errors", "by_topic_id", "topic_ids"});
+        read(element, eat, "by_topic_id", [&](const Json& x, const std::string& xp) { r.by_topic_id = boolean(x, xp); });
+        read(element, eat, "topic_ids", [&](const Json& x, const std::string& xp) { r.topic_ids = topicIds(x, xp); });
+      } else {
+        object(element, eat, {"controller_id", "controller_epoch", "partitions", "storage_errors"});
+      }
       read(element, eat, "controller_id", [&](const Json& x, const std::string& xp) { r.controller_id = integer<BrokerId>(x, xp); });
       read(element, eat, "controller_epoch",
            [&](const Json& x, const std::string& xp) { r.controller_epoch = integer<std::int32_t>(x, xp); });

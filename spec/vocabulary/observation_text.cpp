@@ -71,13 +71,26 @@ std::string topicZnodeText(const TopicZnodes& topic) {
     if (!a.adding_replicas.empty()) entry(adding, a.adding_replicas);
     if (!a.removing_replicas.empty()) entry(removing, a.removing_replicas);
   }
-  return fmt::format("partitions={{{}}} adding_replicas={{{}}} removing_replicas={{{}}}", all, adding, removing);
+  std::string out = fmt::format("partitions={{{}}} adding_replicas={{{}}} removing_replicas={{{}}}", all, adding, removing);
+  if (topic.topic_id != kNoTopicId) out += fmt::format(" topic_id={}", topic.topic_id);
+  return out;
+}
+
+// Topic ids by topic ("t0=1,t1=2"), those without one left out.
+std::string topicIdsText(const Config& config, const std::array<TopicId, kMaxTopics>& ids) {
+  std::string out;
+  for (TopicIndex t = 0; t < kMaxTopics; ++t) {
+    const TopicId id = ids[static_cast<std::size_t>(t)];
+    if (id != kNoTopicId) out += fmt::format("{}{}={}", out.empty() ? "" : ",", topicName(config, t), id);
+  }
+  return out;
 }
 
 std::string updateMetadataText(const UpdateMetadataPartitionState& s) {
   std::string out = fmt::format("controller_epoch={} leader={} leader_epoch={} isr={} zk_version={} replicas={}",
                                 s.controller_epoch, s.leader, s.leader_epoch, ids(s.isr), s.zk_version, ids(s.replicas));
   if (!s.offline_replicas.empty()) out += fmt::format(" offline_replicas={}", ids(s.offline_replicas));
+  if (s.topic_id != kNoTopicId) out += fmt::format(" topic_id={}", s.topic_id);
   return out;
 }
 
@@ -102,8 +115,9 @@ std::string requestText(const Config& config, const ControlRequest& r) {
   if (!r.response_wanted.empty()) out += fmt::format(", response_wanted={}", partitions(config, r.response_wanted));
   out += ")";
   for (const LeaderAndIsrPartitionState& s : r.leader_and_isr) {
-    out += fmt::format(" [{} {} {} is_new={}]", partitionName(config, s.tp), leadershipText(s.leadership),
-                       assignmentText(s.assignment), s.is_new);
+    out += fmt::format(" [{} {} {} is_new={}{}]", partitionName(config, s.tp), leadershipText(s.leadership),
+                       assignmentText(s.assignment), s.is_new,
+                       s.topic_id != kNoTopicId ? fmt::format(" topic_id={}", s.topic_id) : "");
   }
   for (const UpdateMetadataPartitionState& s : r.update_metadata) {
     out += fmt::format(" [{} {}]", partitionName(config, s.tp), updateMetadataText(s));
@@ -138,6 +152,9 @@ std::string eventText(const Config& config, const ControllerEvent& e) {
   if (e.kind == K::AlterPartitionReceived || e.proposed != LeaderAndIsr{}) {
     fields.push_back(fmt::format("proposed=({})", leaderAndIsrText(e.proposed)));
   }
+  if (e.by_topic_id || e.topic_ids != std::array<TopicId, kMaxTopics>{}) {
+    fields.push_back(fmt::format("{}topic_ids=({})", e.by_topic_id ? "by_topic_id " : "", topicIdsText(config, e.topic_ids)));
+  }
   if (fields.empty()) return std::string(eventName(e.kind));
   return fmt::format("{}({})", eventName(e.kind), fmt::join(fields, ", "));
 }
@@ -171,6 +188,7 @@ std::string hostedReplicaText(const HostedReplica& r) {
   if (r.alter_partition_pending) out += " alter_partition_pending";
   if (!r.refused_expansions.empty()) out += fmt::format(" refused_expansions={}", ids(r.refused_expansions));
   if (!r.refused_shrinks.empty()) out += fmt::format(" refused_shrinks={}", ids(r.refused_shrinks));
+  if (r.topic_id != kNoTopicId) out += fmt::format(" topic_id={}", r.topic_id);
   return out;
 }
 
@@ -262,9 +280,10 @@ void visitSlots(const Config& config, const Observation& o, Emit&& emit) {
       std::string value;
       if (i < broker.leader_and_isr_responses.size()) {
         const LeaderAndIsrResponse& r = broker.leader_and_isr_responses[i];
-        value = fmt::format("LeaderAndIsrResponse(controller={}, controller_epoch={}, partitions={}, storage_errors={})",
+        value = fmt::format("LeaderAndIsrResponse(controller={}, controller_epoch={}, partitions={}, storage_errors={}{})",
                             r.controller_id, r.controller_epoch, partitions(config, r.partitions),
-                            partitions(config, r.storage_errors));
+                            partitions(config, r.storage_errors),
+                            r.by_topic_id ? fmt::format(", topic_ids=({})", topicIdsText(config, r.topic_ids)) : "");
       }
       emit(fmt::format("{} leader_and_isr_responses[{}]", at, i), value);
     }
@@ -311,6 +330,7 @@ void visitSlots(const Config& config, const Observation& o, Emit&& emit) {
            partitions(config, c.replicas_on_offline_dirs[static_cast<std::size_t>(id)]));
     }
     emit(ctx + "reassignment_isr_watches", partitions(config, c.reassignment_isr_watches));
+    emit(ctx + "topic_ids", topicIdsText(config, c.topic_ids));
     for (std::size_t i = 0; i < kMaxControllerEvents; ++i) {
       emit(fmt::format("{} events[{}]", at, i), i < module.events.size() ? eventText(config, module.events[i]) : "");
     }

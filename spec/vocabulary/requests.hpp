@@ -2,6 +2,7 @@
 // Partition entries are kept in ascending partition order (Kafka's order is a hash map's).
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "spec/vocabulary/bounded_list.hpp"
@@ -24,6 +25,7 @@ struct LeaderAndIsrPartitionState {
   LeaderIsrAndControllerEpoch leadership;
   ReplicaAssignment assignment;
   bool is_new = false;
+  TopicId topic_id = kNoTopicId;  // the request's id of the entry's topic (version 5 and later)
   friend constexpr bool operator==(const LeaderAndIsrPartitionState&, const LeaderAndIsrPartitionState&) = default;
 };
 
@@ -38,6 +40,7 @@ struct UpdateMetadataPartitionState {
   std::int32_t zk_version = 0;
   BrokerList replicas;
   BrokerList offline_replicas;
+  TopicId topic_id = kNoTopicId;  // the request's id of the entry's topic (version 7 and later)
   friend constexpr bool operator==(const UpdateMetadataPartitionState&, const UpdateMetadataPartitionState&) = default;
 };
 
@@ -103,6 +106,10 @@ struct LeaderAndIsrResponse {
   std::int32_t controller_epoch = 0;
   PartitionSet partitions;      // every partition of the request
   PartitionSet storage_errors;  // those answered KAFKA_STORAGE_ERROR (not empty)
+  // From version 5 the response names topics by the ids the request gave them (0: none), and the
+  // controller drops those it does not know (kafka.md §5.6.1); before, by name.
+  bool by_topic_id = false;
+  std::array<TopicId, kMaxTopics> topic_ids{};
   friend constexpr bool operator==(const LeaderAndIsrResponse&, const LeaderAndIsrResponse&) = default;
 };
 

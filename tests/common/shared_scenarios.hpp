@@ -10,7 +10,9 @@ namespace kcspec::testing {
 
 inline std::vector<std::filesystem::path> sharedScenarios() {
   std::vector<std::filesystem::path> files;
-  for (const char* folder : {"tests/scenarios", "tests/cli"}) {
+  // tests/scenarios/given: scenarios that start from a given world (`kcspec mutants --generated`,
+  // which reads tests/scenarios, starts every run from the initial state).
+  for (const char* folder : {"tests/scenarios", "tests/scenarios/given", "tests/cli"}) {
     for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(KCSPEC_SOURCE_DIR) / folder)) {
       if (entry.path().extension() == ".scenario") files.push_back(entry.path());
     }

@@ -13,6 +13,7 @@
 #include "proofs/conformance/driver_protocol.hpp"
 #include "proofs/conformance/driver_session.hpp"
 #include "proofs/agreement/shrink.hpp"
+#include "spec/rules/step.hpp"
 #include "spec/vocabulary/observation_json.hpp"
 #include "spec/vocabulary/presets.hpp"
 
@@ -75,7 +76,7 @@ TEST(DriverProtocol, BadRequestsGetTheReplyTheyAreOwed) {
       {R"({"type":"step","id":4,"action":"crash 1","extra":1})", 4, ErrorCode::BadMessage, "unknown member \"extra\""},
       {R"({"type":"init","id":5,"config":"brokers 0"})", 5, ErrorCode::BadMessage, "member \"protocol\" must be"},
       {R"({"type":"init","id":5,"protocol":1})", 5, ErrorCode::BadMessage, "member \"config\" must be a string"},
-      {R"({"type":"init","id":5,"protocol":4,"config":""})", 5, ErrorCode::UnsupportedProtocol, "protocol 4 is not supported"},
+      {R"({"type":"init","id":5,"protocol":5,"config":""})", 5, ErrorCode::UnsupportedProtocol, "protocol 5 is not supported"},
       {R"({"type":"init","id":5,"protocol":0,"config":""})", 5, ErrorCode::UnsupportedProtocol, "protocol 0 is not supported"},
       // `given` (protocol 2): the observation whole, in observation_json.hpp's schema.
       {R"({"type":"given","id":7})", 7, ErrorCode::BadMessage, "member \"observation\" is missing"},
@@ -169,8 +170,8 @@ TEST(DriverProtocol, MalformedRepliesSayWhatIsWrong) {
       {R"({"type":"step_ok","id":2})", "member \"observation\" is missing"},
       {R"({"type":"step_ok","id":2,"observation":{"brokers":{"9":{}}}})", "/observation/brokers/9: expected a broker id"},
       {R"({"type":"step_ok","id":2,"observation":{},"note":"hi"})", "unknown member \"note\""},
-      {R"({"type":"init_ok","id":1,"observation":{}})", "member \"protocol\" must be a protocol version, 1 to 3"},
-      {R"({"type":"init_ok","id":1,"protocol":4,"observation":{}})", "member \"protocol\" must be a protocol version, 1 to 3"},
+      {R"({"type":"init_ok","id":1,"observation":{}})", "member \"protocol\" must be a protocol version, 1 to 4"},
+      {R"({"type":"init_ok","id":1,"protocol":5,"observation":{}})", "member \"protocol\" must be a protocol version, 1 to 4"},
       {R"({"type":"given_ok","id":2})", "member \"observation\" is missing"},
       {R"({"type":"given_ok","id":2,"observation":{},"protocol":2})", "unknown member \"protocol\""},
       {R"({"type":"init_ok","id":1,"protocol":1,"observation":{},"actions":["fly"]})", "/actions: \"fly\" is not an action name"},
@@ -309,8 +310,8 @@ std::string expectThenReply(const std::string& pattern, const std::string& reply
 TEST(DriverGiven, ASessionFromAGivenWorldSendsItAfterEveryInitAndReset) {
   const std::string given_ok_2 = R"({"type":"given_ok","id":2,"observation":{"zookeeper":{"controller":1}}})";
   const std::string given_ok_4 = R"({"type":"given_ok","id":4,"observation":{"zookeeper":{"controller":1}}})";
-  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":2,'*)",
-                                      R"({"type":"init_ok","id":1,"protocol":2,"observation":{}})") +
+  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":4,'*)",
+                                      R"({"type":"init_ok","id":1,"protocol":4,"observation":{}})") +
                           expectThenReply(R"(*'"type":"given","id":2,"observation":{"zookeeper":{"controller":1}'*)",
                                           given_ok_2) +
                           expectThenReply(R"(*'"type":"reset","id":3}')", R"({"type":"reset_ok","id":3,"observation":{}})") +
@@ -325,13 +326,31 @@ TEST(DriverGiven, ASessionFromAGivenWorldSendsItAfterEveryInitAndReset) {
   }
 }
 
-TEST(DriverGiven, ASessionFromTheInitialStateStillAsksForProtocol1) {
-  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":1,'*)",
-                                      R"({"type":"init_ok","id":1,"protocol":1,"observation":{}})") + "cat >/dev/null",
+TEST(DriverGiven, ASessionFromTheInitialStateAsksAnOlderSutForProtocol1) {
+  // Version 4 first; a SUT that refuses it is asked again, in the same process, for version 1.
+  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":4,'*)",
+                                      R"({"type":"error","id":1,"code":"unsupported_protocol","message":"I speak protocol 1"})") +
+                          expectThenReply(R"(*'"type":"init","id":2,"protocol":1,'*)",
+                                          R"({"type":"init_ok","id":2,"protocol":1,"observation":{}})") +
+                          "cat >/dev/null",
                       std::nullopt);
   const SutResult start = sut.session.begin();
   ASSERT_TRUE(std::holds_alternative<Observation>(start)) << std::get<SutFailure>(start).message;
   EXPECT_TRUE(std::get<Observation>(start) == Observation{});
+  EXPECT_FALSE(sut.session.showsTopicIds());
+  // Compared without topic ids: the spec's initial state (t with id 1) against a SUT that has none.
+  const Observation spec_view = sut.session.comparable(spec::initialState(sut.config).world);
+  EXPECT_EQ(spec_view.zk.topics[0].topic_id, kNoTopicId);
+}
+
+TEST(DriverGiven, ASutThatAnswersForItsOwnOlderVersionIsTakenAtIt) {
+  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":4,'*)",
+                                      R"({"type":"init_ok","id":1,"protocol":1,"observation":{}})") +
+                          "cat >/dev/null",
+                      std::nullopt);
+  const SutResult start = sut.session.begin();
+  ASSERT_TRUE(std::holds_alternative<Observation>(start)) << std::get<SutFailure>(start).message;
+  EXPECT_FALSE(sut.session.showsTopicIds());
 }
 
 // What begin() says of a SUT that does something else with a given world.
@@ -349,7 +368,8 @@ TEST(DriverGiven, ASutThatCannotLoadAGivenWorldSaysSo) {
   const std::string init_ok_2 = R"({"type":"init_ok","id":1,"protocol":2,"observation":{}})";
   // A protocol-1 SUT refuses the version.
   SutFailure failure = givenFailure(
-      expectThenReply("*", R"({"type":"error","id":1,"code":"unsupported_protocol","message":"I speak protocol 1"})"));
+      expectThenReply("*", R"({"type":"error","id":1,"code":"unsupported_protocol","message":"I speak protocol 1"})") +
+      expectThenReply("*", R"({"type":"error","id":2,"code":"unsupported_protocol","message":"I speak protocol 1"})"));
   EXPECT_TRUE(failure.cannot_run);
   EXPECT_EQ(failure.kind, FindingKind::ErrorReply);
   EXPECT_EQ(failure.message, "the SUT answered init with error unsupported_protocol: I speak protocol 1; `given`, which "
@@ -358,7 +378,7 @@ TEST(DriverGiven, ASutThatCannotLoadAGivenWorldSaysSo) {
   failure = givenFailure(expectThenReply("*", R"({"type":"init_ok","id":1,"protocol":1,"observation":{}})"));
   EXPECT_TRUE(failure.cannot_run);
   EXPECT_EQ(failure.kind, FindingKind::Protocol);
-  EXPECT_EQ(failure.message.rfind("the SUT answered init for protocol 2 with init_ok of protocol 1; `given`", 0), 0u)
+  EXPECT_EQ(failure.message.rfind("the SUT answered init for protocol 4 with init_ok of protocol 1; `given`", 0), 0u)
       << failure.message;
   // A protocol-2 SUT that does not implement `given`.
   failure = givenFailure(expectThenReply("*", init_ok_2) +
@@ -385,8 +405,10 @@ TEST(DriverProtocolVersions, AConfigurationThatNamesAProtocolAsksForVersion3) {
   EXPECT_EQ(neededProtocol(*preset("default"), true), 2);
   EXPECT_EQ(neededProtocol(withProtocol(*preset("default"), MetadataVersion::IBP_3_7_IV4), false), 3);
   EXPECT_EQ(neededProtocol(withProtocol(*preset("default"), MetadataVersion::IBP_2_1_IV2), true), 3) << "3 has given too";
-  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":3,'*'inter.broker.protocol.version 2.1-IV2'*)",
-                                      R"({"type":"init_ok","id":1,"protocol":3,"observation":{}})") +
+  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":4,'*)",
+                                      R"({"type":"error","id":1,"code":"unsupported_protocol","message":"I speak 1 to 3"})") +
+                          expectThenReply(R"(*'"type":"init","id":2,"protocol":3,'*'inter.broker.protocol.version 2.1-IV2'*)",
+                                          R"({"type":"init_ok","id":2,"protocol":3,"observation":{}})") +
                           "cat >/dev/null",
                       std::nullopt, MetadataVersion::IBP_2_1_IV2);
   const SutResult start = sut.session.begin();
@@ -394,10 +416,12 @@ TEST(DriverProtocolVersions, AConfigurationThatNamesAProtocolAsksForVersion3) {
 }
 
 TEST(DriverProtocolVersions, ASutThatDoesNotSpeakVersion3CannotRunSuchAConfiguration) {
-  for (const std::string& reply : {std::string(R"({"type":"error","id":1,"code":"unsupported_protocol","message":"I speak protocol 1"})"),
-                                   std::string(R"({"type":"init_ok","id":1,"protocol":2,"observation":{}})")}) {
-    SCOPED_TRACE(reply);
-    ScriptedSession sut(expectThenReply("*", reply) + "cat >/dev/null", std::nullopt, MetadataVersion::IBP_2_6_IV0);
+  const std::string refuse_1 = R"({"type":"error","id":1,"code":"unsupported_protocol","message":"I speak protocol 1"})";
+  const std::string refuse_2 = R"({"type":"error","id":2,"code":"unsupported_protocol","message":"I speak protocol 1"})";
+  for (const std::string& script : {expectThenReply("*", refuse_1) + expectThenReply("*", refuse_2),
+                                    expectThenReply("*", R"({"type":"init_ok","id":1,"protocol":2,"observation":{}})")}) {
+    SCOPED_TRACE(script);
+    ScriptedSession sut(script + "cat >/dev/null", std::nullopt, MetadataVersion::IBP_2_6_IV0);
     const SutResult start = sut.session.begin();
     ASSERT_TRUE(std::holds_alternative<SutFailure>(start));
     const SutFailure& failure = std::get<SutFailure>(start);

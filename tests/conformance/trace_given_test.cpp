@@ -71,11 +71,11 @@ TEST(TraceFromGiven, TheHeaderRecordsTheGivenWorldInVersion2) {
   const Scenario scenario = givenScenario();
   const std::vector<Json> lines = jsonLines(givenTrace());
   ASSERT_EQ(lines.size(), scenario.steps.size() + 1);
-  // Version 3 holds version 2's "given": the full form's requests carry their "version" too.
-  EXPECT_EQ(lines[0].at("kcspec-trace"), 3);
-  const std::vector<Json> zookeeper_only =
-      jsonLines(writeTrace(scenario.config, scenario.steps, {.fields = {"/zookeeper"}}, startOf(scenario)));
-  EXPECT_EQ(zookeeper_only[0].at("kcspec-trace"), 2) << "no request in its observations: version 2 suffices";
+  // Version 4 holds version 2's "given": the full form shows topic ids (and request versions).
+  EXPECT_EQ(lines[0].at("kcspec-trace"), 4);
+  const std::vector<Json> controller_only =
+      jsonLines(writeTrace(scenario.config, scenario.steps, {.fields = {"/zookeeper/controller"}}, startOf(scenario)));
+  EXPECT_EQ(controller_only[0].at("kcspec-trace"), 2) << "no request and no topic id in its observations: version 2 suffices";
   ASSERT_TRUE(lines[0].contains("given"));
   EXPECT_FALSE(lines[0].at("given").contains("unchecked"));  // written only when true
   // The world whole, as the scenario states it (the compact form: what it leaves out is default).
@@ -242,14 +242,21 @@ TEST(TraceFromGiven, MalformedGivenMembersSayWhatIsWrong) {
 
 TEST(TraceFromGiven, TracesWithoutAGivenAreVersion1UnlessTheyShowRequestVersions) {
   const Scenario b3 = test::readScenario(std::filesystem::path(KCSPEC_SOURCE_DIR) / "tests" / "scenarios" / "appendix_b3.scenario");
-  // Observations of ZooKeeper alone, or compact ones of a 3.8-IV0 configuration, carry no
-  // request's "version": version 1.
-  EXPECT_EQ(jsonLines(writeTrace(b3.config, b3.steps, {.fields = {"/zookeeper"}}))[0].at("kcspec-trace"), 1);
-  EXPECT_EQ(jsonLines(writeTrace(b3.config, b3.steps, {.compact = true}))[0].at("kcspec-trace"), 1);
+  // Observations that show neither a request nor a topic id: version 1.
+  EXPECT_EQ(jsonLines(writeTrace(b3.config, b3.steps, {.fields = {"/zookeeper/controller"}}))[0].at("kcspec-trace"), 1);
   EXPECT_EQ(jsonLines(writeTrace(b3.config, b3.steps, {.observations = false}))[0].at("kcspec-trace"), 1);
-  // The full form writes every request's "version": version 3.
+  // A 3.8-IV0 configuration's topics have topic ids: ZooKeeper's topics, the compact form: version 4.
+  EXPECT_EQ(jsonLines(writeTrace(b3.config, b3.steps, {.fields = {"/zookeeper"}}))[0].at("kcspec-trace"), 4);
+  EXPECT_EQ(jsonLines(writeTrace(b3.config, b3.steps, {.compact = true}))[0].at("kcspec-trace"), 4);
+  Config before_ids = b3.config;
+  before_ids.inter_broker_protocol_version = MetadataVersion::IBP_3_4_IV0;
+  EXPECT_EQ(jsonLines(writeTrace(before_ids, b3.steps, {.compact = true}))[0].at("kcspec-trace"), 4);
+  before_ids.inter_broker_protocol_version = MetadataVersion::IBP_2_7_IV2;
+  EXPECT_EQ(jsonLines(writeTrace(before_ids, b3.steps, {.fields = {"/zookeeper"}}))[0].at("kcspec-trace"), 1)
+      << "no topic id below 2.8-IV0";
+  // The full form writes every request's "version" and the topic ids: version 4.
   const std::vector<Json> lines = jsonLines(writeTrace(b3.config, b3.steps, {}));
-  EXPECT_EQ(lines[0].at("kcspec-trace"), 3);
+  EXPECT_EQ(lines[0].at("kcspec-trace"), 4);
   EXPECT_EQ(lines[1].at("observation").at("brokers").at("1").at("inbox").at(0).at("version"), 8);
   EXPECT_FALSE(lines[0].contains("given"));
   const TraceVerdict verdict = checkTrace(writeTrace(b3.config, b3.steps, {}), "b3.ndjson");

@@ -132,7 +132,7 @@ TEST(ImplLogDirFailure, TheLeadersDirectoryFailsAndTheControllerElectsAnotherLea
   ASSERT_EQ(b1.leader_and_isr_responses.size(), 1U);
   EXPECT_EQ(b1.leader_and_isr_responses[0],
             (LeaderAndIsrResponse{.controller_id = 1, .controller_epoch = 1, .partitions = PartitionSet{kT0},
-                                  .storage_errors = PartitionSet{kT0}}));
+                                  .storage_errors = PartitionSet{kT0}, .by_topic_id = true, .topic_ids = {1}}));
   EXPECT_EQ(hostedOf(b1, kT0), HostedReplica{});
 
   // The response reaches controller 1: appended after the re-fired notification.
@@ -141,7 +141,9 @@ TEST(ImplLogDirFailure, TheLeadersDirectoryFailsAndTheControllerElectsAnotherLea
   const ControllerEvent received{.kind = ControllerEventKind::LeaderAndIsrResponseReceived,
                                  .broker = 1,
                                  .partitions = PartitionSet{kT0},
-                                 .partition_errors = PartitionSet{kT0}};
+                                 .partition_errors = PartitionSet{kT0},
+                                 .by_topic_id = true,
+                                 .topic_ids = {1}};
   EXPECT_EQ(queue(run, 1), (std::vector<ControllerEvent>{kLogDirEventNotification, received}));
   run.step("process-event 1");  // no child left: nothing
   EXPECT_EQ(queue(run, 1), std::vector<ControllerEvent>{received});
@@ -338,11 +340,13 @@ TEST(ImplLogDirFailure, AResponseReachingAControllerThatResignedIsDropped) {
   EXPECT_TRUE(queue(run, 1).empty());
 }
 
-// A world with a LeaderAndIsr response in broker 2's queue naming `partitions`, `storage_errors`.
+// A world with a LeaderAndIsr response (v7: by topic id) in broker 2's queue naming `partitions`,
+// `storage_errors`; t's id is 1, u has none (a topic the controller never saw).
 Observation withResponse(const ImplRun& run, PartitionSet partitions, PartitionSet storage_errors) {
   Observation world = run.world();
   world.brokers[2].leader_and_isr_responses.push_back(
-      LeaderAndIsrResponse{.controller_id = 1, .controller_epoch = 1, .partitions = partitions, .storage_errors = storage_errors});
+      LeaderAndIsrResponse{.controller_id = 1, .controller_epoch = 1, .partitions = partitions, .storage_errors = storage_errors,
+                           .by_topic_id = true, .topic_ids = {1}});
   return world;
 }
 
@@ -371,6 +375,23 @@ TEST(ImplLogDirFailure, PartitionsOfATopicTheContextDoesNotKnowAreDropped) {
     run.step("deliver-leader-and-isr-response 2").step("process-event 1");
     EXPECT_EQ(offlineDirs(run, 1, 2), PartitionSet{kT0});
     EXPECT_EQ(replicaState(run, 1, kT0, 2), ReplicaState::OfflineReplica);
+  }
+  // An id the controller maps to no topic (t's earlier id) drops t-0 as well.
+  {
+    Observation given = withResponse(before, PartitionSet{kT0}, PartitionSet{kT0});
+    given.brokers[2].leader_and_isr_responses[0].topic_ids[0] = 2;
+    ImplRun run(config, given);
+    run.step("deliver-leader-and-isr-response 2").step("process-event 1");
+    EXPECT_TRUE(offlineDirs(run, 1, 2).empty());
+  }
+  // Before version 5 (by name) nothing is dropped: u-0, of no topic the controller knows, is marked.
+  {
+    Observation given = withResponse(before, PartitionSet{kT0, kU0}, PartitionSet{kU0});
+    given.brokers[2].leader_and_isr_responses[0].by_topic_id = false;
+    given.brokers[2].leader_and_isr_responses[0].topic_ids = {};
+    ImplRun run(config, given);
+    run.step("deliver-leader-and-isr-response 2").step("process-event 1");
+    EXPECT_EQ(offlineDirs(run, 1, 2), PartitionSet{kU0});
   }
 }
 

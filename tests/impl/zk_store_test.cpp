@@ -189,9 +189,9 @@ TEST(ImplKafkaZkClient, ControllerElectionIncrementsTheEpochAndFencesTheLoser) {
   EXPECT_EQ(client.registerControllerAndIncrementControllerEpoch(2), std::make_pair(2, 2));
   // Controller 1 still believes in epochZkVersion 1: its fenced writes are rejected.
   client.createTopicAssignment(0, {{0, ReplicaAssignment(BrokerList{1, 2})}});
-  EXPECT_THROW(client.setTopicAssignment(0, {{0, ReplicaAssignment(BrokerList{2, 1})}}, 1), ControllerMovedException);
+  EXPECT_THROW(client.setTopicAssignment(0, std::nullopt, {{0, ReplicaAssignment(BrokerList{2, 1})}}, 1), ControllerMovedException);
   EXPECT_EQ(client.getFullReplicaAssignmentForTopic(0)->at(0).replicas, (BrokerList{1, 2}));
-  EXPECT_EQ(client.setTopicAssignment(0, {{0, ReplicaAssignment(BrokerList{2, 1})}}, 2), Code::OK);
+  EXPECT_EQ(client.setTopicAssignment(0, std::nullopt, {{0, ReplicaAssignment(BrokerList{2, 1})}}, 2), Code::OK);
 }
 
 TEST(ImplKafkaZkClient, PartitionStatesRoundTripWithTheZnodeVersionAsPartitionEpoch) {

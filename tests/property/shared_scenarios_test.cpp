@@ -93,8 +93,11 @@ TEST(SharedScenarios, SpecAndImplAgreeAfterEveryStep) {
     }
     ++scenarios;
     const Config& config = scenario.config;
-    spec::ClusterState spec_state = spec::initialState(config);
-    impl::ImplCluster impl(config);
+    // From the given world when the scenario states one (tests/scenarios/given).
+    spec::ClusterState spec_state =
+        scenario.given ? spec::givenState(config, scenario.given->world) : spec::initialState(config);
+    impl::ImplCluster impl = scenario.given ? impl::ImplCluster(config, scenario.given->world) : impl::ImplCluster(config);
+    ASSERT_TRUE(impl.observe() == spec_state.world) << file.filename() << ": the starting worlds differ";
     for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
       const Action& action = scenario.steps[i];
       const std::string where = file.filename().string() + ":" + std::to_string(scenario.step_lines[i]);

@@ -698,7 +698,7 @@ TEST(ObservationText, CreatingATopicWritesThePartitionStateZnode) {
   }
   const ObservationEntries entries = renderObservation(config, s.world);
   std::map<std::string, std::string> by_path(entries.begin(), entries.end());
-  EXPECT_EQ(by_path.at("/brokers/topics/t"), "partitions={0:[1,2,3]} adding_replicas={} removing_replicas={}");
+  EXPECT_EQ(by_path.at("/brokers/topics/t"), "partitions={0:[1,2,3]} adding_replicas={} removing_replicas={} topic_id=1");
   EXPECT_EQ(by_path.at("/config/topics/t"), "unclean.leader.election.enable=false");
   EXPECT_EQ(by_path.at("broker 1 controller context t-0 state"), "OnlinePartition");
   EXPECT_EQ(by_path.at("broker 1 controller context t-0 replica 2 state"), "OnlineReplica");
