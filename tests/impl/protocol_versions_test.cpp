@@ -202,30 +202,18 @@ TEST(ImplProtocolVersions, AGivenWorldKeepsItsNotificationsAndWatches) {
 // ------------------------------------------------------------------ request versions
 
 
-std::vector<ControlRequest> requestsOf(const ImplRun& run, BrokerId b, RequestKind kind) {
-  std::vector<ControlRequest> out;
-  for (const ControlRequest& r : run.broker(b).inbox) {
-    if (r.kind == kind) out.push_back(r);
-  }
-  return out;
-}
+using kcspec::testing::requestsOf;
 
 TEST(ImplRequestVersions, AreTheNewestTheControllersProtocolReaches) {
   for (const kcspec::testing::RequestVersionRow& row : kcspec::testing::kRequestVersionRows) {  // kafka.md A.6
     SCOPED_TRACE(row.protocol);
     ImplRun run(configAt(row.protocol));
     run.step("elect-controller 3");
-    const std::vector<ControlRequest> leader_and_isr = requestsOf(run, 1, RequestKind::LeaderAndIsr);
-    const std::vector<ControlRequest> update_metadata = requestsOf(run, 1, RequestKind::UpdateMetadata);
-    ASSERT_FALSE(leader_and_isr.empty());
-    ASSERT_FALSE(update_metadata.empty());
-    for (const ControlRequest& r : leader_and_isr) EXPECT_EQ(r.version, row.leader_and_isr);
-    for (const ControlRequest& r : update_metadata) EXPECT_EQ(r.version, row.update_metadata);
+    kcspec::testing::expectAllAtVersion(requestsOf(run, 1, RequestKind::LeaderAndIsr), row.leader_and_isr);
+    kcspec::testing::expectAllAtVersion(requestsOf(run, 1, RequestKind::UpdateMetadata), row.update_metadata);
     run.drain();
     run.step("delete-topic t").step("process-event 3");
-    const std::vector<ControlRequest> stop_replica = requestsOf(run, 1, RequestKind::StopReplica);
-    ASSERT_FALSE(stop_replica.empty());
-    for (const ControlRequest& r : stop_replica) EXPECT_EQ(r.version, row.stop_replica);
+    kcspec::testing::expectAllAtVersion(requestsOf(run, 1, RequestKind::StopReplica), row.stop_replica);
   }
 }
 
