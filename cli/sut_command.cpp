@@ -20,6 +20,7 @@
 #include "impl/cluster.hpp"
 #include "impl/mutants.hpp"
 #include "proofs/conformance/driver_protocol.hpp"
+#include "spec/vocabulary/broker_ibp.hpp"
 #include "spec/vocabulary/topic_ids.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/config_text.hpp"
@@ -74,13 +75,16 @@ Reply errorReply(std::int64_t id, ErrorCode code, std::string message) {
   return reply;
 }
 
-// The observation as the init's protocol shows it: topic ids from protocol 4 on.
+// The observation as the init's protocol shows it: topic ids from protocol 4 on, /feature and
+// the brokers' ibp_upgraded from protocol 5 on.
 Reply observationReply(ReplyType type, std::int64_t id, const impl::ImplCluster& cluster, int protocol) {
   Reply reply;
   reply.type = type;
   reply.id = id;
-  reply.observation = protocol >= conformance::kDriverProtocolTopicIdsVersion ? cluster.observe()
-                                                                              : withoutTopicIds(cluster.observe());
+  Observation world = cluster.observe();
+  if (protocol < conformance::kDriverProtocolRollingUpgradeVersion) world = withoutRollingUpgradeMembers(std::move(world));
+  if (protocol < conformance::kDriverProtocolTopicIdsVersion) world = withoutTopicIds(std::move(world));
+  reply.observation = std::move(world);
   return reply;
 }
 
@@ -131,12 +135,18 @@ int runSut(impl::Mutants mutants) {
     if (const auto* init = std::get_if<conformance::InitRequest>(&request)) {
       try {
         auto parsed_config = std::make_unique<Config>(parseConfig(init->config_text, "init.config"));
-        if (init->protocol < conformance::neededProtocol(*parsed_config, false)) {
+        const int needed = conformance::neededProtocol(*parsed_config, false);
+        if (init->protocol < needed) {
           send(errorReply(init->id, ErrorCode::BadConfig,
-                          fmt::format("inter.broker.protocol.version {} (a configuration that names one) is part of "
-                                      "protocol {}; init asked for protocol {}",
-                                      metadataVersionName(parsed_config->inter_broker_protocol_version),
-                                      conformance::kDriverProtocolIbpVersion, init->protocol)));
+                          needed == conformance::kDriverProtocolRollingUpgradeVersion
+                              ? fmt::format("upgrade inter.broker.protocol.version {} (a rolling upgrade) is part of "
+                                            "protocol {}; init asked for protocol {}",
+                                            metadataVersionName(*parsed_config->upgrade_inter_broker_protocol_version),
+                                            needed, init->protocol)
+                              : fmt::format("inter.broker.protocol.version {} (a configuration that names one) is part "
+                                            "of protocol {}; init asked for protocol {}",
+                                            metadataVersionName(parsed_config->inter_broker_protocol_version), needed,
+                                            init->protocol)));
           continue;
         }
         cluster.reset();

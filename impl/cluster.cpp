@@ -1,6 +1,8 @@
 // ImplCluster (cluster.hpp).
 #include "impl/cluster.hpp"
 
+#include "spec/vocabulary/broker_ibp.hpp"
+
 #include "spec/vocabulary/topic_ids.hpp"
 
 #include <fmt/format.h>
@@ -67,10 +69,23 @@ ImplCluster::ImplCluster(const Config& config, Mutants mutants, LogTarget log, z
   zk_.takeWatchEvents();  // nobody watches yet
 }
 
-// ZkAdminManager.createTopics: with usesTopicId (inter.broker.protocol.version ≥ 2.8-IV0) the admin
-// gives the topic a new id.
+// KafkaConfig.interBrokerProtocolVersion of broker b: its server.properties say the configuration's
+// value until a rolling upgrade gave it the upgrade's (docs/world.md 14).
+MetadataVersion ImplCluster::interBrokerProtocolVersion(BrokerId b) const {
+  return kcspec::interBrokerProtocolVersion(*config_, broker(b).ibpUpgraded());
+}
+
+// ZkAdminManager.createTopics on the broker that handles the admin's CreateTopics — the one
+// /controller names (the admin client sends it there; with none the request would wait for an
+// election, and kcspec lets it through as a broker at the configuration's value would): with
+// usesTopicId (≥ 2.8-IV0) the topic gets a new id.
 std::optional<Uuid> ImplCluster::adminTopicId(TopicIndex t) {
-  if (config_->inter_broker_protocol_version < MetadataVersion::IBP_2_8_IV0) return std::nullopt;
+  const zk::Znode* controller = zk_.find(zk::paths::kController);
+  const std::optional<BrokerId> handler =
+      controller == nullptr ? std::nullopt : std::optional<BrokerId>(zk::payload::decodeController(controller->data));
+  const MetadataVersion ibp = handler && isBrokerId(*handler) ? interBrokerProtocolVersion(*handler)
+                                                             : config_->inter_broker_protocol_version;
+  if (ibp < MetadataVersion::IBP_2_8_IV0) return std::nullopt;
   return randomTopicUuid(t);
 }
 
@@ -106,8 +121,8 @@ bool ImplCluster::controllerHasRoomForWatchEvent() const { return !activeControl
 
 // An AlterPartition request needs a slot in the active controller's queue; a leader that writes
 // ZooKeeper itself (< 2.7-IV2) needs room for the state znode's watch only.
-bool ImplCluster::controllerHasRoomForIsrChange() const {
-  if (config_->inter_broker_protocol_version >= MetadataVersion::IBP_2_7_IV2) return controllerHasRoom();
+bool ImplCluster::controllerHasRoomForIsrChange(BrokerId leader) const {
+  if (interBrokerProtocolVersion(leader) >= MetadataVersion::IBP_2_7_IV2) return controllerHasRoom();
   return controllerHasRoomForWatchEvent();
 }
 
@@ -162,7 +177,7 @@ bool ImplCluster::isrChangeEnabled(const Action& a) const {
   const SimulatedBroker& leader = brokers_[static_cast<std::size_t>(a.broker)];
   if (!leader.alive()) return false;
   const HostedReplica& hosted = leader.hosted(a.tp);
-  if (!hosted.present || !hosted.is_leader || hosted.alter_partition_pending || !controllerHasRoomForIsrChange()) return false;
+  if (!hosted.present || !hosted.is_leader || hosted.alter_partition_pending || !controllerHasRoomForIsrChange(a.broker)) return false;
   if (a.kind == ActionKind::ShrinkIsr) {
     return hasBudget(&Bounds::isr_shrinks) && hosted.isr.contains(a.replica) && hosted.isr.size() >= 2 &&
            !hosted.refused_shrinks.contains(a.replica);
@@ -219,6 +234,10 @@ bool ImplCluster::isEnabled(const Action& a) const {
              !zk_.exists(zk::paths::kPreferredReplicaElection);
     case ActionKind::CrashBroker: return brokerOk(a.broker) && broker(a.broker).alive() && hasBudget(&Bounds::crashes);
     case ActionKind::StartBroker: return brokerOk(a.broker) && !broker(a.broker).alive();
+    // A rolling upgrade's step: a stopped broker not upgraded yet, when the configuration names a version.
+    case ActionKind::UpgradeIbp:
+      return brokerOk(a.broker) && config_->upgrade_inter_broker_protocol_version && hasBudget(&Bounds::ibp_upgrades) &&
+             !broker(a.broker).alive() && !broker(a.broker).ibpUpgraded();
     case ActionKind::ControlledShutdown:
       return brokerOk(a.broker) && broker(a.broker).alive() && controllerHasRoom() && hasBudget(&Bounds::controlled_shutdowns);
     case ActionKind::ShrinkIsr:
@@ -302,7 +321,8 @@ void ImplCluster::withController(BrokerId b, Run run) {
   zk::KafkaZkClient client(zk_, *config_);
   BrokerChannel channel(brokers_);
   ControllerServices services{b, *config_, client, channel, StateChangeLogger(log_, b), mutants_,
-                              [this] { routeWatchEvents(); }, [this](TopicIndex t) { return randomTopicUuid(t); }};
+                              [this] { routeWatchEvents(); }, [this](TopicIndex t) { return randomTopicUuid(t); },
+                              broker(b).ibpUpgraded()};
   KafkaController controller(b, brokers_[static_cast<std::size_t>(b)].controller(), services);
   run(controller);
 }
@@ -457,6 +477,10 @@ void ImplCluster::apply(const Action& a) {
     case ActionKind::StartBroker:
       brokers_[static_cast<std::size_t>(a.broker)].start(client.registerBroker(a.broker));
       break;
+    case ActionKind::UpgradeIbp:
+      spend(&Bounds::ibp_upgrades);
+      brokers_[static_cast<std::size_t>(a.broker)].upgradeInterBrokerProtocolVersion();
+      break;
     case ActionKind::ControlledShutdown:
       spend(&Bounds::controlled_shutdowns);
       queueRequest(ControllerEvent{.kind = ControllerEventKind::ControlledShutdown, .broker = a.broker,
@@ -472,7 +496,7 @@ void ImplCluster::apply(const Action& a) {
       } else {
         proposed.isr.push_back(a.replica);
       }
-      if (config_->inter_broker_protocol_version < MetadataVersion::IBP_2_7_IV2) {
+      if (interBrokerProtocolVersion(a.broker) < MetadataVersion::IBP_2_7_IV2) {
         // ZkAlterPartitionManager: no request, the leader writes ZooKeeper (its watches reach the
         // active controller through routeWatchEvents below).
         brokers_[static_cast<std::size_t>(a.broker)].submitIsrChangeToZooKeeper(client, a.tp, proposed);
@@ -483,7 +507,7 @@ void ImplCluster::apply(const Action& a) {
                               .broker_epoch = broker(a.broker).brokerEpoch(), .tp = a.tp, .proposed = proposed};
       // DefaultAlterPartitionManager.buildRequest: canUseTopicIds needs 2.8-IV0 and an id for the
       // partition; the request then goes at version 2 or later, by topic id.
-      if (config_->inter_broker_protocol_version >= MetadataVersion::IBP_2_8_IV0 && hosted.topic_id != kNoTopicId) {
+      if (interBrokerProtocolVersion(a.broker) >= MetadataVersion::IBP_2_8_IV0 && hosted.topic_id != kNoTopicId) {
         request.by_topic_id = true;
         request.topic_ids[static_cast<std::size_t>(a.tp.topic)] = hosted.topic_id;
       }
@@ -610,10 +634,15 @@ Observation ImplCluster::observe() const {
     const zk::Znode* node = zk_.find(fmt::format("{}/{}", zk::paths::kIsrChangeNotification, child));
     if (node != nullptr) zk.isr_change_notifications = zk.isr_change_notifications | zk::decodePreferredReplicaElection(*config_, node->data);
   }
+  if (const zk::Znode* node = zk_.find(zk::paths::kFeature)) {
+    const std::optional<FeatureZnode> feature = zk::payload::decodeFeature(node->data);
+    KCSPEC_ASSERT(feature.has_value());
+    zk.feature = *feature;
+  }
   zk.last_zxid = zk_.lastZxid();
-  // Only a controller on a protocol before AlterPartition registers PartitionReassignmentIsrChangeHandlers.
-  const bool isr_watches = config_->inter_broker_protocol_version < MetadataVersion::IBP_2_7_IV2;
   config_->brokers.forEach([&](BrokerId b) {
+    // Only a controller on a protocol before AlterPartition registers PartitionReassignmentIsrChangeHandlers.
+    const bool isr_watches = interBrokerProtocolVersion(b) < MetadataVersion::IBP_2_7_IV2;
     BrokerData& observed = out.brokers[static_cast<std::size_t>(b)];
     broker(b).toObservation(observed);
     // The module's PartitionReassignmentIsrChangeHandlers: the store keeps its watches.

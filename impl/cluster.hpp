@@ -103,7 +103,8 @@ class ImplCluster {
  private:
   ImplCluster(const Config& config, Mutants mutants, LogTarget log, zk::Store store);
   bool controllerHasRoom() const;
-  bool controllerHasRoomForIsrChange() const;
+  bool controllerHasRoomForIsrChange(BrokerId leader) const;
+  MetadataVersion interBrokerProtocolVersion(BrokerId b) const;
   bool controllerHasRoomForWatchEvent() const;
   bool partitionExistsInZk(TopicPartition tp) const;
   std::string statePath(TopicPartition tp) const;  // /brokers/topics/<t>/partitions/<p>/state

@@ -172,7 +172,8 @@ void KafkaController::sendComponentBatch(const std::vector<BatchEntry>& entries)
       }
     }
   }
-  batch.sendRequestsToBrokers(context_.epoch, id_, context_, services_.channel, services_.logger, services_.config);
+  batch.sendRequestsToBrokers(context_.epoch, id_, context_, services_.channel, services_.logger, services_.config,
+                                 services_.interBrokerProtocolVersion());
 }
 
 ComponentResult ImplCluster::callComponent(const ComponentCall& call) {

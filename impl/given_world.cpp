@@ -176,6 +176,7 @@ ImplCluster::ImplCluster(const Config& config, const Observation& given, Mutants
   zk.log_dir_event_notifications.forEach([&](BrokerId b) { client.restoreLogDirEventNotification(b); });
   // One isr_change_<seq> child naming them all (the controller reads and deletes them together).
   if (!zk.isr_change_notifications.empty()) client.restoreIsrChangeNotification(zk.isr_change_notifications);
+  if (zk.feature.status != FeatureZnodeStatus::Absent) client.createFeatureZNode(zk.feature);
   // The connection's armed losses (not data): the paths of those state znodes.
   zk.lost_write_responses.forEach([&](TopicPartition tp) {
     KCSPEC_ASSERT(tp.topic < config_->topicCount());

@@ -434,6 +434,23 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`KafkaZkClient.propagateIsrChanges`.",
      "its section of `spec/rules/actions.cpp`; `propagateIsrChanges` in `spec/rules/brokers.cpp`",
      "protocol 2.4\nelect-controller 3\nsettle\nshrink-isr t-0 leader 1 remove 2\npropagate-isr-changes 1"},
+    {K::UpgradeIbp,
+     "One step of a rolling upgrade: stopped broker `b` gets the configuration's `upgrade "
+     "inter.broker.protocol.version` in its `server.properties` (a setting of the broker, not of its process: it "
+     "survives later crashes). From its next `start` the broker runs with it: as a leader it sends AlterPartition "
+     "(from 2.7-IV2) by topic id (from 2.8-IV0) instead of writing its ISR to ZooKeeper; as the controller it "
+     "sends requests at the versions of its own value, gives topics ids (2.8-IV0), keeps leaders RECOVERING after "
+     "an unclean election (3.2-IV0) and sets `/feature` Enabled (2.7-IV0) at failover; the admin's CreateTopics, "
+     "handled by the broker `/controller` names, writes an id when that broker's value uses them. Brokers on the "
+     "two values run side by side until every one is upgraded; a downgrade is not modeled.",
+     "The configuration names an `upgrade inter.broker.protocol.version`; `b` is dead and not upgraded yet; an "
+     "`ibp-upgrades` budget remains.",
+     "`b`'s `ibp_upgraded`.",
+     "Nothing at once.",
+     "Kafka's rolling upgrade procedure (docs/kafka.md Appendix A.6, \"Rolling upgrades\"); "
+     "`KafkaConfig.interBrokerProtocolVersion`, `KafkaController.maybeSetupFeatureVersioning`.",
+     "its section of `spec/rules/actions.cpp`; `Controller::interBrokerProtocolVersion` in `spec/rules/controller.hpp`",
+     "protocol 2.4 upgrade 3.8\nelect-controller 3\nsettle\ncrash 1\nsettle\nupgrade-ibp 1"},
 }};
 
 constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{

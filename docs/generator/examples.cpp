@@ -96,10 +96,17 @@ const Config& docsExampleConfig() {
 Config workedExampleConfig(std::string_view script) {
   Config config = docsExampleConfig();
   const std::vector<std::string_view> tokens = text::tokenize(script.substr(0, script.find('\n')));
-  if (tokens.size() == 2 && tokens[0] == "protocol") {
+  // `protocol V` or `protocol V upgrade W` (a rolling upgrade to W, one broker at a time).
+  if ((tokens.size() == 2 || (tokens.size() == 4 && tokens[2] == "upgrade")) && tokens[0] == "protocol") {
     const std::optional<MetadataVersion> version = parseMetadataVersion(tokens[1]);
     if (!version) throw std::logic_error(fmt::format("worked example: unknown protocol `{}`", tokens[1]));
     config.inter_broker_protocol_version = *version;
+    if (tokens.size() == 4) {
+      const std::optional<MetadataVersion> upgrade = parseMetadataVersion(tokens[3]);
+      if (!upgrade) throw std::logic_error(fmt::format("worked example: unknown protocol `{}`", tokens[3]));
+      config.upgrade_inter_broker_protocol_version = *upgrade;
+      config.bounds.ibp_upgrades = static_cast<int>(config.brokers.size());
+    }
   }
   return config;
 }
@@ -137,7 +144,7 @@ WorkedExample runWorkedExample(const Config& config, std::string_view script, st
     if (tokens.empty()) continue;
     if (tokens[0] == "protocol") {
       if (line_number != 1) fail(name, line_number, "`protocol` belongs on the first line");
-      if (tokens.size() != 2 || parseMetadataVersion(tokens[1]) != config.inter_broker_protocol_version) {
+      if ((tokens.size() != 2 && tokens.size() != 4) || parseMetadataVersion(tokens[1]) != config.inter_broker_protocol_version) {
         fail(name, line_number, "the configuration is not at this protocol (workedExampleConfig)");
       }
       continue;

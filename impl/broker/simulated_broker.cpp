@@ -6,7 +6,9 @@
 namespace kcspec::impl {
 
 void SimulatedBroker::start(std::int64_t broker_epoch) {
+  const bool upgraded = ibp_upgraded_;  // its server.properties
   *this = SimulatedBroker{};
+  ibp_upgraded_ = upgraded;
   alive_ = true;
   broker_epoch_ = broker_epoch;
 }
@@ -223,6 +225,7 @@ void SimulatedBroker::toObservation(BrokerData& out) const {
   out.leader_and_isr_responses = leader_and_isr_responses_;
   out.offline_log_dir_replicas = offline_log_dir_replicas_;
   out.pending_isr_changes = isr_change_set_;
+  out.ibp_upgraded = ibp_upgraded_;
   controller_.toObservation(out.controller);
 }
 
@@ -239,6 +242,7 @@ SimulatedBroker SimulatedBroker::fromObservation(const BrokerData& given, Broker
   out.leader_and_isr_responses_ = given.leader_and_isr_responses;
   out.offline_log_dir_replicas_ = given.offline_log_dir_replicas;
   out.isr_change_set_ = given.pending_isr_changes;
+  out.ibp_upgraded_ = given.ibp_upgraded;
   out.controller_ = KafkaControllerState::fromObservation(given.controller, self);
   return out;
 }

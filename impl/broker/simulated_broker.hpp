@@ -31,8 +31,17 @@ class SimulatedBroker {
   KafkaControllerState& controller() { return controller_; }
   const KafkaControllerState& controller() const { return controller_; }
 
-  // Crash: every piece of broker state goes, the controller module too (world.md §8).
-  void crash() { *this = SimulatedBroker{}; }
+  // Crash: every piece of broker state goes, the controller module too (world.md §8); its
+  // server.properties stay.
+  void crash() {
+    const bool upgraded = ibp_upgraded_;
+    *this = SimulatedBroker{};
+    ibp_upgraded_ = upgraded;
+  }
+  // A rolling upgrade's step on the stopped broker: its next start runs with the configuration's
+  // upgrade inter.broker.protocol.version (world.md 14).
+  void upgradeInterBrokerProtocolVersion() { ibp_upgraded_ = true; }
+  bool ibpUpgraded() const { return ibp_upgraded_; }
   // Start: a new incarnation with the epoch its registration got.
   void start(std::int64_t broker_epoch);
   // Registered again after its session expired (RegisterBrokerAndReelect): the same incarnation,
@@ -98,6 +107,7 @@ class SimulatedBroker {
   BoundedVector<LeaderAndIsrResponse, kMaxLeaderAndIsrResponsesPerBroker> leader_and_isr_responses_;
   PartitionSet offline_log_dir_replicas_;
   PartitionSet isr_change_set_;  // ZkAlterPartitionManager.isrChangeSet
+  bool ibp_upgraded_ = false;    // inter.broker.protocol.version in its server.properties: the upgrade's
   // Per hosted replica, the controller epoch of the leadership its LeaderAndIsr carried
   // (Partition.controllerEpoch); −1 when unknown (a broker restored from an observation, which
   // does not show it).

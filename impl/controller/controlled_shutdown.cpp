@@ -55,7 +55,8 @@ PartitionSet KafkaController::doControlledShutdown(BrokerId id, std::int64_t bro
       state_.controller_batch.addStopReplicaRequestForBrokers(BrokerList{id}, tp, /*deletePartition=*/false, context_);
     });
     state_.controller_batch.sendRequestsToBrokers(context_.epoch, id_, context_, services_.channel, services_.logger,
-                                                  services_.config);
+                                                  services_.config,
+                                 services_.interBrokerProtocolVersion());
   } catch (const IllegalStateException& e) {
     handleIllegalState(e);
   }

@@ -162,16 +162,17 @@ void ControllerBrokerRequestBatch::addUpdateMetadataRequestForBrokers(BrokerSet 
 
 void ControllerBrokerRequestBatch::sendRequestsToBrokers(std::int32_t controllerEpoch, BrokerId controllerId,
                                                          const ControllerContext& context, ControllerChannel& channel,
-                                                         const StateChangeLogger& logger, const Config& config) {
+                                                         const StateChangeLogger& logger, const Config& config,
+                                                         MetadataVersion interBrokerProtocolVersion) {
   const StateChangeLogger log = logger.withControllerEpoch(controllerEpoch);
-  sendLeaderAndIsrRequests(controllerEpoch, controllerId, context, channel, log, config);
-  sendUpdateMetadataRequests(controllerEpoch, controllerId, context, channel, log, config);
-  sendStopReplicaRequests(controllerEpoch, controllerId, context, channel, log, config);
+  sendLeaderAndIsrRequests(controllerEpoch, controllerId, context, channel, log, config, interBrokerProtocolVersion);
+  sendUpdateMetadataRequests(controllerEpoch, controllerId, context, channel, log, interBrokerProtocolVersion);
+  sendStopReplicaRequests(controllerEpoch, controllerId, context, channel, log, config, interBrokerProtocolVersion);
 }
 
 void ControllerBrokerRequestBatch::sendLeaderAndIsrRequests(std::int32_t epoch, BrokerId id, const ControllerContext& context,
                                                             ControllerChannel& channel, const StateChangeLogger& log,
-                                                            const Config& config) {
+                                                            const Config& config, MetadataVersion ibp) {
   const BrokerSet recipients = context.liveOrShuttingDownBrokerIds();
   auto it = leader_and_isr_.begin();
   while (it != leader_and_isr_.end()) {  // one request per broker, brokers ascending
@@ -201,14 +202,14 @@ void ControllerBrokerRequestBatch::sendLeaderAndIsrRequests(std::int32_t epoch, 
       return fmt::format("Sending LeaderAndIsr request to broker {} with {} become-leader and {} become-follower partitions",
                          broker, become_leaders, partitions - become_leaders);
     });
-    channel.sendRequest(broker, build(request, leaderAndIsrRequestVersion(config.inter_broker_protocol_version)));
+    channel.sendRequest(broker, build(request, leaderAndIsrRequestVersion(ibp)));
   }
   leader_and_isr_.clear();
 }
 
 void ControllerBrokerRequestBatch::sendUpdateMetadataRequests(std::int32_t epoch, BrokerId id,
                                                               const ControllerContext& context, ControllerChannel& channel,
-                                                              const StateChangeLogger& log, const Config& config) {
+                                                              const StateChangeLogger& log, MetadataVersion ibp) {
   log.info([&] {
     return fmt::format("Sending UpdateMetadata request to brokers {} for {} partitions",
                        renderScalaMutableSet(update_metadata_brokers_), update_metadata_partitions_.size());
@@ -223,7 +224,7 @@ void ControllerBrokerRequestBatch::sendUpdateMetadataRequests(std::int32_t epoch
       request.update_metadata.push_back(sent);
     }
     request.live_brokers = live;
-    channel.sendRequest(broker, build(request, updateMetadataRequestVersion(config.inter_broker_protocol_version)));
+    channel.sendRequest(broker, build(request, updateMetadataRequestVersion(ibp)));
   });
   update_metadata_brokers_ = BrokerSet{};
   update_metadata_partitions_.clear();
@@ -231,7 +232,7 @@ void ControllerBrokerRequestBatch::sendUpdateMetadataRequests(std::int32_t epoch
 
 void ControllerBrokerRequestBatch::sendStopReplicaRequests(std::int32_t epoch, BrokerId id, const ControllerContext& context,
                                                            ControllerChannel& channel, const StateChangeLogger& log,
-                                                           const Config& config) {
+                                                           const Config& config, MetadataVersion ibp) {
   const BrokerSet recipients = context.liveOrShuttingDownBrokerIds();
   auto it = stop_replica_.begin();
   while (it != stop_replica_.end()) {
@@ -252,9 +253,9 @@ void ControllerBrokerRequestBatch::sendStopReplicaRequests(std::int32_t epoch, B
       }
     }
     if (!recipients.contains(broker)) continue;
-    if (config.inter_broker_protocol_version >= MetadataVersion::IBP_2_6_IV0) {  // StopReplica v3+
+    if (ibp >= MetadataVersion::IBP_2_6_IV0) {  // StopReplica v3+
       log.info([&] { return fmt::format("Sending StopReplica request for {} replicas to broker {}", request.stop_replica.size(), broker); });
-      channel.sendRequest(broker, build(request, stopReplicaRequestVersion(config.inter_broker_protocol_version)));
+      channel.sendRequest(broker, build(request, stopReplicaRequestVersion(ibp)));
       continue;
     }
     // StopReplica v0–v2: deletePartitions is the request's, so the delete=true partitions go in a
@@ -273,7 +274,7 @@ void ControllerBrokerRequestBatch::sendStopReplicaRequests(std::int32_t epoch, B
         return fmt::format("Sending StopReplica request (delete = {}) for {} replicas to broker {}",
                            deletePartitions ? "true" : "false", split.stop_replica.size(), broker);
       });
-      channel.sendRequest(broker, build(split, stopReplicaRequestVersion(config.inter_broker_protocol_version)));
+      channel.sendRequest(broker, build(split, stopReplicaRequestVersion(ibp)));
     }
   }
   stop_replica_.clear();

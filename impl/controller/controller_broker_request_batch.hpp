@@ -31,7 +31,8 @@ class ControllerBrokerRequestBatch {
   void addUpdateMetadataRequestForBrokers(BrokerSet brokers, PartitionSet partitions, const ControllerContext& context);
 
   void sendRequestsToBrokers(std::int32_t controllerEpoch, BrokerId controllerId, const ControllerContext& context,
-                             ControllerChannel& channel, const StateChangeLogger& logger, const Config& config);
+                             ControllerChannel& channel, const StateChangeLogger& logger, const Config& config,
+                             MetadataVersion interBrokerProtocolVersion);
 
   // A stated world (issue 28) shows of a state machine's batch only that it was left non-empty
   // (ControllerData::psm_batch_unflushed): this leaves it non-empty with an UpdateMetadata for
@@ -51,11 +52,12 @@ class ControllerBrokerRequestBatch {
 
  private:
   void sendLeaderAndIsrRequests(std::int32_t epoch, BrokerId id, const ControllerContext& context, ControllerChannel& channel,
-                                const StateChangeLogger& log, const Config& config);
+                                const StateChangeLogger& log, const Config& config, MetadataVersion ibp);
   void sendUpdateMetadataRequests(std::int32_t epoch, BrokerId id, const ControllerContext& context,
-                                  ControllerChannel& channel, const StateChangeLogger& log, const Config& config);
+                                  ControllerChannel& channel, const StateChangeLogger& log, MetadataVersion ibp);
   void sendStopReplicaRequests(std::int32_t epoch, BrokerId id, const ControllerContext& context,
-                               ControllerChannel& channel, const StateChangeLogger& log, const Config& config);
+                               ControllerChannel& channel, const StateChangeLogger& log, const Config& config,
+                               MetadataVersion ibp);
 
   std::map<std::pair<BrokerId, int>, LeaderAndIsrPartitionState> leader_and_isr_;
   std::map<std::pair<BrokerId, int>, StopReplicaPartitionState> stop_replica_;

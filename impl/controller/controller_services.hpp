@@ -10,6 +10,7 @@
 #include "impl/state_change_logger.hpp"
 #include "impl/uuid.hpp"
 #include "impl/zookeeper/kafka_zk_client.hpp"
+#include "spec/vocabulary/broker_ibp.hpp"
 #include "spec/vocabulary/config.hpp"
 
 namespace kcspec::impl {
@@ -31,17 +32,20 @@ struct ControllerServices {
   // empty when a controller is wired by hand (unit tests) and meets no topic without an id.
   std::function<Uuid(TopicIndex)> random_topic_uuid;
 
+  // The broker hosting this controller was restarted by a rolling upgrade (docs/world.md 14).
+  bool ibp_upgraded = false;
+
+  // KafkaConfig.interBrokerProtocolVersion of the broker hosting this controller.
+  MetadataVersion interBrokerProtocolVersion() const { return kcspec::interBrokerProtocolVersion(config, ibp_upgraded); }
   bool isDeleteTopicEnabled() const { return config.delete_topic_enable; }
   // isAlterPartitionSupported (≥ 2.7-IV2): leaders send AlterPartition instead of writing their ISR.
-  bool isAlterPartitionEnabled() const {
-    return config.inter_broker_protocol_version >= MetadataVersion::IBP_2_7_IV2;
-  }
+  bool isAlterPartitionEnabled() const { return interBrokerProtocolVersion() >= MetadataVersion::IBP_2_7_IV2; }
   // KafkaConfig.interBrokerProtocolVersion.isLeaderRecoverySupported (≥ 3.2-IV0).
-  bool isLeaderRecoverySupported() const {
-    return config.inter_broker_protocol_version >= MetadataVersion::IBP_3_2_IV0;
-  }
+  bool isLeaderRecoverySupported() const { return interBrokerProtocolVersion() >= MetadataVersion::IBP_3_2_IV0; }
   // KafkaConfig.usesTopicId (≥ 2.8-IV0 in ZooKeeper mode).
-  bool usesTopicId() const { return config.inter_broker_protocol_version >= MetadataVersion::IBP_2_8_IV0; }
+  bool usesTopicId() const { return interBrokerProtocolVersion() >= MetadataVersion::IBP_2_8_IV0; }
+  // KafkaConfig.isFeatureVersioningSupported (≥ 2.7-IV0).
+  bool isFeatureVersioningSupported() const { return interBrokerProtocolVersion() >= MetadataVersion::IBP_2_7_IV0; }
   bool mutant(Mutant m) const { return mutants.has(m); }
 };
 

@@ -130,7 +130,7 @@ void KafkaController::elect() {
 }
 
 void KafkaController::onControllerFailover() {
-  // Feature versioning (/feature) is out of scope (docs/world.md §10).
+  maybeSetupFeatureVersioning();
   // INFO "Registering handlers"
   services_.zk.registerZNodeChildChangeHandler(id_, zk::paths::kBrokerIds);
   services_.zk.registerZNodeChildChangeHandler(id_, zk::paths::kTopics);
@@ -315,7 +315,8 @@ void KafkaController::sendUpdateMetadataRequest(BrokerSet brokers, PartitionSet 
     state_.controller_batch.newBatch();
     state_.controller_batch.addUpdateMetadataRequestForBrokers(brokers, partitions, context_);
     state_.controller_batch.sendRequestsToBrokers(context_.epoch, id_, context_, services_.channel, services_.logger,
-                                                  services_.config);
+                                                  services_.config,
+                                 services_.interBrokerProtocolVersion());
   } catch (const IllegalStateException& e) {
     handleIllegalState(e);
   }

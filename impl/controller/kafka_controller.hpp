@@ -105,6 +105,10 @@ class KafkaController final : public DeletionClient {
   // --- kafka_controller.cpp
   void dispatch(const ControllerEvent& event);
   void onControllerFailover();
+  // maybeSetupFeatureVersioning and its two branches (feature_versioning.cpp).
+  void maybeSetupFeatureVersioning();
+  void enableFeatureVersioning();
+  void disableFeatureVersioning();
   void initializeControllerContext();
   void processTopicIds(TopicSet topics);
   void initializePartitionReassignments();

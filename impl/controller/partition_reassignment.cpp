@@ -230,7 +230,8 @@ void KafkaController::updateLeaderEpochAndSendRequest(TopicPartition tp, const R
     state_.controller_batch.addLeaderAndIsrRequestForBrokers(assignment.adding_replicas, tp, *updated, assignment,
                                                              /*isNew=*/true, context_);
     state_.controller_batch.sendRequestsToBrokers(context_.epoch, id_, context_, services_.channel, services_.logger,
-                                                  services_.config);
+                                                  services_.config,
+                                 services_.interBrokerProtocolVersion());
   } catch (const IllegalStateException& e) {
     handleIllegalState(e);
   }

@@ -62,7 +62,8 @@ ElectionOutcomes PartitionStateMachine::handleStateChanges(const std::vector<Top
     batch_.newBatch();
     ElectionOutcomes result = doHandleStateChanges(partitions, target, strategy);
     batch_.sendRequestsToBrokers(context_.epoch, services_.controller_id, context_, services_.channel, services_.logger,
-                                 services_.config);
+                                 services_.config,
+                                 services_.interBrokerProtocolVersion());
     return result;
   } catch (const ControllerMovedException&) {
     // ERROR (controller log) "Controller moved to another broker when moving some partitions to <target> state"

@@ -40,7 +40,8 @@ void ReplicaStateMachine::handleStateChanges(const std::vector<PartitionAndRepli
       if (!of_broker.empty()) doHandleStateChanges(broker, of_broker, target);
     }
     batch_.sendRequestsToBrokers(context_.epoch, services_.controller_id, context_, services_.channel, services_.logger,
-                                 services_.config);
+                                 services_.config,
+                                 services_.interBrokerProtocolVersion());
   } catch (const ControllerMovedException&) {
     // ERROR (controller log) "Controller moved to another broker when moving some replicas to <target> state"
     throw;

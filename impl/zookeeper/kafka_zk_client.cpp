@@ -339,6 +339,24 @@ void KafkaZkClient::deletePreferredReplicaElection(std::int32_t expected_zk_vers
   fenced(Op::remove(std::string(paths::kPreferredReplicaElection), kMatchAnyVersion), expected_zk_version);
 }
 
+// ------------------------------------------------------------------ /feature
+
+std::optional<std::string> KafkaZkClient::getFeatureZNodeData() const {
+  const Znode* node = store_.find(paths::kFeature);
+  if (node == nullptr) return std::nullopt;
+  return node->data;
+}
+
+void KafkaZkClient::createFeatureZNode(const FeatureZnode& node) {
+  const OpResult result = store_.create(std::string(paths::kFeature), payload::feature(node));
+  if (result.code != Code::OK) throw KeeperException(result.code, std::string(paths::kFeature));
+}
+
+void KafkaZkClient::updateFeatureZNode(const FeatureZnode& node) {
+  const OpResult result = store_.setData(std::string(paths::kFeature), payload::feature(node), kMatchAnyVersion);
+  if (result.code != Code::OK) throw KeeperException(result.code, std::string(paths::kFeature));
+}
+
 // ------------------------------------------------------------------ ISR changes written by leaders
 
 std::pair<bool, std::int32_t> KafkaZkClient::updateLeaderAndIsrByLeader(TopicPartition tp, const LeaderAndIsr& leaderAndIsr,

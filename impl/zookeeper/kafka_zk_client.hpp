@@ -118,6 +118,11 @@ class KafkaZkClient {
   void createPreferredReplicaElection(PartitionSet partitions);         // admin, unfenced
   void deletePreferredReplicaElection(std::int32_t expected_zk_version);  // fenced; the result is not checked
 
+  // --- /feature (kafka.md §5.4 failover step 1): unfenced, like Kafka's
+  std::optional<std::string> getFeatureZNodeData() const;  // getDataAndVersion's data; none when absent
+  void createFeatureZNode(const FeatureZnode& node);        // a failure is a KeeperException
+  void updateFeatureZNode(const FeatureZnode& node);        // setData at any version; a failure is a KeeperException
+
   // --- log directory failures (kafka.md §5.5.6): /log_dir_event_notification/log_dir_event_<seq>
   // ReplicaManager.handleLogDirFailure's notification: a persistent sequential child naming the broker.
   void propagateLogDirEvent(BrokerId brokerId);

@@ -8,6 +8,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "spec/vocabulary/assert.hpp"
+
 namespace kcspec::impl::zk {
 
 namespace paths {
@@ -323,6 +325,29 @@ std::optional<BrokerId> decodeLogDirEventNotification(std::string_view json) {
     if (broker == parsed.end() || !broker->is_number_integer()) return std::nullopt;
     return broker->get<BrokerId>();
   });
+}
+
+std::string feature(const FeatureZnode& node) {
+  KCSPEC_ASSERT(node.status != FeatureZnodeStatus::Absent);
+  return nlohmann::json{{"version", node.format_version},
+                        {"status", node.status == FeatureZnodeStatus::Enabled ? 1 : 0},
+                        {"features", nlohmann::json::object()}}
+      .dump();
+}
+
+std::optional<FeatureZnode> decodeFeature(std::string_view json) {
+  const nlohmann::json parsed = nlohmann::json::parse(json, nullptr, false);
+  if (parsed.is_discarded() || !parsed.is_object()) return std::nullopt;
+  const auto version = parsed.find("version");
+  const auto status = parsed.find("status");
+  if (version == parsed.end() || !version->is_number_integer() || status == parsed.end() || !status->is_number_integer()) {
+    return std::nullopt;
+  }
+  const int v = version->get<int>();
+  const int st = status->get<int>();
+  if ((v != 1 && v != 2) || (st != 0 && st != 1)) return std::nullopt;
+  return FeatureZnode{.status = st == 1 ? FeatureZnodeStatus::Enabled : FeatureZnodeStatus::Disabled,
+                      .format_version = static_cast<std::uint8_t>(v)};
 }
 
 }  // namespace payload

@@ -14,6 +14,7 @@
 
 #include "spec/vocabulary/ids.hpp"
 #include "spec/vocabulary/leader_and_isr.hpp"
+#include "spec/vocabulary/observation.hpp"  // FeatureZnode
 #include "spec/vocabulary/replica_assignment.hpp"
 
 namespace kcspec::impl::zk {
@@ -37,6 +38,8 @@ inline constexpr std::string_view kLogDirEventSequenceNumberPrefix = "log_dir_ev
 // leaders when inter.broker.protocol.version < 2.7-IV2).
 inline constexpr std::string_view kIsrChangeNotification = "/isr_change_notification";
 inline constexpr std::string_view kIsrChangeSequenceNumberPrefix = "isr_change_";
+// FeatureZNode, written by each controller at failover (KIP-584).
+inline constexpr std::string_view kFeature = "/feature";
 
 std::string brokerId(BrokerId id);                                    // /brokers/ids/<id>
 std::string topic(std::string_view topic);                            // /brokers/topics/<t>
@@ -108,6 +111,12 @@ std::vector<LegacyPartitionEntry> decodePreferredReplicaElection(std::string_vie
 std::string logDirEventNotification(BrokerId broker);
 // Its "broker"; nullopt when the data does not parse (Kafka's decode gives None: the child is skipped).
 std::optional<BrokerId> decodeLogDirEventNotification(std::string_view json);
+
+// FeatureZNode: {"version":1|2,"status":0|1,"features":{}} (status 0 Disabled, 1 Enabled). The
+// finalized features are not modeled (docs/world.md 14): kcspec writes none.
+std::string feature(const FeatureZnode& node);
+// nullopt when the data is not that JSON (Kafka's decode throws IllegalArgumentException).
+std::optional<FeatureZnode> decodeFeature(std::string_view json);
 }  // namespace payload
 
 }  // namespace kcspec::impl::zk

@@ -7,6 +7,7 @@
 
 #include "proofs/conformance/log_line.hpp"
 #include "spec/vocabulary/assert.hpp"
+#include "spec/vocabulary/broker_ibp.hpp"
 #include "spec/vocabulary/config_text.hpp"
 #include "spec/vocabulary/states.hpp"
 
@@ -107,9 +108,12 @@ spec::StepRecord implStepRecord(const Config& config, std::span<const impl::LogR
       if (!now || now == old) continue;
       // Below 2.7-IV2 a leader writes its ISR changes itself (ZkAlterPartitionManager), keeping
       // the znode's leader, leader epoch and controller epoch — the leadership's, which may be
-      // older than /controller_epoch. That is no controller's write: every write of a controller
+      // older than /controller_epoch (the leader's own version decides: a rolling upgrade may leave
+      // brokers on both sides of 2.7-IV2). That is no controller's write: every write of a controller
       // on such a protocol bumps the leader epoch (or creates the znode).
-      const bool leaders_own_write = config.inter_broker_protocol_version < MetadataVersion::IBP_2_7_IV2 && old &&
+      const BrokerId leader = now->leader_and_isr.leader;
+      const bool leaders_own_write = old && isBrokerId(leader) &&
+                                     interBrokerProtocolVersion(config, after.world, leader) < MetadataVersion::IBP_2_7_IV2 &&
                                      now->leader_and_isr.leader == old->leader_and_isr.leader &&
                                      now->leader_and_isr.leader_epoch == old->leader_and_isr.leader_epoch &&
                                      now->controller_epoch == old->controller_epoch;

@@ -41,12 +41,16 @@ namespace kcspec::conformance {
 // given world, kDriverProtocolIbpVersion for a configuration that names an
 // inter.broker.protocol.version (other than 3.8-IV0): its requests go out at older versions, whose
 // `version` and fields the observations carry (docs/driver-protocol.md, "Versions").
-// Version 4 adds topic ids to observations; the driver asks for it first and, from a SUT that
-// answers unsupported_protocol, for the version the run needs, comparing without topic ids.
-inline constexpr int kDriverProtocolVersion = 4;
+// Version 4 adds topic ids to observations; version 5 the /feature znode and a broker's
+// `ibp_upgraded` to observations, and a configuration's `upgrade inter.broker.protocol.version`
+// with the `upgrade-ibp` action (rolling upgrades). The driver asks for the newest first and, from
+// a SUT that answers unsupported_protocol, for the version the run needs, comparing without what
+// that version lacks.
+inline constexpr int kDriverProtocolVersion = 5;
 inline constexpr int kDriverProtocolGivenVersion = 2;
 inline constexpr int kDriverProtocolIbpVersion = 3;
 inline constexpr int kDriverProtocolTopicIdsVersion = 4;
+inline constexpr int kDriverProtocolRollingUpgradeVersion = 5;
 // The version a run asks for (above).
 int neededProtocol(const Config& config, bool from_given_world);
 

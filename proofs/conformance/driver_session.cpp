@@ -1,6 +1,8 @@
 // SutSession: the driver protocol's requests over a ChildProcess, one reply per request.
 #include "proofs/conformance/driver_session.hpp"
 
+#include "spec/vocabulary/broker_ibp.hpp"
+
 #include "spec/vocabulary/topic_ids.hpp"
 
 #include <fmt/format.h>
@@ -35,6 +37,12 @@ std::string printableShortened(std::string_view line) {
 
 // Why a SUT that does not speak the protocol a run asks for cannot make it.
 std::string whyProtocol(const Config& config, int protocol) {
+  if (protocol == kDriverProtocolRollingUpgradeVersion) {
+    return fmt::format("; the configuration names an upgrade inter.broker.protocol.version ({}), and a rolling "
+                       "upgrade is part of protocol {}",
+                       metadataVersionName(*config.upgrade_inter_broker_protocol_version),
+                       kDriverProtocolRollingUpgradeVersion);
+  }
   if (protocol == kDriverProtocolIbpVersion) {
     return fmt::format("; the configuration names inter.broker.protocol.version {}, and a configuration that names "
                        "one (with the request versions it gives) is part of protocol {}",
@@ -58,7 +66,8 @@ SutSession::SutSession(SutOptions options, const Config& config, std::optional<O
 }
 
 Observation SutSession::comparable(const Observation& world) const {
-  return showsTopicIds() ? world : withoutTopicIds(world);
+  Observation out = showsRollingUpgrades() ? world : withoutRollingUpgradeMembers(world);
+  return showsTopicIds() ? out : withoutTopicIds(std::move(out));
 }
 
 SutSession::~SutSession() {
@@ -125,9 +134,9 @@ SutResult SutSession::exchange(const Request& request, ReplyType expected, const
                 "the line: " + printableShortened(got.line));
   }
   if (reply.type == ReplyType::InitOk) {
-    if (reply.protocol != protocol_ && protocol_ == kDriverProtocolTopicIdsVersion && reply.protocol < protocol_ &&
+    if (reply.protocol != protocol_ && protocol_ == kDriverProtocolVersion && reply.protocol < protocol_ &&
         reply.protocol >= needed_protocol_) {
-      protocol_ = reply.protocol;  // an older SUT that answers for its own version: taken at it, without topic ids
+      protocol_ = reply.protocol;  // an older SUT that answers for its own version: taken at it, without what it lacks
     } else if (reply.protocol != protocol_) {
       SutFailure failure = fail(FindingKind::Protocol,
                                 fmt::format("the SUT answered init for protocol {} with init_ok of protocol {}",

@@ -77,6 +77,9 @@ class SutSession {
   // Whether the SUT's observations carry topic ids (it speaks protocol 4): if not, the driver
   // compares both sides without them (withoutTopicIds).
   bool showsTopicIds() const { return protocol_ >= kDriverProtocolTopicIdsVersion; }
+  // Whether they carry /feature and the brokers' ibp_upgraded (protocol 5): if not, the driver
+  // compares without them (withoutRollingUpgradeMembers).
+  bool showsRollingUpgrades() const { return protocol_ >= kDriverProtocolRollingUpgradeVersion; }
   // What of `world` this SUT is compared on.
   Observation comparable(const Observation& world) const;
   std::uint64_t starts() const { return starts_; }

@@ -274,6 +274,16 @@ void TraceStreamWriter::emitState(const std::string& action) {
         config_.inter_broker_protocol_version >= MetadataVersion::IBP_2_8_IV0) {
       header.version = kTraceFormatTopicIdsVersion;
     }
+    // /feature (written by every controller's failover) and the brokers' ibp_upgraded are in
+    // observations from version 5, as is a configuration's rolling upgrade.
+    const bool shows_features = std::any_of(fields_.begin(), fields_.end(), [](const std::vector<std::string>& f) {
+      if (f.empty()) return true;
+      if (f[0] == "zookeeper") return f.size() < 2 || f[1] == "feature";
+      return f[0] == "brokers" && (f.size() < 3 || f[2] == "ibp_upgraded");
+    });
+    if ((options_.observations && (fields_.empty() || shows_features)) || config_.upgrade_inter_broker_protocol_version) {
+      header.version = kTraceFormatRollingUpgradeVersion;
+    }
     if (given_) {
       // The whole world in the compact form: what it leaves out holds its default.
       header.version = std::max(header.version, kTraceFormatGivenVersion);

@@ -17,7 +17,7 @@ std::uint64_t signatureOf(const Observation& world, BrokerId b) {
   const BrokerRegistration& registration = world.zk.brokers[slot];
   std::uint64_t present = 0;
   for (const HostedReplica& replica : broker.replicas) present += replica.present ? 1 : 0;
-  const std::array<std::uint64_t, 15> fields{
+  const std::array<std::uint64_t, 16> fields{
       broker.alive,
       static_cast<std::uint64_t>(broker.broker_epoch + 1),
       static_cast<std::uint64_t>(broker.known_controller_epoch),
@@ -26,6 +26,7 @@ std::uint64_t signatureOf(const Observation& world, BrokerId b) {
       broker.leader_and_isr_responses.size(),
       static_cast<std::uint64_t>(broker.offline_log_dir_replicas.size()),
       static_cast<std::uint64_t>(broker.pending_isr_changes.size()),
+      broker.ibp_upgraded,
       present,
       broker.controller.active,
       broker.controller.session_lost,

@@ -388,10 +388,11 @@ KCSPEC_WALK_FIELDS(BrokerRegistration, x.registered, x.broker_epoch)
 KCSPEC_WALK_FIELDS(ReassignPartitionsZnode, x.exists, x.invalid_json, x.partitions,
                    bySlot(x.targets, v.shape.partitions()))
 KCSPEC_WALK_FIELDS(PreferredReplicaElectionZnode, x.exists, x.partitions)
+KCSPEC_WALK_FIELDS(FeatureZnode, x.status, x.format_version)
 KCSPEC_WALK_FIELDS(ZooKeeperData, bySlot(x.brokers, v.shape.brokers()), bySlot(x.topics, v.shape.topics()),
                    x.controller, x.controller_epoch, x.controller_epoch_zk_version, x.delete_topics, x.last_zxid,
                    x.reassign_partitions, x.preferred_replica_election, x.log_dir_event_notifications,
-                   x.lost_write_responses, x.isr_change_notifications)
+                   x.lost_write_responses, x.isr_change_notifications, x.feature)
 KCSPEC_WALK_FIELDS(PartitionContext, x.assignment, x.leadership, x.state, bySlot(x.replica_states, v.shape.brokers()))
 KCSPEC_WALK_FIELDS(ControllerContextData, x.epoch, x.epoch_zk_version, bySlot(x.live_broker_epochs, v.shape.brokers()),
                    x.shutting_down_broker_ids, x.all_topics, bySlot(x.partitions, v.shape.partitions()),
@@ -426,7 +427,7 @@ struct BrokerRest {
 template <class V, class B>
 void walk(V& v, const BrokerRest<B>& rest) {
   auto& x = rest.x;
-  static_assert(kWalkedFields<BrokerData> == 1 + 10 + 1, "the broker's queue, its other fields, its controller module");
+  static_assert(kWalkedFields<BrokerData> == 1 + 11 + 1, "the broker's queue, its other fields, its controller module");
   walk(v, x.alive);
   walk(v, x.broker_epoch);
   walk(v, x.known_controller_epoch);
@@ -437,6 +438,7 @@ void walk(V& v, const BrokerRest<B>& rest) {
   walk(v, x.leader_and_isr_responses);
   walk(v, x.offline_log_dir_replicas);
   walk(v, x.pending_isr_changes);
+  walk(v, x.ibp_upgraded);
 }
 template <class V, Is<BrokerData> T>
 void walk(V& v, T& x) {
@@ -451,7 +453,7 @@ KCSPEC_WALK_FIELDS(Observation, x.zk, bySlot(x.brokers, v.shape.brokers()))
 // Bounds: its per-kind fields in kBoundNames' order, then the overall bound.
 template <class V, Is<Bounds> T>
 void walk(V& v, T& x) {
-  static_assert(kBoundNames.size() == 17, "walk every per-kind bound");
+  static_assert(kBoundNames.size() == 18, "walk every per-kind bound");
   walk(v, x.crashes);
   walk(v, x.controlled_shutdowns);
   walk(v, x.controller_failovers);
@@ -469,6 +471,7 @@ void walk(V& v, T& x) {
   walk(v, x.log_dir_failures);
   walk(v, x.zk_connection_losses);
   walk(v, x.broker_session_losses);
+  walk(v, x.ibp_upgrades);
   walk(v, x.perturbations);
 }
 
@@ -556,7 +559,7 @@ void copyTopic(const TopicZnodes& from, TopicZnodes& to, const StateShape& shape
 }
 
 void copyZooKeeper(const ZooKeeperData& from, ZooKeeperData& to, const StateShape& shape) {
-  static_assert(kWalkedFields<ZooKeeperData> == 12, "copy every field of ZooKeeperData");
+  static_assert(kWalkedFields<ZooKeeperData> == 13, "copy every field of ZooKeeperData");
   copySlots(from.brokers, to.brokers, shape.brokers());
   for (const std::uint8_t t : shape.topics()) copyTopic(from.topics[t], to.topics[t], shape);
   to.controller = from.controller;
@@ -573,6 +576,7 @@ void copyZooKeeper(const ZooKeeperData& from, ZooKeeperData& to, const StateShap
   to.log_dir_event_notifications = from.log_dir_event_notifications;
   to.lost_write_responses = from.lost_write_responses;
   to.isr_change_notifications = from.isr_change_notifications;
+  to.feature = from.feature;
 }
 
 void copyContext(const ControllerContextData& from, ControllerContextData& to, const StateShape& shape) {
@@ -605,7 +609,7 @@ void copyController(const ControllerData& from, ControllerData& to, const StateS
 
 // Every field of a broker but its request queue and its controller module (the walk's BrokerRest).
 void copyBrokerRest(const BrokerData& from, BrokerData& to, const StateShape& shape) {
-  static_assert(kWalkedFields<BrokerData> == 12, "copy every field of BrokerData");
+  static_assert(kWalkedFields<BrokerData> == 13, "copy every field of BrokerData");
   to.alive = from.alive;
   to.broker_epoch = from.broker_epoch;
   to.known_controller_epoch = from.known_controller_epoch;
@@ -616,6 +620,7 @@ void copyBrokerRest(const BrokerData& from, BrokerData& to, const StateShape& sh
   to.leader_and_isr_responses = from.leader_and_isr_responses;
   to.offline_log_dir_replicas = from.offline_log_dir_replicas;
   to.pending_isr_changes = from.pending_isr_changes;
+  to.ibp_upgraded = from.ibp_upgraded;
 }
 
 }  // namespace
@@ -639,7 +644,7 @@ bool sameTopic(const TopicZnodes& a, const TopicZnodes& b, const StateShape& sha
 }
 
 bool sameZooKeeper(const ZooKeeperData& a, const ZooKeeperData& b, const StateShape& shape) {
-  static_assert(kWalkedFields<ZooKeeperData> == 12, "compare every field of ZooKeeperData");
+  static_assert(kWalkedFields<ZooKeeperData> == 13, "compare every field of ZooKeeperData");
   if (!sameSlots(a.brokers, b.brokers, shape.brokers())) return false;
   for (const std::uint8_t t : shape.topics()) {
     if (!sameTopic(a.topics[t], b.topics[t], shape)) return false;
@@ -652,7 +657,8 @@ bool sameZooKeeper(const ZooKeeperData& a, const ZooKeeperData& b, const StateSh
          sameSlots(a.reassign_partitions.targets, b.reassign_partitions.targets, shape.partitions()) &&
          a.preferred_replica_election == b.preferred_replica_election &&
          a.log_dir_event_notifications == b.log_dir_event_notifications &&
-         a.lost_write_responses == b.lost_write_responses && a.isr_change_notifications == b.isr_change_notifications;
+         a.lost_write_responses == b.lost_write_responses && a.isr_change_notifications == b.isr_change_notifications &&
+         a.feature == b.feature;
 }
 
 bool sameContext(const ControllerContextData& a, const ControllerContextData& b, const StateShape& shape) {
@@ -677,12 +683,13 @@ bool sameController(const ControllerData& a, const ControllerData& b, const Stat
 
 // Every field of a broker but its request queue and its controller module (the walk's BrokerRest).
 bool sameBrokerRest(const BrokerData& a, const BrokerData& b, const StateShape& shape) {
-  static_assert(kWalkedFields<BrokerData> == 12, "compare every field of BrokerData");
+  static_assert(kWalkedFields<BrokerData> == 13, "compare every field of BrokerData");
   return a.alive == b.alive && a.broker_epoch == b.broker_epoch && a.known_controller_epoch == b.known_controller_epoch &&
          sameSlots(a.metadata_cache, b.metadata_cache, shape.partitions()) &&
          a.metadata_live_brokers == b.metadata_live_brokers && sameSlots(a.replicas, b.replicas, shape.partitions()) &&
          a.outbox == b.outbox && a.leader_and_isr_responses == b.leader_and_isr_responses &&
-         a.offline_log_dir_replicas == b.offline_log_dir_replicas && a.pending_isr_changes == b.pending_isr_changes;
+         a.offline_log_dir_replicas == b.offline_log_dir_replicas && a.pending_isr_changes == b.pending_isr_changes &&
+         a.ibp_upgraded == b.ibp_upgraded;
 }
 
 bool sameBroker(const BrokerData& a, const BrokerData& b, const StateShape& shape) {

@@ -62,7 +62,9 @@ inline constexpr std::size_t kWalkedFields<ReassignPartitionsZnode> = 4;
 template <>
 inline constexpr std::size_t kWalkedFields<PreferredReplicaElectionZnode> = 2;
 template <>
-inline constexpr std::size_t kWalkedFields<ZooKeeperData> = 12;
+inline constexpr std::size_t kWalkedFields<FeatureZnode> = 2;
+template <>
+inline constexpr std::size_t kWalkedFields<ZooKeeperData> = 13;
 template <>
 inline constexpr std::size_t kWalkedFields<PartitionContext> = 4;
 template <>
@@ -86,7 +88,7 @@ inline constexpr std::size_t kWalkedFields<StopReplicaResponse> = 4;
 template <>
 inline constexpr std::size_t kWalkedFields<LeaderAndIsrResponse> = 6;
 template <>
-inline constexpr std::size_t kWalkedFields<BrokerData> = 12;
+inline constexpr std::size_t kWalkedFields<BrokerData> = 13;
 template <>
 inline constexpr std::size_t kWalkedFields<Observation> = 2;
 

@@ -8,6 +8,7 @@
 #include "spec/rules/controller_events.hpp"
 #include "spec/rules/controller_failover.hpp"
 #include "spec/rules/zookeeper.hpp"
+#include "spec/vocabulary/broker_ibp.hpp"
 #include "spec/vocabulary/topic_ids.hpp"
 
 namespace kcspec::spec {
@@ -154,6 +155,16 @@ void crashBrokerApply(const Config&, ClusterState& s, const Action& a, StepObser
 bool startBrokerEnabled(const Config&, const ClusterState& s, const Action& a) { return !brokerAt(s, a.broker).alive; }
 void startBrokerApply(const Config&, ClusterState& s, const Action& a, StepObserver&) { startBroker(s.world, a.broker); }
 
+// ---- upgrade-ibp: a rolling upgrade's step — a stopped broker's inter.broker.protocol.version
+// is set to the configuration's upgrade value; its next start runs with it (world.md 14).
+
+bool upgradeIbpEnabled(const Config& config, const ClusterState& s, const Action& a) {
+  return config.upgrade_inter_broker_protocol_version && !brokerAt(s, a.broker).alive && !brokerAt(s, a.broker).ibp_upgraded;
+}
+void upgradeIbpApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  s.world.brokers[static_cast<std::size_t>(a.broker)].ibp_upgraded = true;
+}
+
 // ---- fail-log-dir: the directory holding a broker's replica of a partition fails.
 
 bool failLogDirEnabled(const Config&, const ClusterState& s, const Action& a) {
@@ -176,8 +187,9 @@ void controlledShutdownApply(const Config&, ClusterState& s, const Action& a, St
 // ---- shrink-isr and expand-isr: a leader sends AlterPartition with one follower fewer or more —
 // or, before AlterPartition (inter.broker.protocol.version < 2.7-IV2), writes the ISR to ZooKeeper.
 
-bool alterPartitionSupported(const Config& config) {
-  return config.inter_broker_protocol_version >= MetadataVersion::IBP_2_7_IV2;
+// The leader's own inter.broker.protocol.version decides (its AlterPartitionManager).
+bool alterPartitionSupported(const Config& config, const ClusterState& s, BrokerId leader) {
+  return interBrokerProtocolVersion(config, s.world, leader) >= MetadataVersion::IBP_2_7_IV2;
 }
 
 // Room for a watch's event: none is needed without an active controller.
@@ -185,15 +197,15 @@ bool hasRoomForWatchEvent(const ClusterState& s) { return activeController(s) ==
 
 // Room for what the change queues: the AlterPartition request, or the state znode's watch of a
 // ZooKeeper write, which needs no controller at all.
-bool hasRoomForIsrChange(const Config& config, const ClusterState& s) {
-  return alterPartitionSupported(config) ? hasEventRoom(s) : hasRoomForWatchEvent(s);
+bool hasRoomForIsrChange(const Config& config, const ClusterState& s, BrokerId leader) {
+  return alterPartitionSupported(config, s, leader) ? hasEventRoom(s) : hasRoomForWatchEvent(s);
 }
 
 bool shrinkIsrEnabled(const Config& config, const ClusterState& s, const Action& a) {
   const HostedReplica& leader = hostedAt(s, a.broker, a.tp);
   return brokerAt(s, a.broker).alive && leader.present && leader.is_leader && !leader.alter_partition_pending &&
          !leader.refused_shrinks.contains(a.replica) &&
-         a.replica != a.broker && leader.isr.contains(a.replica) && leader.isr.size() > 1 && hasRoomForIsrChange(config, s);
+         a.replica != a.broker && leader.isr.contains(a.replica) && leader.isr.size() > 1 && hasRoomForIsrChange(config, s, a.broker);
 }
 bool expandIsrEnabled(const Config& config, const ClusterState& s, const Action& a) {
   const HostedReplica& leader = hostedAt(s, a.broker, a.tp);
@@ -205,7 +217,7 @@ bool expandIsrEnabled(const Config& config, const ClusterState& s, const Action&
   if (!isBrokerId(a.replica) || !brokerAt(s, a.replica).alive) return false;
   const HostedReplica& follower = hostedAt(s, a.replica, a.tp);  // caught up: follows this leader epoch
   return follower.present && !follower.is_leader && follower.leader_epoch == leader.leader_epoch &&
-         hasRoomForIsrChange(config, s);
+         hasRoomForIsrChange(config, s, a.broker);
 }
 void alterPartitionApply(const Config& config, ClusterState& s, const Action& a, StepObserver&) {
   HostedReplica& leader = brokerAt(s, a.broker).replicas[static_cast<std::size_t>(partitionIndex(a.tp))];
@@ -216,7 +228,7 @@ void alterPartitionApply(const Config& config, ClusterState& s, const Action& a,
     isr.push_back(a.replica);
   }
   const LeaderAndIsr proposed{a.broker, leader.leader_epoch, LeaderRecoveryState::RECOVERED, isr, leader.partition_epoch};
-  if (!alterPartitionSupported(config)) return writeIsrChangeToZooKeeper(s.world, a.broker, a.tp, proposed);
+  if (!alterPartitionSupported(config, s, a.broker)) return writeIsrChangeToZooKeeper(s.world, a.broker, a.tp, proposed);
   leader.alter_partition_pending = true;
   ControllerEvent request{.kind = ControllerEventKind::AlterPartitionReceived,
                           .broker = a.broker,
@@ -225,7 +237,7 @@ void alterPartitionApply(const Config& config, ClusterState& s, const Action& a,
                           .proposed = proposed};
   // DefaultAlterPartitionManager: by topic id (version 2 and later) from 2.8-IV0 on, when the
   // partition's log has one; otherwise by name (version 1 at most).
-  if (config.inter_broker_protocol_version >= MetadataVersion::IBP_2_8_IV0 && leader.topic_id != kNoTopicId) {
+  if (interBrokerProtocolVersion(config, s.world, a.broker) >= MetadataVersion::IBP_2_8_IV0 && leader.topic_id != kNoTopicId) {
     request.by_topic_id = true;
     request.topic_ids[static_cast<std::size_t>(a.tp.topic)] = leader.topic_id;
   }
@@ -416,6 +428,7 @@ constexpr std::array<ActionRule, kActionKindCount> kRules = {{
     {K::LoseZkConnection, loseZkConnectionEnabled, loseZkConnectionApply},
     {K::LoseBrokerSession, loseBrokerSessionEnabled, loseBrokerSessionApply},
     {K::PropagateIsrChanges, propagateIsrChangesEnabled, propagateIsrChangesApply},
+    {K::UpgradeIbp, upgradeIbpEnabled, upgradeIbpApply},
 }};
 
 static_assert([] {
@@ -429,6 +442,17 @@ static_assert([] {
 
 const ActionRule& ruleOf(ActionKind kind) { return kRules[static_cast<std::size_t>(kind)]; }
 
+// The inter.broker.protocol.version of the broker that handles the admin's CreateTopics: the
+// controller's (the admin client sends it to the broker /controller names). With none named the
+// request waits for an election in Kafka; kcspec creates the topic at once, as a broker still at
+// the configuration's inter.broker.protocol.version would (world.md 14).
+namespace {
+MetadataVersion adminInterBrokerProtocolVersion(const Config& config, const Observation& world) {
+  if (world.zk.controller == kNoLeader) return config.inter_broker_protocol_version;
+  return interBrokerProtocolVersion(config, world, world.zk.controller);
+}
+}  // namespace
+
 void createTopic(const Config& config, ClusterState& s, TopicIndex t) {
   const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];
   TopicZnodes& znodes = s.world.zk.topics[static_cast<std::size_t>(t)];
@@ -437,8 +461,11 @@ void createTopic(const Config& config, ClusterState& s, TopicIndex t) {
   KCSPEC_ASSERT(topic.assignment.size() <= static_cast<std::size_t>(kMaxPartitionsPerTopic));
   for (std::size_t p = 0; p < topic.assignment.size(); ++p) znodes.partitions[p] = ReplicaAssignment(topic.assignment[p]);
   znodes.unclean_leader_election_enable = topic.unclean_leader_election_enable;
-  // ZkAdminManager.createTopics: with usesTopicId (2.8-IV0 and later) the topic znode has an id.
-  if (config.inter_broker_protocol_version >= MetadataVersion::IBP_2_8_IV0) znodes.topic_id = freshTopicId(s.world, t);
+  // ZkAdminManager.createTopics: with usesTopicId (2.8-IV0 and later) the topic znode has an id —
+  // the usesTopicId of the broker that handles CreateTopics, the controller's (world.md 14).
+  if (adminInterBrokerProtocolVersion(config, s.world) >= MetadataVersion::IBP_2_8_IV0) {
+    znodes.topic_id = freshTopicId(s.world, t);
+  }
 }
 
 }  // namespace kcspec::spec

@@ -137,7 +137,7 @@ void processNextRequest(Observation& world, BrokerId self) {
 void crashBroker(Observation& world, BrokerId self) {
   BrokerData& broker = brokerData(world, self);
   KCSPEC_ASSERT(broker.alive);
-  broker = BrokerData{};
+  broker = BrokerData{.ibp_upgraded = broker.ibp_upgraded};  // its configuration stays
   BrokerRegistration& registration = world.zk.brokers[static_cast<std::size_t>(self)];
   const bool registered = registration.registered;  // not after its session expired (lose-broker-session)
   registration = BrokerRegistration{};

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "spec/rules/cluster_state.hpp"
+#include "spec/vocabulary/broker_ibp.hpp"
 #include "spec/vocabulary/config.hpp"
 #include "spec/vocabulary/observation.hpp"
 
@@ -31,6 +32,8 @@ struct Controller {
   ControllerContextData& context() { return module().context; }
   ZooKeeperData& zk() { return world.zk; }
   std::int32_t epoch() { return context().epoch; }
+  // KafkaConfig.interBrokerProtocolVersion of the broker hosting this controller.
+  MetadataVersion interBrokerProtocolVersion() const { return kcspec::interBrokerProtocolVersion(config, world, id); }
   // eventManager.put: the controller queues an event for itself (no watch, so no de-duplication).
   void put(const ControllerEvent& event) { module().events.push_back(event); }
 };

@@ -60,9 +60,22 @@ void initializePartitionReassignments(Controller& ctl) {
   });
 }
 
-// §5.4 onControllerFailover, in Kafka's order (watches are the `active` flag; the feature
-// znode and schedulers are outside kcspec's scope).
+// §5.4 failover step 1, maybeSetupFeatureVersioning: from 2.7-IV0 /feature is made Enabled,
+// before it Disabled, in the format of this controller's version (FeatureZNode V2 from 3.3-IV0);
+// created when absent, rewritten when it differs (an unfenced write). The finalized features
+// are not modeled (world.md 14): a fresh cluster's defaults, or none after a Disabled status.
+void maybeSetupFeatureVersioning(Controller& ctl) {
+  const MetadataVersion version = ctl.interBrokerProtocolVersion();
+  const FeatureZnode wanted{
+      .status = version >= MetadataVersion::IBP_2_7_IV0 ? FeatureZnodeStatus::Enabled : FeatureZnodeStatus::Disabled,
+      .format_version = static_cast<std::uint8_t>(version >= MetadataVersion::IBP_3_3_IV0 ? 2 : 1)};
+  if (ctl.zk().feature != wanted) ctl.zk().feature = wanted;  // createFeatureZNode or updateFeatureZNode
+}
+
+// §5.4 onControllerFailover, in Kafka's order (watches are the `active` flag; the schedulers are
+// outside kcspec's scope).
 void onControllerFailover(Controller& ctl) {
+  maybeSetupFeatureVersioning(ctl);  // step 1
   deleteLogDirEventNotifications(ctl, ctl.zk().log_dir_event_notifications);  // step 3
   deleteIsrChangeNotifications(ctl, ctl.zk().isr_change_notifications);        // step 4
   initializeControllerContext(ctl);

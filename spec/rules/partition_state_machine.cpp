@@ -149,7 +149,7 @@ ElectionInputs electionInputs(Controller& ctl, TopicPartition tp, const LeaderAn
   inputs.live_or_shutting_down = brokersOnlineFor(ctx, tp, true);
   inputs.shutting_down = ctx.shutting_down_broker_ids;
   inputs.topic_unclean_enabled = topicUncleanLeaderElectionEnable(ctl.zk(), tp.topic);
-  inputs.leader_recovery_supported = ctl.config.inter_broker_protocol_version >= MetadataVersion::IBP_3_2_IV0;
+  inputs.leader_recovery_supported = ctl.interBrokerProtocolVersion() >= MetadataVersion::IBP_3_2_IV0;
   return inputs;
 }
 

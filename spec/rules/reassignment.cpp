@@ -170,7 +170,7 @@ void updateCurrentReassignment(Controller& ctl, TopicPartition tp, const Replica
   }
   // Before AlterPartition (< 2.7-IV2) leaders write their ISR themselves: the controller watches
   // the state znode to see the target replicas join (PartitionReassignmentIsrChange).
-  if (ctl.config.inter_broker_protocol_version < MetadataVersion::IBP_2_7_IV2) {
+  if (ctl.interBrokerProtocolVersion() < MetadataVersion::IBP_2_7_IV2) {
     ctl.context().reassignment_isr_watches.insert(tp);
   }
   ctl.context().partitions_being_reassigned.insert(tp);

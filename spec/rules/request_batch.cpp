@@ -94,7 +94,7 @@ void enqueue(Controller& ctl, BrokerId broker, const ControlRequest& request) {
   if (!recipient.alive) return;
   recipient.inbox.push_back(request);
   ControlRequest& sent = recipient.inbox.back();
-  sent.version = requestVersion(sent.kind, ctl.config.inter_broker_protocol_version);
+  sent.version = requestVersion(sent.kind, ctl.interBrokerProtocolVersion());
   sent.controller_id = ctl.id;
   sent.controller_epoch = ctl.epoch();
   sent.broker_epoch = ctl.context().live_broker_epochs[static_cast<std::size_t>(broker)];
@@ -203,7 +203,7 @@ void sendRequestsToBrokers(Controller& ctl, RequestBatch& batch) {
   registered.forEach([&](BrokerId broker) {
     const auto& entries = batch.stop_replica[static_cast<std::size_t>(broker)];
     if (entries.empty()) return;
-    if (ctl.config.inter_broker_protocol_version >= MetadataVersion::IBP_2_6_IV0) {
+    if (ctl.interBrokerProtocolVersion() >= MetadataVersion::IBP_2_6_IV0) {
       sendStopReplicaRequest(ctl, broker, entries);
     } else {
       sendStopReplicaRequestsWithoutLeaderEpochs(ctl, broker, entries);

@@ -29,7 +29,7 @@ void onNewPartitionCreation(Controller& ctl, PartitionSet partitions) {
 }  // namespace
 
 void processTopicIds(Controller& ctl, TopicSet topics) {
-  const bool uses_topic_id = ctl.config.inter_broker_protocol_version >= MetadataVersion::IBP_2_8_IV0;
+  const bool uses_topic_id = ctl.interBrokerProtocolVersion() >= MetadataVersion::IBP_2_8_IV0;
   topics.forEach([&](TopicIndex t) {
     TopicId id = ctl.zk().topics[static_cast<std::size_t>(t)].topic_id;
     if (id == kNoTopicId && uses_topic_id) id = setTopicId(ctl, t);

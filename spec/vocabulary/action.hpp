@@ -47,9 +47,11 @@ enum class ActionKind : std::uint8_t {
   LoseBrokerSession,      // perturbation: a broker's session expires; its registration vanishes, the broker runs on
   // broker (below inter.broker.protocol.version 2.7-IV2)
   PropagateIsrChanges,    // recovery: a broker's propagation task writes its ISR changes as one /isr_change_notification child
+  // rolling upgrade
+  UpgradeIbp,             // perturbation: a stopped broker is given the upgrade inter.broker.protocol.version
 };
 
-inline constexpr std::size_t kActionKindCount = 28;
+inline constexpr std::size_t kActionKindCount = 29;
 
 // The arguments an action names besides its kind (its text form and its candidates follow).
 enum class ActionArgs : std::uint8_t {
@@ -168,6 +170,9 @@ inline constexpr std::array<ActionDefinition, kActionKindCount> kDefinitions = {
      "propagate-isr-changes <broker>", "broker",
      "Below `inter.broker.protocol.version` 2.7-IV2: a broker's ISR-change propagation task writes the partitions "
      "whose ISR it wrote to ZooKeeper since its last run as one `/isr_change_notification/isr_change_<seq>`."},
+    {K::UpgradeIbp, "upgrade-ibp", A::Broker, "", P::Always, &Bounds::ibp_upgrades, "upgrade-ibp <broker>", "broker",
+     "A rolling upgrade's step: a stopped broker is given the configuration's `upgrade inter.broker.protocol.version`; "
+     "it runs with that value from its next start."},
 }};
 }  // namespace action_table
 

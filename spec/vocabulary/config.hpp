@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,7 @@ struct Bounds {
   int log_dir_failures = 0;         // the log directory holding one replica fails
   int zk_connection_losses = 0;     // the controller's ZooKeeper connection drops after a write applied
   int broker_session_losses = 0;    // a broker's ZooKeeper session expires while it runs
+  int ibp_upgrades = 0;             // a stopped broker is given the upgrade inter.broker.protocol.version
   // Perturbations of any kind left in one history (`bound perturbations n`): every use of a
   // bound above also spends one of these. kAnyNumberOfPerturbations: only each kind's own bound.
   int perturbations = kAnyNumberOfPerturbations;
@@ -59,12 +61,12 @@ struct Bounds {
 
 // The per-kind bound names, in the order of Bounds' fields, as the configuration format spells
 // them (the overall bound, Bounds::perturbations, is spelled kOverallBoundName).
-inline constexpr std::array<std::string_view, 17> kBoundNames = {
+inline constexpr std::array<std::string_view, 18> kBoundNames = {
     "crashes",      "controlled-shutdowns", "controller-failovers", "topic-creations",
     "topic-deletions", "partition-additions", "reassignments", "preferred-elections",
     "unclean-elections", "isr-shrinks", "stop-replica-errors", "auto-rebalances",
     "zk-reassignments", "zk-preferred-elections", "log-dir-failures", "zk-connection-losses",
-    "broker-session-losses"};
+    "broker-session-losses", "ibp-upgrades"};
 
 inline constexpr std::string_view kOverallBoundName = "perturbations";
 
@@ -76,7 +78,7 @@ inline constexpr std::array<int Bounds::*, kBoundNames.size()> kBoundFields = {
     &Bounds::reassignments,   &Bounds::preferred_elections,  &Bounds::unclean_elections,
     &Bounds::isr_shrinks,     &Bounds::stop_replica_errors,  &Bounds::auto_rebalances,
     &Bounds::zk_reassignments, &Bounds::zk_preferred_elections, &Bounds::log_dir_failures,
-    &Bounds::zk_connection_losses, &Bounds::broker_session_losses};
+    &Bounds::zk_connection_losses, &Bounds::broker_session_losses, &Bounds::ibp_upgrades};
 
 constexpr int* boundField(Bounds& bounds, std::size_t i) { return &(bounds.*kBoundFields[i]); }
 
@@ -105,6 +107,9 @@ struct Config {
   bool auto_leader_rebalance_enable = false;
   // inter.broker.protocol.version of every broker (default: Kafka 3.8's latest production value).
   MetadataVersion inter_broker_protocol_version = kLatestProductionMetadataVersion;
+  // A rolling upgrade (`upgrade inter.broker.protocol.version V`, newer than the one above): the
+  // value a broker restarts with once `upgrade-ibp` gave it to the stopped broker.
+  std::optional<MetadataVersion> upgrade_inter_broker_protocol_version;
   Bounds bounds;
 
   int topicCount() const { return static_cast<int>(topics.size()); }

@@ -254,6 +254,19 @@ class ConfigParser {
                                metadataVersionName(kLatestProductionMetadataVersion)));
       }
       config_.inter_broker_protocol_version = *version;
+    } else if (keyword == "upgrade") {
+      once(upgrade_line_, line, keyword);
+      if (args.size() != 2 || args[0] != "inter.broker.protocol.version") {
+        fail(line, "wrong number of arguments: expected `upgrade inter.broker.protocol.version <version>`");
+      }
+      const std::optional<MetadataVersion> version = parseMetadataVersion(args[1]);
+      if (!version) {
+        fail(line, fmt::format("upgrade inter.broker.protocol.version `{}` is not a valid version (Kafka 3.8 knows {} … "
+                               "{}, spelled as `2.7-IV2` or as a release, `2.7`)",
+                               args[1], metadataVersionName(MetadataVersion::IBP_0_8_0),
+                               metadataVersionName(kLatestProductionMetadataVersion)));
+      }
+      config_.upgrade_inter_broker_protocol_version = *version;
     } else if (keyword == "topic") {
       arity(line, args, 1, "topic <name>");
       if (const auto problem = topicNameProblem(args[0])) fail(line, *problem);
@@ -306,6 +319,18 @@ class ConfigParser {
     if (config_.bounds.auto_rebalances > 0 && !config_.auto_leader_rebalance_enable) {
       fail(*bound_lines_[rebalance_bound],
            "bound auto-rebalances needs `auto.leader.rebalance.enable true` (without it the scheduler never runs)");
+    }
+    if (upgrade_line_ && *config_.upgrade_inter_broker_protocol_version <= config_.inter_broker_protocol_version) {
+      fail(*upgrade_line_, fmt::format("upgrade inter.broker.protocol.version {} is not newer than "
+                                       "inter.broker.protocol.version {}: a rolling upgrade raises it",
+                                       metadataVersionName(*config_.upgrade_inter_broker_protocol_version),
+                                       metadataVersionName(config_.inter_broker_protocol_version)));
+    }
+    const auto upgrade_bound = static_cast<std::size_t>(
+        std::find(kBoundNames.begin(), kBoundNames.end(), "ibp-upgrades") - kBoundNames.begin());
+    if (config_.bounds.ibp_upgrades > 0 && !upgrade_line_) {
+      fail(*bound_lines_[upgrade_bound],
+           "bound ibp-upgrades needs `upgrade inter.broker.protocol.version <version>` (the version brokers move to)");
     }
     for (const auto& [line, id] : replica_uses_) {
       if (!config_.brokers.contains(id)) {
@@ -420,7 +445,7 @@ class ConfigParser {
 
   std::string file_;
   Config config_;
-  std::optional<int> name_line_, brokers_line_, alive_line_, delete_line_, rebalance_line_, ibp_line_;
+  std::optional<int> name_line_, brokers_line_, alive_line_, delete_line_, rebalance_line_, ibp_line_, upgrade_line_;
   std::array<std::optional<int>, kBoundNames.size()> bound_lines_;
   std::optional<int> overall_bound_line_;
   std::vector<TopicLines> topics_;
@@ -471,6 +496,10 @@ std::string printConfig(const Config& config) {
   if (config.inter_broker_protocol_version != kLatestProductionMetadataVersion) {
     out += fmt::format("inter.broker.protocol.version {}\n", metadataVersionName(config.inter_broker_protocol_version));
   }
+  if (config.upgrade_inter_broker_protocol_version) {
+    out += fmt::format("upgrade inter.broker.protocol.version {}\n",
+                       metadataVersionName(*config.upgrade_inter_broker_protocol_version));
+  }
   for (const TopicConfig& topic : config.topics) {
     out += fmt::format("topic {}\n", topic.name);
     for (std::size_t p = 0; p < topic.assignment.size(); ++p) {
@@ -487,6 +516,8 @@ std::string printConfig(const Config& config) {
   }
   Bounds bounds = config.bounds;
   for (std::size_t i = 0; i < kBoundNames.size(); ++i) {
+    // ibp-upgrades only when set, like the statements above: older texts read as they did.
+    if (boundField(bounds, i) == &bounds.ibp_upgrades && bounds.ibp_upgrades == 0) continue;
     out += fmt::format("bound {} {}\n", kBoundNames[i], *boundField(bounds, i));
   }
   if (bounds.perturbations != kAnyNumberOfPerturbations) {

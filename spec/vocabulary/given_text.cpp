@@ -371,6 +371,11 @@ class Derivation {
     world_.zk.controller = c;
     world_.zk.controller_epoch = epoch;
     world_.zk.controller_epoch_zk_version = epoch;
+    // Its failover set up /feature (kafka.md §5.4 step 1, world.md 14).
+    const MetadataVersion ibp = config_.inter_broker_protocol_version;
+    world_.zk.feature = FeatureZnode{
+        .status = ibp >= MetadataVersion::IBP_2_7_IV0 ? FeatureZnodeStatus::Enabled : FeatureZnodeStatus::Disabled,
+        .format_version = static_cast<std::uint8_t>(ibp >= MetadataVersion::IBP_3_3_IV0 ? 2 : 1)};
     if (!live_.contains(c)) return;  // G9 reports it; a dead broker has no controller module
     ControllerData& module = world_.brokers[static_cast<std::size_t>(c)].controller;
     module.active = true;

@@ -50,7 +50,9 @@
 // event is in flight. /brokers/ids/<b>'s epoch is the stated one, or the next unused one from 1 in
 // broker order; last_zxid is the highest broker epoch. From inter.broker.protocol.version 2.8-IV0
 // every existing topic has topic id 1 (its znode, the ids given, the context), and from 2.8-IV1
-// the hosted replicas and metadata cache entries carry it too (docs/world.md convention 13).
+// the hosted replicas and metadata cache entries carry it too (docs/world.md convention 13). With
+// a controller stated, /feature is what its failover wrote: Enabled from 2.7-IV0 (Disabled
+// before), format 2 from 3.3-IV0 (1 before; world.md 14).
 //
 // Rules: a given that no Kafka controller could hold is rejected with the rule it breaks (G1–G9,
 // kGivenRules), at the line of the statement that breaks it — unless the section says

@@ -53,6 +53,17 @@ struct TopicZnodes {
   friend constexpr bool operator==(const TopicZnodes&, const TopicZnodes&) = default;
 };
 
+// /feature (kafka.md §5.4 failover step 1): written by each controller at failover — Enabled when
+// its inter.broker.protocol.version is 2.7-IV0 or later, Disabled before — in FeatureZNode's
+// format 1, or 2 from 3.3-IV0. The finalized features it holds are not modeled (world.md 14).
+enum class FeatureZnodeStatus : std::uint8_t { Absent, Disabled, Enabled };
+
+struct FeatureZnode {
+  FeatureZnodeStatus status = FeatureZnodeStatus::Absent;
+  std::uint8_t format_version = 0;  // FeatureZNode.V1 or V2; 0 while absent
+  friend constexpr bool operator==(const FeatureZnode&, const FeatureZnode&) = default;
+};
+
 struct BrokerRegistration {  // /brokers/ids/<id>, ephemeral
   bool registered = false;
   std::int64_t broker_epoch = -1;  // the znode's czxid
@@ -99,6 +110,7 @@ struct ZooKeeperData {
   // ISR to ZooKeeper itself (inter.broker.protocol.version < 2.7-IV2) records the change there; the
   // controller reads them all and deletes them (kafka.md §5.6.4).
   PartitionSet isr_change_notifications;
+  FeatureZnode feature;  // /feature
   friend constexpr bool operator==(const ZooKeeperData&, const ZooKeeperData&) = default;
 };
 
@@ -198,6 +210,10 @@ struct BrokerData {
   // ZooKeeper since its propagation task last wrote them as one /isr_change_notification child
   // (ZkAlterPartitionManager.isrChangeSet); in memory, so lost with the broker.
   PartitionSet pending_isr_changes;
+  // A rolling upgrade (world.md 14): the broker was restarted with the configuration's `upgrade
+  // inter.broker.protocol.version` instead of its `inter.broker.protocol.version`. A setting of the
+  // broker's, not of its process: it survives crashes.
+  bool ibp_upgraded = false;
   ControllerData controller;
   friend bool operator==(const BrokerData&, const BrokerData&) = default;
 };

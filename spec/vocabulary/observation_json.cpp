@@ -43,6 +43,7 @@ using OJson = nlohmann::ordered_json;
 constexpr std::string_view kRequestKindNames[] = {"LeaderAndIsr", "UpdateMetadata", "StopReplica"};
 constexpr std::string_view kElectionTypeNames[] = {"PREFERRED", "UNCLEAN"};
 constexpr std::string_view kRecoveryStateNames[] = {"RECOVERED", "RECOVERING"};
+constexpr std::string_view kFeatureStatusNames[] = {"absent", "disabled", "enabled"};  // FeatureZnodeStatus
 
 std::string partitionKey(TopicPartition tp) { return std::to_string(tp.topic) + "-" + std::to_string(tp.partition); }
 
@@ -222,6 +223,12 @@ class Writer {
     laterMember(out, "lost_write_responses", partitions(zk.lost_write_responses), zk.lost_write_responses.empty());
     laterMember(out, "isr_change_notifications", partitions(zk.isr_change_notifications),
                 zk.isr_change_notifications.empty());
+    if (zk.feature != FeatureZnode{}) {  // driver protocol 5
+      OJson feature = OJson::object();
+      feature["status"] = kFeatureStatusNames[static_cast<int>(zk.feature.status)];
+      feature["version"] = zk.feature.format_version;
+      out["feature"] = std::move(feature);
+    }
     return out;
   }
 
@@ -441,6 +448,7 @@ class Writer {
     laterMember(out, "leader_and_isr_responses", responses(b.leader_and_isr_responses), b.leader_and_isr_responses.empty());
     laterMember(out, "offline_log_dir_replicas", partitions(b.offline_log_dir_replicas), b.offline_log_dir_replicas.empty());
     laterMember(out, "pending_isr_changes", partitions(b.pending_isr_changes), b.pending_isr_changes.empty());
+    laterMember(out, "ibp_upgraded", b.ibp_upgraded, !b.ibp_upgraded);
     member(out, "controller", controller(b.controller),
            b.controller == ControllerData{});
     return out;
@@ -708,7 +716,7 @@ class Reader {
   ZooKeeperData zookeeper(const Json& j, const std::string& at) const {
     object(j, at, {"brokers", "topics", "controller", "controller_epoch", "controller_epoch_zk_version", "delete_topics",
                    "last_zxid", "reassign_partitions", "preferred_replica_election", "log_dir_event_notifications",
-                   "lost_write_responses", "isr_change_notifications"});
+                   "lost_write_responses", "isr_change_notifications", "feature"});
     ZooKeeperData zk;
     read(j, at, "brokers", [&](const Json& brokers, const std::string& bat) {
       object(brokers, bat, {});
@@ -781,6 +789,14 @@ class Reader {
          [&](const Json& v, const std::string& p) { zk.lost_write_responses = partitionSet(v, p); });
     read(j, at, "isr_change_notifications",
          [&](const Json& v, const std::string& p) { zk.isr_change_notifications = partitionSet(v, p); });
+    read(j, at, "feature", [&](const Json& v, const std::string& fat) {
+      object(v, fat, {"status", "version"});
+      read(v, fat, "status", [&](const Json& e, const std::string& p) {
+        zk.feature.status = static_cast<FeatureZnodeStatus>(enumeration(e, p, kFeatureStatusNames));
+      });
+      read(v, fat, "version",
+           [&](const Json& e, const std::string& p) { zk.feature.format_version = integer<std::uint8_t>(e, p, 0, 2); });
+    });
     return zk;
   }
 
@@ -1004,7 +1020,7 @@ class Reader {
   BrokerData broker(const Json& j, const std::string& at) const {
     object(j, at, {"alive", "broker_epoch", "known_controller_epoch", "inbox", "metadata_cache", "metadata_live_brokers",
                    "replicas", "outbox", "leader_and_isr_responses", "offline_log_dir_replicas", "pending_isr_changes",
-                   "controller"});
+                   "ibp_upgraded", "controller"});
     BrokerData b;
     read(j, at, "alive", [&](const Json& v, const std::string& p) { b.alive = boolean(v, p); });
     read(j, at, "broker_epoch", [&](const Json& v, const std::string& p) { b.broker_epoch = integer<std::int64_t>(v, p); });
@@ -1041,6 +1057,7 @@ class Reader {
          [&](const Json& v, const std::string& p) { b.offline_log_dir_replicas = partitionSet(v, p); });
     read(j, at, "pending_isr_changes",
          [&](const Json& v, const std::string& p) { b.pending_isr_changes = partitionSet(v, p); });
+    read(j, at, "ibp_upgraded", [&](const Json& v, const std::string& p) { b.ibp_upgraded = boolean(v, p); });
     read(j, at, "controller", [&](const Json& v, const std::string& p) { b.controller = controller(v, p); });
     return b;
   }

@@ -6,10 +6,13 @@
 // difference is a walk down both.
 #include "spec/vocabulary/observation_text.hpp"
 
+#include "spec/vocabulary/broker_ibp.hpp"
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
+#include "spec/vocabulary/broker_ibp.hpp"
 #include "spec/vocabulary/config_text.hpp"  // topicName, partitionName
 #include "spec/vocabulary/leader_and_isr.hpp"
 
@@ -244,6 +247,11 @@ void visitSlots(const Config& config, const Observation& o, Emit&& emit) {
   emit("/log_dir_event_notification", ids(zk.log_dir_event_notifications));
   emit("zookeeper lost_write_responses", partitions(config, zk.lost_write_responses));
   emit("/isr_change_notification", partitions(config, zk.isr_change_notifications));
+  emit("/feature", zk.feature.status == FeatureZnodeStatus::Absent
+                       ? ""
+                       : fmt::format("status={} version={}",
+                                     zk.feature.status == FeatureZnodeStatus::Enabled ? "Enabled" : "Disabled",
+                                     zk.feature.format_version));
   emit("zookeeper last_zxid", zk.last_zxid != 0 ? fmt::format("{}", zk.last_zxid) : "");
 
   for (int b = 0; b < kMaxBrokers; ++b) {
@@ -289,6 +297,9 @@ void visitSlots(const Config& config, const Observation& o, Emit&& emit) {
     }
     emit(at + " offline_log_dir_replicas", partitions(config, broker.offline_log_dir_replicas));
     emit(at + " pending_isr_changes", partitions(config, broker.pending_isr_changes));
+    emit(at + " inter.broker.protocol.version",
+         broker.ibp_upgraded ? std::string(metadataVersionName(interBrokerProtocolVersion(config, true))) + " (upgraded)"
+                             : "");
 
     const ControllerData& module = broker.controller;
     std::string flags = module.active ? "active" : "";

@@ -602,6 +602,32 @@ bound isr-shrinks 1
 bound perturbations 3
 )";
 
+// `rolling-upgrade`: brokers on inter.broker.protocol.version 2.4 move to 3.8 one by one (issue 29
+// item 1, docs/world.md convention 14): a stopped broker is upgraded and starts again on 3.8, so
+// brokers on both values run side by side — an old leader writing its ISR to ZooKeeper under an
+// upgraded controller that sends AlterPartition-era requests, registers no reassignment ISR watch
+// and gives topics ids, or the reverse, and /feature switched Enabled and back as controllers on
+// either side fail over. With a reassignment and an ISR shrink, at most four perturbations per
+// history (a crash and an upgrade make one broker's step).
+constexpr std::string_view kRollingUpgrade = R"(# kcspec preset: rolling-upgrade
+name rolling-upgrade
+brokers 1 2 3
+alive-at-start 1 2 3
+delete.topic.enable true
+auto.leader.rebalance.enable false
+inter.broker.protocol.version 2.4
+upgrade inter.broker.protocol.version 3.8
+topic t
+  partition 0 replicas 1,2
+  reassign 0 to 2,3
+  exists-at-start true
+bound crashes 2
+bound ibp-upgrades 2
+bound reassignments 1
+bound isr-shrinks 1
+bound perturbations 4
+)";
+
 // The main job until session 25: `default` with at most two perturbations per history, built from
 // kDefault's text (so that the two cannot drift apart): every kind alone and every pair of kinds
 // (4,628,885 states unreduced, about 19 s on two threads, and 60,526 with the default reduction,
@@ -650,6 +676,7 @@ std::optional<std::string_view> presetText(std::string_view name) {
   if (name == "zk-connection-loss") return kZkConnectionLoss;
   if (name == "broker-session-loss") return kBrokerSessionLoss;
   if (name == "old-protocol") return kOldProtocol;
+  if (name == "rolling-upgrade") return kRollingUpgrade;
   if (name == "two-perturbations") return twoPerturbationsText();
   return std::nullopt;
 }

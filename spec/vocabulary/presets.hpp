@@ -30,11 +30,11 @@
 
 namespace kcspec {
 
-inline constexpr std::array<std::string_view, 22> kPresetNames = {
+inline constexpr std::array<std::string_view, 23> kPresetNames = {
     "default",   "medium",  "large",     "two-perturbations", "every-perturbation", "crash-isr",    "crash-deletion",
     "stress-4",  "stress-5",  "cancel-during-shutdown", "deletion", "unclean", "no-delete", "reassignment", "rebalance",
     "spare-brokers", "four-brokers", "legacy-admin", "log-dir-failure", "zk-connection-loss",
-    "broker-session-loss", "old-protocol"};
+    "broker-session-loss", "old-protocol", "rolling-upgrade"};
 
 // The presets too large to explore that random histories (`kcspec mutants`, `kcspec prove`, the
 // property tests) draw their variety from; the order is part of the histories' seeds.
@@ -44,11 +44,12 @@ inline constexpr std::array<std::string_view, 3> kRandomHistoryPresetNames = {"e
 // order that seeds `kcspec mutants`' histories: `default`, the random-history presets, then five
 // made to reach particular corners — deletion with brokers down and StopReplica errors, unclean
 // topics and shrinking ISRs, delete.topic.enable=false, reassignments with failovers, and the
-// automatic leader rebalance — and, last (session 34), `old-protocol`: inter.broker.protocol.version
-// 2.4, whose leaders write their ISR changes to ZooKeeper themselves.
-inline constexpr std::array<std::string_view, 10> kCheckPresetNames = {
-    "default",   "every-perturbation", "stress-4",     "stress-5",  "deletion",
-    "unclean",   "no-delete",          "reassignment", "rebalance", "old-protocol"};
+// automatic leader rebalance — then (session 34) `old-protocol`: inter.broker.protocol.version
+// 2.4, whose leaders write their ISR changes to ZooKeeper themselves, and, last (session 36),
+// `rolling-upgrade`: brokers moving from 2.4 to 3.8 one by one.
+inline constexpr std::array<std::string_view, 11> kCheckPresetNames = {
+    "default",   "every-perturbation", "stress-4",     "stress-5",  "deletion",        "unclean",
+    "no-delete", "reassignment",       "rebalance",    "old-protocol", "rolling-upgrade"};
 
 // kPresetNames from the `first`, as a list for a message ("a, b or c").
 std::string presetNameList(std::size_t first = 0);

@@ -23,7 +23,8 @@ TEST(ImplRequestBatch, NewBatchRefusesAPendingBatch) {
   batch.clear();
   batch.addUpdateMetadataRequestForBrokers(BrokerSet{2}, PartitionSet{}, f.context);  // brokers only
   EXPECT_THROW(batch.newBatch(), IllegalStateException);
-  batch.sendRequestsToBrokers(1, 1, f.context, f.channel, f.services.logger, f.config);
+  batch.sendRequestsToBrokers(1, 1, f.context, f.channel, f.services.logger, f.config,
+                              f.config.inter_broker_protocol_version);
   EXPECT_NO_THROW(batch.newBatch());
 }
 
@@ -55,7 +56,8 @@ TEST(ImplRequestBatch, FlushOrderAndDroppedRecipients) {
   batch.addStopReplicaRequestForBrokers(BrokerList{2}, kT0, false, f.context);
   batch.addLeaderAndIsrRequestForBrokers(BrokerList{5, 2, 1}, kT0, leadership(), ReplicaAssignment(BrokerList{1, 2, 5}),
                                          false, f.context);
-  batch.sendRequestsToBrokers(1, 1, f.context, f.channel, f.services.logger, f.config);
+  batch.sendRequestsToBrokers(1, 1, f.context, f.channel, f.services.logger, f.config,
+                              f.config.inter_broker_protocol_version);
   std::vector<std::pair<BrokerId, RequestKind>> sent;
   for (const auto& [b, r] : f.channel.sent) sent.emplace_back(b, r.kind);
   EXPECT_EQ(sent, (std::vector<std::pair<BrokerId, RequestKind>>{{1, RequestKind::LeaderAndIsr},
@@ -85,14 +87,16 @@ TEST(ImplRequestBatch, QueuedTopicsAreAdvertisedDuringDeleteAndStopReplicaCarrie
   EXPECT_EQ(um.leader_epoch, 0);
   EXPECT_EQ(um.isr, (BrokerList{1, 2}));
   EXPECT_EQ(batch.pendingStopReplica().at({1, 0}).leader_epoch, LeaderAndIsr::kEpochDuringDelete);
-  batch.sendRequestsToBrokers(1, 1, f.context, f.channel, f.services.logger, f.config);
+  batch.sendRequestsToBrokers(1, 1, f.context, f.channel, f.services.logger, f.config,
+                              f.config.inter_broker_protocol_version);
   EXPECT_TRUE(f.channel.sent.back().second.response_wanted.contains(kT0));
 }
 
 TEST(ImplRequestBatch, EveryFlushLogsTheUpdateMetadataSummary) {
   ControllerFixture f;
   ControllerBrokerRequestBatch batch;
-  batch.sendRequestsToBrokers(1, 1, f.context, f.channel, f.services.logger, f.config);
+  batch.sendRequestsToBrokers(1, 1, f.context, f.channel, f.services.logger, f.config,
+                              f.config.inter_broker_protocol_version);
   EXPECT_EQ(f.sink.text(),
             "[2024-07-23 00:00:00,000] INFO [Controller id=1 epoch=1] Sending UpdateMetadata request to brokers HashSet() "
             "for 0 partitions (state.change.logger)\n");

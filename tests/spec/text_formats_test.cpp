@@ -30,6 +30,7 @@ void expectSameConfig(const Config& a, const Config& b) {
   EXPECT_EQ(a.delete_topic_enable, b.delete_topic_enable);
   EXPECT_EQ(a.auto_leader_rebalance_enable, b.auto_leader_rebalance_enable);
   EXPECT_EQ(a.inter_broker_protocol_version, b.inter_broker_protocol_version);
+  EXPECT_EQ(a.upgrade_inter_broker_protocol_version, b.upgrade_inter_broker_protocol_version);
   ASSERT_EQ(a.topics.size(), b.topics.size());
   for (std::size_t t = 0; t < a.topics.size(); ++t) {
     SCOPED_TRACE("topic " + a.topics[t].name);
@@ -141,6 +142,21 @@ TEST(ConfigText, TheProtocolVersionIsPrintedWhenNotTheDefault) {
   EXPECT_EQ(printConfig(latest).find("inter.broker.protocol.version"), std::string::npos);
 }
 
+TEST(ConfigText, ARollingUpgradeIsPrintedWithItsBound) {
+  const Config c = parseConfig("brokers 0\ninter.broker.protocol.version 2.4\nupgrade inter.broker.protocol.version 3.8\n"
+                               "bound ibp-upgrades 1\n",
+                               "a.conf");
+  EXPECT_EQ(c.upgrade_inter_broker_protocol_version, MetadataVersion::IBP_3_8_IV0);
+  EXPECT_EQ(c.bounds.ibp_upgrades, 1);
+  const std::string printed = printConfig(c);
+  EXPECT_NE(printed.find("\nupgrade inter.broker.protocol.version 3.8-IV0\n"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("\nbound ibp-upgrades 1\n"), std::string::npos) << printed;
+  expectSameConfig(c, parseConfig(printed, "printed.conf"));
+  // Without an upgrade neither line is printed: texts from before read as they did.
+  const std::string plain = printConfig(parseConfig("brokers 0\n", "b.conf"));
+  EXPECT_EQ(plain.find("upgrade"), std::string::npos) << plain;
+}
+
 TEST(ConfigText, PrintThenParseGivesTheSameConfig) {
   const Config c = parseConfig(kExample, "example.conf");
   const std::string printed = printConfig(c);
@@ -238,6 +254,18 @@ std::vector<BadInput> badConfigs() {
       {"protocol version twice", kHead + "inter.broker.protocol.version 2.7\ninter.broker.protocol.version 2.8\n", 5,
        "inter.broker.protocol.version"},
       {"wrong arity, protocol version", kHead + "inter.broker.protocol.version\n", 4, "wrong number of arguments"},
+      {"unknown upgrade version", kHead + "upgrade inter.broker.protocol.version 4.0\n", 4,
+       "upgrade inter.broker.protocol.version `4.0` is not a valid version"},
+      {"upgrade of another setting", kHead + "upgrade log.message.format.version 3.8\n", 4,
+       "expected `upgrade inter.broker.protocol.version <version>`"},
+      {"upgrade twice", kHead + "upgrade inter.broker.protocol.version 3.8\nupgrade inter.broker.protocol.version 3.7\n",
+       5, "`upgrade` is given twice (first at line 4)"},
+      {"upgrade not newer", kHead + "upgrade inter.broker.protocol.version 2.4\ninter.broker.protocol.version 2.8\n", 4,
+       "upgrade inter.broker.protocol.version 2.4-IV1 is not newer than inter.broker.protocol.version 2.8-IV1"},
+      {"upgrade to the default", kHead + "upgrade inter.broker.protocol.version 3.8\n", 4,
+       "is not newer than inter.broker.protocol.version 3.8-IV0"},
+      {"ibp-upgrades without a version", kHead + "bound ibp-upgrades 1\n", 4,
+       "bound ibp-upgrades needs `upgrade inter.broker.protocol.version <version>`"},
       {"wrong arity, topic", kHead + "topic a b\n", 4, "wrong number of arguments"},
       {"wrong arity, bound", kHead + "bound crashes\n", 4, "wrong number of arguments"},
       {"wrong arity, partition", kHead + "  partition 1 1,2\n", 4, "wrong number of arguments"},
@@ -367,6 +395,7 @@ std::vector<std::pair<Action, std::string>> everyKind() {
       {{.kind = ActionKind::LoseZkConnection, .tp = my1}, "zk-connection-loss my-topic.v2-1"},
       {{.kind = ActionKind::LoseBrokerSession, .broker = 2}, "lose-broker-session 2"},
       {{.kind = ActionKind::PropagateIsrChanges, .broker = 3}, "propagate-isr-changes 3"},
+      {{.kind = ActionKind::UpgradeIbp, .broker = 1}, "upgrade-ibp 1"},
   };
 }
 
