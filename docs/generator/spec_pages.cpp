@@ -87,7 +87,11 @@ RenderedExample renderExample(std::string_view script, std::string_view name, st
   md += "Produced by running the spec on [the example configuration](../index.md#the-example-configuration) "
         "(brokers 1, 2, 3; topic `t` with partition `t-0` on brokers 1,2 exists at start; topic `u` is created by "
         "the admin), so it is true of the spec as built.\n\n";
-  if (config.inter_broker_protocol_version != docsExampleConfig().inter_broker_protocol_version) {
+  if (config.upgrade_inter_broker_protocol_version) {
+    md += fmt::format("Here with `inter.broker.protocol.version {}` and `upgrade inter.broker.protocol.version {}`.\n\n",
+                      metadataVersionName(config.inter_broker_protocol_version),
+                      metadataVersionName(*config.upgrade_inter_broker_protocol_version));
+  } else if (config.inter_broker_protocol_version != docsExampleConfig().inter_broker_protocol_version) {
     md += fmt::format("Here with `inter.broker.protocol.version {}`.\n\n",
                       metadataVersionName(config.inter_broker_protocol_version));
   }

@@ -223,12 +223,12 @@ class Writer {
     laterMember(out, "lost_write_responses", partitions(zk.lost_write_responses), zk.lost_write_responses.empty());
     laterMember(out, "isr_change_notifications", partitions(zk.isr_change_notifications),
                 zk.isr_change_notifications.empty());
-    if (zk.feature != FeatureZnode{}) {  // driver protocol 5
-      OJson feature = OJson::object();
-      feature["status"] = kFeatureStatusNames[static_cast<int>(zk.feature.status)];
-      feature["version"] = zk.feature.format_version;
-      out["feature"] = std::move(feature);
-    }
+    // Driver protocol 5 and trace format 5: in the full form always (its shape the same in every
+    // state), in the compact one while the znode exists.
+    OJson feature = OJson::object();
+    feature["status"] = kFeatureStatusNames[static_cast<int>(zk.feature.status)];
+    feature["version"] = zk.feature.format_version;
+    member(out, "feature", std::move(feature), zk.feature == FeatureZnode{});
     return out;
   }
 

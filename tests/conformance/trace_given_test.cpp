@@ -71,8 +71,8 @@ TEST(TraceFromGiven, TheHeaderRecordsTheGivenWorldInVersion2) {
   const Scenario scenario = givenScenario();
   const std::vector<Json> lines = jsonLines(givenTrace());
   ASSERT_EQ(lines.size(), scenario.steps.size() + 1);
-  // Version 4 holds version 2's "given": the full form shows topic ids (and request versions).
-  EXPECT_EQ(lines[0].at("kcspec-trace"), 4);
+  // Version 5 holds version 2's "given": the full form shows /feature (and topic ids, request versions).
+  EXPECT_EQ(lines[0].at("kcspec-trace"), 5);
   const std::vector<Json> controller_only =
       jsonLines(writeTrace(scenario.config, scenario.steps, {.fields = {"/zookeeper/controller"}}, startOf(scenario)));
   EXPECT_EQ(controller_only[0].at("kcspec-trace"), 2) << "no request and no topic id in its observations: version 2 suffices";
@@ -245,18 +245,20 @@ TEST(TraceFromGiven, TracesWithoutAGivenAreVersion1UnlessTheyShowRequestVersions
   // Observations that show neither a request nor a topic id: version 1.
   EXPECT_EQ(jsonLines(writeTrace(b3.config, b3.steps, {.fields = {"/zookeeper/controller"}}))[0].at("kcspec-trace"), 1);
   EXPECT_EQ(jsonLines(writeTrace(b3.config, b3.steps, {.observations = false}))[0].at("kcspec-trace"), 1);
-  // A 3.8-IV0 configuration's topics have topic ids: ZooKeeper's topics, the compact form: version 4.
-  EXPECT_EQ(jsonLines(writeTrace(b3.config, b3.steps, {.fields = {"/zookeeper"}}))[0].at("kcspec-trace"), 4);
-  EXPECT_EQ(jsonLines(writeTrace(b3.config, b3.steps, {.compact = true}))[0].at("kcspec-trace"), 4);
+  // A 3.8-IV0 configuration's topics have topic ids: ZooKeeper's topics: version 4.
+  EXPECT_EQ(jsonLines(writeTrace(b3.config, b3.steps, {.fields = {"/zookeeper/topics"}}))[0].at("kcspec-trace"), 4);
+  // /feature, which every failover writes, in all of ZooKeeper and in the compact form: version 5.
+  EXPECT_EQ(jsonLines(writeTrace(b3.config, b3.steps, {.fields = {"/zookeeper"}}))[0].at("kcspec-trace"), 5);
+  EXPECT_EQ(jsonLines(writeTrace(b3.config, b3.steps, {.fields = {"/zookeeper/feature"}}))[0].at("kcspec-trace"), 5);
+  EXPECT_EQ(jsonLines(writeTrace(b3.config, b3.steps, {.compact = true}))[0].at("kcspec-trace"), 5);
   Config before_ids = b3.config;
-  before_ids.inter_broker_protocol_version = MetadataVersion::IBP_3_4_IV0;
-  EXPECT_EQ(jsonLines(writeTrace(before_ids, b3.steps, {.compact = true}))[0].at("kcspec-trace"), 4);
   before_ids.inter_broker_protocol_version = MetadataVersion::IBP_2_7_IV2;
-  EXPECT_EQ(jsonLines(writeTrace(before_ids, b3.steps, {.fields = {"/zookeeper"}}))[0].at("kcspec-trace"), 1)
+  EXPECT_EQ(jsonLines(writeTrace(before_ids, b3.steps, {.fields = {"/zookeeper/topics"}}))[0].at("kcspec-trace"), 1)
       << "no topic id below 2.8-IV0";
-  // The full form writes every request's "version" and the topic ids: version 4.
+  // The full form writes every request's "version", the topic ids and /feature: version 5.
   const std::vector<Json> lines = jsonLines(writeTrace(b3.config, b3.steps, {}));
-  EXPECT_EQ(lines[0].at("kcspec-trace"), 4);
+  EXPECT_EQ(lines[0].at("kcspec-trace"), 5);
+  EXPECT_EQ(lines.back().at("observation").at("zookeeper").at("feature"), Json::parse(R"({"status":"enabled","version":2})"));
   EXPECT_EQ(lines[1].at("observation").at("brokers").at("1").at("inbox").at(0).at("version"), 8);
   EXPECT_FALSE(lines[0].contains("given"));
   const TraceVerdict verdict = checkTrace(writeTrace(b3.config, b3.steps, {}), "b3.ndjson");
