@@ -257,6 +257,9 @@ bool ImplCluster::isEnabled(const Action& a) const {
     case ActionKind::LoseZkConnection:
       return partitionIdOk(a.tp) && partitionExistsInZk(a.tp) && hasBudget(&Bounds::zk_connection_losses) &&
              !zk_.lostResponses().contains(statePath(a.tp));
+    // The same for the next applied write to /feature, not armed already.
+    case ActionKind::LoseZkConnectionOnFeature:
+      return hasBudget(&Bounds::zk_connection_losses) && !zk_.lostResponses().contains(zk::paths::kFeature);
     case ActionKind::ProcessEvent: return brokerOk(a.broker) && broker(a.broker).alive() && !broker(a.broker).controller().events.empty();
     // The propagation task of a broker whose ZooKeeper session is valid, with changes to write.
     case ActionKind::PropagateIsrChanges: {
@@ -541,6 +544,10 @@ void ImplCluster::apply(const Action& a) {
       spend(&Bounds::zk_connection_losses);
       zk_.view().loseNextResponse(statePath(a.tp));
       break;
+    case ActionKind::LoseZkConnectionOnFeature:
+      spend(&Bounds::zk_connection_losses);
+      zk_.view().loseNextResponse(std::string(zk::paths::kFeature));
+      break;
     case ActionKind::ProcessEvent: processEvent(a.broker); break;
     case ActionKind::LoseControllerSession:
       spend(&Bounds::controller_failovers);
@@ -639,6 +646,7 @@ Observation ImplCluster::observe() const {
     KCSPEC_ASSERT(feature.has_value());
     zk.feature = *feature;
   }
+  zk.lost_feature_write_response = zk_.lostResponses().contains(zk::paths::kFeature);
   zk.last_zxid = zk_.lastZxid();
   config_->brokers.forEach([&](BrokerId b) {
     // Only a controller on a protocol before AlterPartition registers PartitionReassignmentIsrChangeHandlers.

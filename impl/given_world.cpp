@@ -182,6 +182,7 @@ ImplCluster::ImplCluster(const Config& config, const Observation& given, Mutants
     KCSPEC_ASSERT(tp.topic < config_->topicCount());
     zk_.view().loseNextResponse(zk::paths::topicPartitionState(client.topicName(tp.topic), tp.partition));
   });
+  if (zk.lost_feature_write_response) zk_.view().loseNextResponse(std::string(zk::paths::kFeature));
   client.restoreLastZxid(zk.last_zxid);
 
   config_->brokers.forEach([&](BrokerId b) {

@@ -451,6 +451,21 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "`KafkaConfig.interBrokerProtocolVersion`, `KafkaController.maybeSetupFeatureVersioning`.",
      "its section of `spec/rules/actions.cpp`; `Controller::interBrokerProtocolVersion` in `spec/rules/controller.hpp`",
      "protocol 2.4 upgrade 3.8\nelect-controller 3\nsettle\ncrash 1\nsettle\nupgrade-ibp 1"},
+    {K::LoseZkConnectionOnFeature,
+     "The controller's ZooKeeper connection drops right after ZooKeeper applies the next write to `/feature`: "
+     "KafkaZkClient sends the write again on reconnection and the caller sees the resend's answer. Only "
+     "controllers write `/feature`, at failover (`maybeSetupFeatureVersioning`): a creation's resend answers "
+     "NODEEXISTS, which `createFeatureZNode` throws, so the failover fails — \"Error while electing or becoming "
+     "controller\" — and the controller moves (`triggerControllerMove`); the next controller finds the znode and "
+     "writes nothing more. A setData's resend (at any version) succeeds again and changes nothing. The action arms "
+     "the loss; the write that meets it comes with the next failover that writes `/feature`.",
+     "`/feature`'s next write has no loss armed already; a `zk-connection-losses` budget remains.",
+     "The connection's `lost_feature_write_response` (not a znode).",
+     "Nothing at once.",
+     "kafka.md §6.3.8 (`KafkaZkClient.retryRequestsUntilConnected`), §5.4 step 1 "
+     "(`KafkaController.maybeSetupFeatureVersioning`, `KafkaZkClient.createFeatureZNode`).",
+     "its section of `spec/rules/actions.cpp`; `maybeSetupFeatureVersioning` in `spec/rules/controller_failover.cpp`",
+     "zk-connection-loss-feature\nelect-controller 3"},
 }};
 
 constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{

@@ -347,13 +347,18 @@ std::optional<std::string> KafkaZkClient::getFeatureZNodeData() const {
   return node->data;
 }
 
+// Both through retryRequestUntilConnected: a lost response is resent, and the creation's resend
+// answers NODEEXISTS (response.maybeThrow()).
 void KafkaZkClient::createFeatureZNode(const FeatureZnode& node) {
-  const OpResult result = store_.create(std::string(paths::kFeature), payload::feature(node));
+  const OpResult result =
+      retryRequestUntilConnected({Op::create(std::string(paths::kFeature), payload::feature(node))}).front();
   if (result.code != Code::OK) throw KeeperException(result.code, std::string(paths::kFeature));
 }
 
 void KafkaZkClient::updateFeatureZNode(const FeatureZnode& node) {
-  const OpResult result = store_.setData(std::string(paths::kFeature), payload::feature(node), kMatchAnyVersion);
+  const OpResult result =
+      retryRequestUntilConnected({Op::setData(std::string(paths::kFeature), payload::feature(node), kMatchAnyVersion)})
+          .front();
   if (result.code != Code::OK) throw KeeperException(result.code, std::string(paths::kFeature));
 }
 

@@ -51,7 +51,8 @@ int actionWeight(const Config& config, const spec::ClusterState& state, const Ac
     case ActionKind::LoseZkConnection: return 3;
     case ActionKind::LoseBrokerSession: return deleting || reassigning ? 6 : 2;
     case ActionKind::PropagateIsrChanges: return 8;
-    case ActionKind::UpgradeIbp: return 8;  // a stopped broker: start it again on the new version soon
+    case ActionKind::UpgradeIbp: return 8;
+    case ActionKind::LoseZkConnectionOnFeature: return 2;  // a stopped broker: start it again on the new version soon
     case ActionKind::ElectController: return 10;
     case ActionKind::AutoRebalanceTimer: return 4;
     case ActionKind::NoticeSessionExpiry: return 4;

@@ -27,9 +27,10 @@ std::uint64_t splitmix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// The spec's enabled actions the SUT implements.
+// The spec's enabled actions the SUT implements (and its protocol has).
 std::vector<Action> candidates(const Config& config, const spec::ClusterState& state, const SutSession& sut) {
   std::vector<Action> enabled = spec::enabledActions(config, state);
+  std::erase_if(enabled, [&](const Action& a) { return !sut.speaks(a.kind); });
   if (const auto& implemented = sut.implementedActions()) {
     std::erase_if(enabled, [&](const Action& a) {
       return std::find(implemented->begin(), implemented->end(), a.kind) == implemented->end();

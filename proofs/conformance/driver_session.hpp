@@ -80,6 +80,11 @@ class SutSession {
   // Whether they carry /feature and the brokers' ibp_upgraded (protocol 5): if not, the driver
   // compares without them (withoutRollingUpgradeMembers).
   bool showsRollingUpgrades() const { return protocol_ >= kDriverProtocolRollingUpgradeVersion; }
+  // Whether the session's protocol has the action kind: `upgrade-ibp` and `zk-connection-loss-feature`
+  // came with version 5, and an older SUT is never sent them.
+  bool speaks(ActionKind kind) const {
+    return showsRollingUpgrades() || (kind != ActionKind::UpgradeIbp && kind != ActionKind::LoseZkConnectionOnFeature);
+  }
   // What of `world` this SUT is compared on.
   Observation comparable(const Observation& world) const;
   std::uint64_t starts() const { return starts_; }

@@ -62,6 +62,7 @@ Use use(const Action& action) {
     case ActionKind::LoseBrokerSession:  // broker session losses: not in this run's configuration
     case ActionKind::PropagateIsrChanges:  // ISR changes written by leaders: not on this run's protocol
     case ActionKind::UpgradeIbp:           // rolling upgrades: not in this run's configuration
+    case ActionKind::LoseZkConnectionOnFeature:  // ZooKeeper connection losses: not in this run's configuration
       return Use::Never;
     case ActionKind::DeliverStopReplicaResponse:
       return action.error ? Use::Never : Use::Always;

@@ -374,6 +374,16 @@ void loseZkConnectionApply(const Config&, ClusterState& s, const Action& a, Step
   s.world.zk.lost_write_responses.insert(a.tp);
 }
 
+// ---- zk-connection-loss-feature: the next write ZooKeeper applies to /feature loses its response;
+// controller_failover.cpp answers that write with its resend's answer.
+
+bool loseZkConnectionOnFeatureEnabled(const Config&, const ClusterState& s, const Action&) {
+  return !s.world.zk.lost_feature_write_response;
+}
+void loseZkConnectionOnFeatureApply(const Config&, ClusterState& s, const Action&, StepObserver&) {
+  s.world.zk.lost_feature_write_response = true;
+}
+
 // ---- lose-broker-session: a running broker's session expires (its registration vanishes).
 
 bool loseBrokerSessionEnabled(const Config&, const ClusterState& s, const Action& a) {
@@ -429,6 +439,7 @@ constexpr std::array<ActionRule, kActionKindCount> kRules = {{
     {K::LoseBrokerSession, loseBrokerSessionEnabled, loseBrokerSessionApply},
     {K::PropagateIsrChanges, propagateIsrChangesEnabled, propagateIsrChangesApply},
     {K::UpgradeIbp, upgradeIbpEnabled, upgradeIbpApply},
+    {K::LoseZkConnectionOnFeature, loseZkConnectionOnFeatureEnabled, loseZkConnectionOnFeatureApply},
 }};
 
 static_assert([] {

@@ -64,12 +64,21 @@ void initializePartitionReassignments(Controller& ctl) {
 // before it Disabled, in the format of this controller's version (FeatureZNode V2 from 3.3-IV0);
 // created when absent, rewritten when it differs (an unfenced write). The finalized features
 // are not modeled (world.md 14): a fresh cluster's defaults, or none after a Disabled status.
+// A write whose response the connection lost (`zk-connection-loss-feature`) is resent: the
+// creation's resend answers NODEEXISTS, which createFeatureZNode throws (the failover fails); a
+// setData at any version succeeds again.
 void maybeSetupFeatureVersioning(Controller& ctl) {
   const MetadataVersion version = ctl.interBrokerProtocolVersion();
   const FeatureZnode wanted{
       .status = version >= MetadataVersion::IBP_2_7_IV0 ? FeatureZnodeStatus::Enabled : FeatureZnodeStatus::Disabled,
       .format_version = static_cast<std::uint8_t>(version >= MetadataVersion::IBP_3_3_IV0 ? 2 : 1)};
-  if (ctl.zk().feature != wanted) ctl.zk().feature = wanted;  // createFeatureZNode or updateFeatureZNode
+  ZooKeeperData& zk = ctl.zk();
+  if (zk.feature == wanted) return;
+  const bool create = zk.feature.status == FeatureZnodeStatus::Absent;
+  zk.feature = wanted;  // createFeatureZNode or updateFeatureZNode, applied
+  if (!zk.lost_feature_write_response) return;
+  zk.lost_feature_write_response = false;
+  if (create) throw KafkaException{"NodeExistsException: KeeperErrorCode = NodeExists for /feature"};
 }
 
 // §5.4 onControllerFailover, in Kafka's order (watches are the `active` flag; the schedulers are

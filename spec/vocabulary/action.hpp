@@ -49,9 +49,11 @@ enum class ActionKind : std::uint8_t {
   PropagateIsrChanges,    // recovery: a broker's propagation task writes its ISR changes as one /isr_change_notification child
   // rolling upgrade
   UpgradeIbp,             // perturbation: a stopped broker is given the upgrade inter.broker.protocol.version
+  // ZooKeeper
+  LoseZkConnectionOnFeature,  // perturbation: the connection drops after the next write to /feature is applied
 };
 
-inline constexpr std::size_t kActionKindCount = 29;
+inline constexpr std::size_t kActionKindCount = 30;
 
 // The arguments an action names besides its kind (its text form and its candidates follow).
 enum class ActionArgs : std::uint8_t {
@@ -173,6 +175,10 @@ inline constexpr std::array<ActionDefinition, kActionKindCount> kDefinitions = {
     {K::UpgradeIbp, "upgrade-ibp", A::Broker, "", P::Always, &Bounds::ibp_upgrades, "upgrade-ibp <broker>", "broker",
      "A rolling upgrade's step: a stopped broker is given the configuration's `upgrade inter.broker.protocol.version`; "
      "it runs with that value from its next start."},
+    {K::LoseZkConnectionOnFeature, "zk-connection-loss-feature", A::None, "", P::Always, &Bounds::zk_connection_losses,
+     "zk-connection-loss-feature", "controller",
+     "The controller's ZooKeeper connection drops right after ZooKeeper applies the next write to `/feature`; the "
+     "client resends it, and a creation's resend answers NODEEXISTS, which fails the controller's failover."},
 }};
 }  // namespace action_table
 

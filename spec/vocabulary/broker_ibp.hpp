@@ -25,10 +25,12 @@ constexpr MetadataVersion newestInterBrokerProtocolVersion(const Config& config)
                                                       : config.inter_broker_protocol_version;
 }
 
-// `world` without /feature and without the brokers' rolling-upgrade flags: what a SUT of driver
+// `world` without /feature (and a lost response of its write) and without the brokers'
+// rolling-upgrade flags: what a SUT of driver
 // protocol 4 or older reports (it cannot state a configuration with an upgrade).
 inline Observation withoutRollingUpgradeMembers(Observation world) {
   world.zk.feature = FeatureZnode{};
+  world.zk.lost_feature_write_response = false;
   for (BrokerData& broker : world.brokers) broker.ibp_upgraded = false;
   return world;
 }

@@ -111,6 +111,9 @@ struct ZooKeeperData {
   // controller reads them all and deletes them (kafka.md §5.6.4).
   PartitionSet isr_change_notifications;
   FeatureZnode feature;  // /feature
+  // Not data but the connection, like lost_write_responses (`zk-connection-loss-feature`): the next
+  // write ZooKeeper applies to /feature loses its response.
+  bool lost_feature_write_response = false;
   friend constexpr bool operator==(const ZooKeeperData&, const ZooKeeperData&) = default;
 };
 

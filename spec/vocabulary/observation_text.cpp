@@ -247,6 +247,7 @@ void visitSlots(const Config& config, const Observation& o, Emit&& emit) {
   emit("/log_dir_event_notification", ids(zk.log_dir_event_notifications));
   emit("zookeeper lost_write_responses", partitions(config, zk.lost_write_responses));
   emit("/isr_change_notification", partitions(config, zk.isr_change_notifications));
+  emit("zookeeper lost_feature_write_response", zk.lost_feature_write_response ? "true" : "");
   emit("/feature", zk.feature.status == FeatureZnodeStatus::Absent
                        ? ""
                        : fmt::format("status={} version={}",

@@ -24,7 +24,7 @@ inline std::string rollingUpgradeScenario(std::string_view from, std::string_vie
   text += "inter.broker.protocol.version " + std::string(from) + "\n";
   if (!to.empty()) text += "upgrade inter.broker.protocol.version " + std::string(to) + "\nbound ibp-upgrades 3\n";
   text += "topic t\n  partition 0 replicas 1,2\n  exists-at-start true\ntopic u\n  partition 0 replicas 2,3\n";
-  text += "bound crashes 3\nbound isr-shrinks 1\nbound topic-creations 1\nsteps\n";
+  text += "bound crashes 3\nbound isr-shrinks 1\nbound topic-creations 1\nbound zk-connection-losses 1\nsteps\n";
   return text;
 }
 
@@ -135,6 +135,41 @@ void createTopicsFollowsTheController(Run& upgraded_controller, Run& old_control
   old_controller.step("crash 3").step("upgrade-ibp 3").step("start 3").step("elect-controller 1").drain();
   old_controller.step("create-topic u");
   EXPECT_EQ(old_controller.world().zk.topics[1].topic_id, kNoTopicId);
+}
+
+// `zk-connection-loss-feature` (kafka.md §6.3.8): a lost response to /feature's creation is resent
+// and answered NODEEXISTS, so the first failover fails and the controller moves; the next one
+// finds /feature as it wants it and writes nothing. `run` on 3.8-IV0.
+template <class Run>
+void aLostFeatureCreationFailsTheFailover(Run& run) {
+  run.step("zk-connection-loss-feature");
+  EXPECT_TRUE(run.world().zk.lost_feature_write_response);
+  EXPECT_FALSE(run.enabled("zk-connection-loss-feature")) << "armed already";
+  run.step("elect-controller 3");
+  expectFeature(run.world(), FeatureZnodeStatus::Enabled, 2);  // the first send was applied
+  EXPECT_FALSE(run.world().zk.lost_feature_write_response);
+  EXPECT_EQ(run.world().zk.controller, kNoLeader) << "triggerControllerMove deleted /controller";
+  EXPECT_FALSE(run.world().brokers[3].controller.active);
+  EXPECT_EQ(run.world().zk.controller_epoch, 1);
+  run.step("elect-controller 2").drain();
+  EXPECT_EQ(run.world().zk.controller, 2);
+  EXPECT_TRUE(run.world().brokers[2].controller.active);
+  EXPECT_EQ(run.world().zk.controller_epoch, 2);
+  expectFeature(run.world(), FeatureZnodeStatus::Enabled, 2);
+}
+
+// The same loss on a rewrite (setData at any version) changes nothing: its resend succeeds too.
+// `run`: 2.4 with an upgrade to 3.8.
+template <class Run>
+void aLostFeatureRewriteChangesNothing(Run& run) {
+  run.step("elect-controller 3").drain();
+  expectFeature(run.world(), FeatureZnodeStatus::Disabled, 1);
+  run.step("zk-connection-loss-feature");
+  run.step("crash 3").step("upgrade-ibp 3").step("start 3").step("elect-controller 3");
+  expectFeature(run.world(), FeatureZnodeStatus::Enabled, 2);
+  EXPECT_FALSE(run.world().zk.lost_feature_write_response);
+  EXPECT_EQ(run.world().zk.controller, 3);
+  EXPECT_TRUE(run.world().brokers[3].controller.active);
 }
 
 }  // namespace kcspec::testing

@@ -215,6 +215,21 @@ bound isr-shrinks 1
 bound perturbations 2
 )";
 
+// A rolling upgrade on two brokers (docs/world.md convention 14): a broker stopped, upgraded from
+// 2.4 to 3.8 and started again runs beside one still on 2.4, as leader or controller.
+constexpr std::string_view kRollingUpgrade = R"(name rolling-upgrade-small
+brokers 1 2
+alive-at-start 1 2
+inter.broker.protocol.version 2.4
+upgrade inter.broker.protocol.version 3.8
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound crashes 1
+bound ibp-upgrades 1
+bound perturbations 2
+)";
+
 struct MutantCase {
   std::string_view mutant;
   std::string_view config;

@@ -163,7 +163,8 @@ TEST(IndependenceRelation, HoldsForTheSpecInEveryState) {
   for (std::string_view text : {mutant_cases::kCrash, mutant_cases::kShrinkCrash, mutant_cases::kShutdownDelete,
                                 mutant_cases::kPreferredDelete, mutant_cases::kNoDeleteFailover,
                                 mutant_cases::kLogDirFailure, mutant_cases::kZkConnectionLoss,
-                                mutant_cases::kBrokerSessionLoss, mutant_cases::kOldProtocol}) {
+                                mutant_cases::kBrokerSessionLoss, mutant_cases::kOldProtocol,
+                                mutant_cases::kRollingUpgrade}) {
     const Config config = configNamed(text);
     SCOPED_TRACE(config.name);
     total += checkRelation(SpecSystem(config));
@@ -175,7 +176,8 @@ TEST(IndependenceRelation, HoldsForTheReferenceImplementationInEveryState) {
   RelationCounts total;
   for (std::string_view text : {mutant_cases::kCrash, mutant_cases::kShrinkCrash, mutant_cases::kShutdown,
                                 mutant_cases::kLogDirFailure, mutant_cases::kZkConnectionLoss,
-                                mutant_cases::kBrokerSessionLoss, mutant_cases::kOldProtocol}) {
+                                mutant_cases::kBrokerSessionLoss, mutant_cases::kOldProtocol,
+                                mutant_cases::kRollingUpgrade}) {
     const Config config = configNamed(text);
     SCOPED_TRACE(config.name);
     total += checkRelation(ImplSystem(config));
@@ -304,6 +306,12 @@ TEST(ReducedSearch, FindsWhatTheFullSearchFindsWithZooKeeperConnectionLosses) {
 
 TEST(ReducedSearch, FindsWhatTheFullSearchFindsOnAnOldProtocol) {
   const Config config = configNamed(mutant_cases::kOldProtocol);
+  expectSameVerdicts(SpecSystem(config));
+  expectSameVerdicts(ImplSystem(config));
+}
+
+TEST(ReducedSearch, FindsWhatTheFullSearchFindsInARollingUpgrade) {
+  const Config config = configNamed(mutant_cases::kRollingUpgrade);
   expectSameVerdicts(SpecSystem(config));
   expectSameVerdicts(ImplSystem(config));
 }

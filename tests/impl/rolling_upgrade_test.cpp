@@ -62,6 +62,13 @@ TEST(ImplRollingUpgrade, ALeaderFollowsItsOwnVersion) {
   cases::aLeaderFollowsItsOwnVersion(upgraded_leader, old_leader);
 }
 
+TEST(ImplRollingUpgrade, ALostResponseToFeaturesCreationFailsTheFailover) {
+  UpgradeRun run("3.8");
+  cases::aLostFeatureCreationFailsTheFailover(run);
+  UpgradeRun rewrite("2.4", "3.8");
+  cases::aLostFeatureRewriteChangesNothing(rewrite);
+}
+
 TEST(ImplRollingUpgrade, CreateTopicsFollowsTheController) {
   UpgradeRun upgraded("2.4", "3.8");
   UpgradeRun old("2.4", "3.8");

@@ -46,6 +46,13 @@ TEST(RollingUpgrade, ALeaderFollowsItsOwnVersion) {
   cases::aLeaderFollowsItsOwnVersion(upgraded_leader, old_leader);
 }
 
+TEST(RollingUpgrade, ALostResponseToFeaturesCreationFailsTheFailover) {
+  UpgradeRun run("3.8");
+  cases::aLostFeatureCreationFailsTheFailover(run);
+  UpgradeRun rewrite("2.4", "3.8");
+  cases::aLostFeatureRewriteChangesNothing(rewrite);
+}
+
 TEST(RollingUpgrade, CreateTopicsFollowsTheController) {
   UpgradeRun upgraded("2.4", "3.8");
   UpgradeRun old("2.4", "3.8");

@@ -396,6 +396,7 @@ std::vector<std::pair<Action, std::string>> everyKind() {
       {{.kind = ActionKind::LoseBrokerSession, .broker = 2}, "lose-broker-session 2"},
       {{.kind = ActionKind::PropagateIsrChanges, .broker = 3}, "propagate-isr-changes 3"},
       {{.kind = ActionKind::UpgradeIbp, .broker = 1}, "upgrade-ibp 1"},
+      {{.kind = ActionKind::LoseZkConnectionOnFeature}, "zk-connection-loss-feature"},
   };
 }
 
