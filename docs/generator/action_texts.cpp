@@ -465,7 +465,7 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "kafka.md §6.3.8 (`KafkaZkClient.retryRequestsUntilConnected`), §5.4 step 1 "
      "(`KafkaController.maybeSetupFeatureVersioning`, `KafkaZkClient.createFeatureZNode`).",
      "its section of `spec/rules/actions.cpp`; `maybeSetupFeatureVersioning` in `spec/rules/controller_failover.cpp`",
-     "zk-connection-loss-feature\nelect-controller 3"},
+     "elect-controller 3\nsettle\nzk-connection-loss-feature"},
 }};
 
 constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{

@@ -39,10 +39,12 @@ TEST(ImplCluster, InitialStateRegistersBrokersInIdOrderAndWritesStartingTopics) 
   const std::vector<Action> enabled = cluster.enabledActions();
   for (const Action& a : enabled) EXPECT_NE(a.kind, ActionKind::ElectPreferredLeader);
   // The candidates without arguments come first: zk-reassign-invalid needs no controller (an admin
-  // tool writes /admin/reassign_partitions), so with its bound it leads; then the topic actions.
+  // tool writes /admin/reassign_partitions), so with its bound it leads, and zk-connection-loss-feature
+  // with its own; then the topic actions.
   const auto delete_t = std::find(enabled.begin(), enabled.end(), Action{.kind = ActionKind::DeleteTopic, .topic = 0});
   ASSERT_NE(delete_t, enabled.end());
-  EXPECT_EQ(delete_t - enabled.begin(), config.bounds.zk_reassignments > 0 ? 1 : 0);
+  const long argumentless = (config.bounds.zk_reassignments > 0 ? 1 : 0) + (config.bounds.zk_connection_losses > 0 ? 1 : 0);
+  EXPECT_EQ(delete_t - enabled.begin(), argumentless);
   if (config.bounds.zk_reassignments > 0) {
     EXPECT_EQ(enabled.front(), (Action{.kind = ActionKind::ZkReassignInvalid}));
   }
