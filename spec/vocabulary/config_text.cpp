@@ -246,27 +246,13 @@ class ConfigParser {
     } else if (keyword == "inter.broker.protocol.version") {
       once(ibp_line_, line, keyword);
       arity(line, args, 1, "inter.broker.protocol.version <version>");
-      const std::optional<MetadataVersion> version = parseMetadataVersion(args[0]);
-      if (!version) {
-        fail(line, fmt::format("inter.broker.protocol.version `{}` is not a valid version (Kafka 3.8 knows {} … {}, "
-                               "spelled as `2.7-IV2` or as a release, `2.7`)",
-                               args[0], metadataVersionName(MetadataVersion::IBP_0_8_0),
-                               metadataVersionName(kLatestProductionMetadataVersion)));
-      }
-      config_.inter_broker_protocol_version = *version;
+      config_.inter_broker_protocol_version = parseVersion(line, "inter.broker.protocol.version", args[0]);
     } else if (keyword == "upgrade") {
       once(upgrade_line_, line, keyword);
       if (args.size() != 2 || args[0] != "inter.broker.protocol.version") {
         fail(line, "wrong number of arguments: expected `upgrade inter.broker.protocol.version <version>`");
       }
-      const std::optional<MetadataVersion> version = parseMetadataVersion(args[1]);
-      if (!version) {
-        fail(line, fmt::format("upgrade inter.broker.protocol.version `{}` is not a valid version (Kafka 3.8 knows {} … "
-                               "{}, spelled as `2.7-IV2` or as a release, `2.7`)",
-                               args[1], metadataVersionName(MetadataVersion::IBP_0_8_0),
-                               metadataVersionName(kLatestProductionMetadataVersion)));
-      }
-      config_.upgrade_inter_broker_protocol_version = *version;
+      config_.upgrade_inter_broker_protocol_version = parseVersion(line, "upgrade inter.broker.protocol.version", args[1]);
     } else if (keyword == "topic") {
       arity(line, args, 1, "topic <name>");
       if (const auto problem = topicNameProblem(args[0])) fail(line, *problem);
@@ -362,6 +348,17 @@ class ConfigParser {
   };
 
   [[noreturn]] void fail(int line, std::string message) const { throw TextError(file_, line, std::move(message)); }
+  // A MetadataVersion in Kafka's spelling, for the statement `what`.
+  MetadataVersion parseVersion(int line, std::string_view what, std::string_view text) const {
+    const std::optional<MetadataVersion> version = parseMetadataVersion(text);
+    if (!version) {
+      fail(line, fmt::format("{} `{}` is not a valid version (Kafka 3.8 knows {} … {}, spelled as `2.7-IV2` or as a "
+                             "release, `2.7`)",
+                             what, text, metadataVersionName(MetadataVersion::IBP_0_8_0),
+                             metadataVersionName(kLatestProductionMetadataVersion)));
+    }
+    return *version;
+  }
 
   void once(std::optional<int>& seen, int line, std::string_view what) {
     if (seen) fail(line, fmt::format("`{}` is given twice (first at line {})", what, *seen));
