@@ -2,10 +2,11 @@
 // system under test speaking the driver protocol (docs/driver-protocol.md) on stdin/stdout:
 // `kcspec drive -- kcspec sut` must pass, `kcspec drive -- kcspec sut --mutant M3` must fail.
 // Every request gets exactly one reply; bad requests get error replies, never an exit. It exits 0
-// after quit or at the end of its input. It speaks protocols 1 to 4: after an init for protocol
+// after quit or at the end of its input. It speaks protocols 1 to 6: after an init for protocol
 // 2, `given` loads a world as the controller's current state (impl::ImplCluster(config, world));
 // a configuration that names inter.broker.protocol.version needs an init for protocol 3; its
-// observations carry topic ids after an init for protocol 4.
+// observations carry topic ids after an init for protocol 4, /feature and the rolling-upgrade
+// members for 5, and a configuration that bounds zk-session-expiries needs an init for 6.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -82,6 +83,7 @@ Reply observationReply(ReplyType type, std::int64_t id, const impl::ImplCluster&
   reply.type = type;
   reply.id = id;
   Observation world = cluster.observe();
+  if (protocol < conformance::kDriverProtocolSessionExpiryVersion) world.zk.session_expiring_writes = PartitionSet{};
   if (protocol < conformance::kDriverProtocolRollingUpgradeVersion) world = withoutRollingUpgradeMembers(std::move(world));
   if (protocol < conformance::kDriverProtocolTopicIdsVersion) world = withoutTopicIds(std::move(world));
   reply.observation = std::move(world);
@@ -138,7 +140,11 @@ int runSut(impl::Mutants mutants) {
         const int needed = conformance::neededProtocol(*parsed_config, false);
         if (init->protocol < needed) {
           send(errorReply(init->id, ErrorCode::BadConfig,
-                          needed == conformance::kDriverProtocolRollingUpgradeVersion
+                          needed == conformance::kDriverProtocolSessionExpiryVersion
+                              ? fmt::format("bound zk-session-expiries {} (a session expiring in the middle of an "
+                                            "event) is part of protocol {}; init asked for protocol {}",
+                                            parsed_config->bounds.zk_session_expiries, needed, init->protocol)
+                          : needed == conformance::kDriverProtocolRollingUpgradeVersion
                               ? fmt::format("upgrade inter.broker.protocol.version {} (a rolling upgrade) is part of "
                                             "protocol {}; init asked for protocol {}",
                                             metadataVersionName(*parsed_config->upgrade_inter_broker_protocol_version),

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "impl/controller/kafka_controller.hpp"
 #include "impl/zookeeper/kafka_zk_client.hpp"
 #include "impl/zookeeper/zk_data.hpp"
@@ -260,6 +262,11 @@ bool ImplCluster::isEnabled(const Action& a) const {
     // The same for the next applied write to /feature, not armed already.
     case ActionKind::LoseZkConnectionOnFeature:
       return hasBudget(&Bounds::zk_connection_losses) && !zk_.lostResponses().contains(zk::paths::kFeature);
+    // The next controller to write the partition's state znode will meet its session expired:
+    // a partition in ZooKeeper, not armed already.
+    case ActionKind::ExpireZkSession:
+      return partitionIdOk(a.tp) && partitionExistsInZk(a.tp) && hasBudget(&Bounds::zk_session_expiries) &&
+             !zk_.sessionExpiringWrites().contains(statePath(a.tp));
     case ActionKind::ProcessEvent: return brokerOk(a.broker) && broker(a.broker).alive() && !broker(a.broker).controller().events.empty();
     // The propagation task of a broker whose ZooKeeper session is valid, with changes to write.
     case ActionKind::PropagateIsrChanges: {
@@ -322,6 +329,8 @@ std::vector<Action> ImplCluster::enabledActions() const {
 template <class Run>
 void ImplCluster::withController(BrokerId b, Run run) {
   zk::KafkaZkClient client(zk_, *config_);
+  client.onSessionExpiryBeforeWrites(
+      [this, b](const std::vector<std::string>& state_paths) { return maybeExpireSessionBeforeWrites(b, state_paths); });
   BrokerChannel channel(brokers_);
   ControllerServices services{b, *config_, client, channel, StateChangeLogger(log_, b), mutants_,
                               [this] { routeWatchEvents(); }, [this](TopicIndex t) { return randomTopicUuid(t); },
@@ -350,6 +359,28 @@ void ImplCluster::routeWatchEvents() {
   }
 }
 
+void ImplCluster::expireBrokerSession(BrokerId b) {
+  // The broker's one ZooKeeper client: its registration and, held by the same session in Kafka,
+  // /controller (kcspec's store keeps the two in sessions of their own).
+  brokers_[static_cast<std::size_t>(b)].controller().session_lost = true;
+  zk_.closeSession(zk::registrationSession(b));
+  const zk::Znode* controller = zk_.find(zk::paths::kController);
+  if (controller != nullptr && zk::payload::decodeController(controller->data) == b) {
+    zk_.closeSession(zk::controllerSession(b));
+  }
+}
+
+bool ImplCluster::maybeExpireSessionBeforeWrites(BrokerId b, const std::vector<std::string>& state_paths) {
+  const bool armed = std::any_of(state_paths.begin(), state_paths.end(),
+                                 [&](const std::string& path) { return zk_.sessionExpiringWrites().contains(path); });
+  KafkaControllerState& module = brokers_[static_cast<std::size_t>(b)].controller();
+  if (!armed || module.session_lost || !zk_.exists(zk::paths::brokerId(b))) return false;
+  zk_.takeSessionExpiry(state_paths);
+  expireBrokerSession(b);
+  module.events.clearAndPut(ControllerEvent{.kind = ControllerEventKind::Expire});
+  return true;
+}
+
 void ImplCluster::controllerSessionExpired(BrokerId b) {
   KafkaControllerState& module = brokers_[static_cast<std::size_t>(b)].controller();
   module.session_lost = true;
@@ -368,7 +399,15 @@ void ImplCluster::processEvent(BrokerId b) {
 }
 
 void ImplCluster::electController(BrokerId b) {
-  withController(b, [](KafkaController& controller) { controller.elect(); });
+  withController(b, [](KafkaController& controller) {
+    try {
+      controller.elect();
+    } catch (const KafkaThrowable&) {
+      // Kafka's elect() runs within an event (Startup, Reelect, …) whose process() logs what
+      // escapes it: after a session expired during the failover, triggerControllerMove's read of
+      // /controller (docs/world.md convention 15).
+    }
+  });
 }
 
 void ImplCluster::deliverStopReplicaResponse(BrokerId b, bool error) {
@@ -528,18 +567,14 @@ void ImplCluster::apply(const Action& a) {
       // (routeWatchEvents).
       client.propagateLogDirEvent(a.broker);
       break;
-    case ActionKind::LoseBrokerSession: {
+    case ActionKind::LoseBrokerSession:
       spend(&Bounds::broker_session_losses);
-      // The broker's one ZooKeeper client: its registration and, held by the same session in
-      // Kafka, /controller (kcspec's store keeps the two in sessions of their own).
-      brokers_[static_cast<std::size_t>(a.broker)].controller().session_lost = true;
-      zk_.closeSession(zk::registrationSession(a.broker));
-      const zk::Znode* controller = zk_.find(zk::paths::kController);
-      if (controller != nullptr && zk::payload::decodeController(controller->data) == a.broker) {
-        zk_.closeSession(zk::controllerSession(a.broker));
-      }
+      expireBrokerSession(a.broker);
       break;
-    }
+    case ActionKind::ExpireZkSession:
+      spend(&Bounds::zk_session_expiries);
+      zk_.armSessionExpiry(statePath(a.tp));
+      break;
     case ActionKind::LoseZkConnection:
       spend(&Bounds::zk_connection_losses);
       zk_.view().loseNextResponse(statePath(a.tp));
@@ -596,6 +631,9 @@ Observation ImplCluster::observe() const {
     }
     for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
       if (zk_.lostResponses().contains(zk::paths::topicPartitionState(name, p))) zk.lost_write_responses.insert({t, p});
+      if (zk_.sessionExpiringWrites().contains(zk::paths::topicPartitionState(name, p))) {
+        zk.session_expiring_writes.insert({t, p});
+      }
       if (const zk::Znode* state = zk_.find(zk::paths::topicPartitionState(name, p))) {
         if (auto decoded = zk::payload::decodePartitionState(state->data, state->stat.version)) {
           topic.states[static_cast<std::size_t>(p)] = PartitionStateZnode{decoded->leader_and_isr, decoded->controller_epoch};

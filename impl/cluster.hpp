@@ -122,6 +122,13 @@ class ImplCluster {
   Uuid randomTopicUuid(TopicIndex t) const;          // Uuid.randomUuid() for a topic id (impl/uuid.hpp)
   void processEvent(BrokerId b);
   void electController(BrokerId b);
+  // lose-broker-session's effects: b's client loses its session, and with it b's registration and
+  // the /controller it holds (the store's watches fire; apply() routes them).
+  void expireBrokerSession(BrokerId b);
+  // zk-session-expiry: whether controller b's session expires just before its call writing
+  // `state_paths` — when one is armed and b's session is still its own; then it expires and b's
+  // client queues Expire with clearAndPut (docs/world.md convention 15).
+  bool maybeExpireSessionBeforeWrites(BrokerId b, const std::vector<std::string>& state_paths);
   void deliverStopReplicaResponse(BrokerId b, bool error);
   void deliverLeaderAndIsrResponse(BrokerId b);
   template <class Run>

@@ -183,6 +183,10 @@ ImplCluster::ImplCluster(const Config& config, const Observation& given, Mutants
     zk_.view().loseNextResponse(zk::paths::topicPartitionState(client.topicName(tp.topic), tp.partition));
   });
   if (zk.lost_feature_write_response) zk_.view().loseNextResponse(std::string(zk::paths::kFeature));
+  zk.session_expiring_writes.forEach([&](TopicPartition tp) {
+    KCSPEC_ASSERT(tp.topic < config_->topicCount());
+    zk_.armSessionExpiry(zk::paths::topicPartitionState(client.topicName(tp.topic), tp.partition));
+  });
   client.restoreLastZxid(zk.last_zxid);
 
   config_->brokers.forEach([&](BrokerId b) {

@@ -466,11 +466,37 @@ constexpr std::array<ActionDoc, kActionKindCount> kActionDocs = {{
      "(`KafkaController.maybeSetupFeatureVersioning`, `KafkaZkClient.createFeatureZNode`).",
      "its section of `spec/rules/actions.cpp`; `maybeSetupFeatureVersioning` in `spec/rules/controller_failover.cpp`",
      "elect-controller 3\nsettle\nzk-connection-loss-feature"},
+    {K::ExpireZkSession,
+     "The ZooKeeper session of the controller that next writes partition `p`'s state znode expires just before that "
+     "call — `KafkaZkClient.updateLeaderAndIsr` (an election, an ISR removal, `updateLeaderEpoch`, AlterPartition) "
+     "or `createTopicPartitionStatesRaw` (New→Online), whose writes are pipelined: none of the call's writes is "
+     "applied. The expiry is the broker's whole session, as with `lose-broker-session`: `/brokers/ids/<b>` and the "
+     "`/controller` it holds go, and its client's expiry handler queues **Expire** with `clearAndPut` at once. The "
+     "event runs on, and every later ZooKeeper request of it answers SESSIONEXPIRED: a fenced write throws "
+     "`KeeperException$SessionExpiredException` (the multi has no results), and so does a read whose caller throws "
+     "the response's exception. Kafka's own catches decide what happens next: the partition and replica state "
+     "machines swallow it (\"Error while moving some partitions to … state\"; a batch not yet flushed stays), "
+     "the elections' and ISR removal's raw reads fail each partition, New→Online logs each partition it was "
+     "creating as failed (with the target NewPartition), a reassignment answers UNKNOWN_SERVER_ERROR and goes on "
+     "with the next partition, AlterPartition answers UNKNOWN_SERVER_ERROR, and anything else ends the event "
+     "(\"Error processing event\"; during a failover, `triggerControllerMove`'s read of `/controller` fails too). "
+     "Expire then resigns and RegisterBrokerAndReelect registers the broker again. The action arms the expiry; it "
+     "is met by whichever controller writes `p`'s state next, unless that controller's session is already lost.",
+     "`p` is listed by its topic's znode and has no expiry armed already; a `zk-session-expiries` budget remains.",
+     "The sessions' `session_expiring_writes` (not a znode).",
+     "Nothing at once.",
+     "docs/world.md convention 15: `KafkaZkClient.retryRequestsUntilConnected` and "
+     "`unwrapResponseWithControllerEpochCheck`, `ZooKeeperClient.reinitialize` and the controller's "
+     "`beforeInitializingSession` (`clearAndPut(Expire)`), the catches of `ZkPartitionStateMachine.handleStateChanges`, "
+     "`ZkReplicaStateMachine.handleStateChanges` and `KafkaController.process` (kafka.md §6.3.9).",
+     "its section of `spec/rules/actions.cpp`; `maybeExpireSession` in `spec/rules/zookeeper.cpp`",
+     "elect-controller 3\nsettle\nzk-session-expiry t-0"},
 }};
 
 constexpr std::array<EventDoc, std::size(kControllerEventNames)> kEventDocs = {{
     {E::Expire, "The controller's ZooKeeper session expired: it resigns.",
-     "`notice-session-expiry b` (with `clearAndPut`: the events queued before it are dropped).",
+     "`notice-session-expiry b` (with `clearAndPut`: the events queued before it are dropped), and the session "
+     "expiry a controller meets in the middle of an event (`zk-session-expiry`), at once, as the event goes on.",
      "`activeControllerId` becomes −1 and `onControllerResignation` runs: the controller's context is reset, its "
      "queued requests are dropped with its channel manager, and the module is neither active nor session-lost any "
      "more — it may win a later election.",

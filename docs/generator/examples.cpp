@@ -47,6 +47,7 @@ bound zk-preferred-elections 1
 bound log-dir-failures 1
 bound zk-connection-losses 1
 bound broker-session-losses 1
+bound zk-session-expiries 1
 )";
 
 constexpr int kMaxSettleSteps = 1000;

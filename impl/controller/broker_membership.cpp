@@ -57,7 +57,10 @@ void KafkaController::onBrokerStartup(BrokerSet newBrokers) {
   }
   // INFO "Some replicas … for topics scheduled for deletion … are on the newly restarted brokers …"
   if (!queued.empty()) tdm_.resumeDeletionForTopics(queued);
-  // registerBrokerModificationsHandler: BrokerModifications is not modeled (docs/world.md).
+  // registerBrokerModificationsHandler: BrokerModifications is not modeled (docs/world.md), but
+  // registerZNodeChangeHandlerAndCheckExistence's check of each /brokers/ids/<b> is a request,
+  // which fails once the session has expired (docs/world.md convention 15).
+  newBrokers.forEach([&](BrokerId b) { static_cast<void>(services_.zk.pathExists(zk::paths::brokerId(b))); });
 }
 
 void KafkaController::onBrokerFailure(BrokerSet deadBrokers) {

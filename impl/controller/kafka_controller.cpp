@@ -243,8 +243,8 @@ void KafkaController::processTopicIds(TopicSet topics) {
 
 void KafkaController::updateLeaderAndIsrCache(PartitionSet partitions) {
   partitions.forEach([&](TopicPartition tp) {
-    const zk::PartitionStateRead read = services_.zk.getTopicPartitionState(tp);
-    if (read.state) context_.putPartitionLeadershipInfo(tp, *read.state);
+    const std::optional<LeaderIsrAndControllerEpoch> state = services_.zk.getTopicPartitionStates(tp);
+    if (state) context_.putPartitionLeadershipInfo(tp, *state);
   });
 }
 

@@ -163,10 +163,10 @@ void KafkaController::updateReplicaAssignmentForPartition(TopicPartition tp, con
 
 bool KafkaController::isReassignmentComplete(TopicPartition tp, const ReplicaAssignment& assignment) const {
   if (!assignment.isBeingReassigned()) return true;
-  const zk::PartitionStateRead read = services_.zk.getTopicPartitionState(tp);
-  if (!read.state) return false;
+  const std::optional<LeaderIsrAndControllerEpoch> state = services_.zk.getTopicPartitionStates(tp);
+  if (!state) return false;
   for (BrokerId r : assignment.targetReplicas()) {
-    if (!read.state->leader_and_isr.isr.contains(r)) return false;
+    if (!state->leader_and_isr.isr.contains(r)) return false;
   }
   return true;
 }
@@ -245,7 +245,7 @@ void KafkaController::updateLeaderEpochAndSendRequest(TopicPartition tp, const R
 std::optional<LeaderIsrAndControllerEpoch> KafkaController::updateLeaderEpoch(TopicPartition tp) {
   for (int round = 0;; ++round) {
     KCSPEC_ASSERT(round < kMaxRetryRounds);
-    const zk::PartitionStateRead read = services_.zk.getTopicPartitionState(tp);
+    const zk::PartitionStateRead read{zk::Code::OK, services_.zk.getTopicPartitionStates(tp)};
     if (!read.state) {
       throw IllegalStateException(fmt::format("Cannot update leader epoch for partition {} as leaderAndIsr path is empty. "
                                               "This could mean we somehow tried to reassign a partition that doesn't exist",

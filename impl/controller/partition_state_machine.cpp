@@ -173,9 +173,20 @@ std::vector<TopicPartition> PartitionStateMachine::initializeLeaderAndIsrForPart
     to_create.emplace(tp, LeaderIsrAndControllerEpoch{LeaderAndIsr::make(live.front(), live), context_.epoch});
   }
   if (to_create.empty()) return {};
-  // A ControllerMovedException escapes (ERROR in the controller log first); no other throwable
-  // can come out of the in-memory store.
-  const auto responses = services_.zk.createTopicPartitionStatesRaw(to_create, context_.epochZkVersion);
+  // A ControllerMovedException escapes (ERROR in the controller log first); any other exception
+  // (the session expired before the call, docs/world.md convention 15) fails every partition being
+  // created, logged with the target NewPartition.
+  std::vector<std::pair<TopicPartition, zk::Code>> responses;
+  try {
+    responses = services_.zk.createTopicPartitionStatesRaw(to_create, context_.epochZkVersion);
+  } catch (const ControllerMovedException&) {
+    throw;
+  } catch (const KafkaThrowable& e) {
+    for (const auto& [tp, _] : to_create) {
+      logFailedStateChange(tp, context_.partitionState(tp), PartitionState::NewPartition, e.failure());
+    }
+    return {};
+  }
   std::vector<TopicPartition> initialized;
   for (const auto& [tp, code] : responses) {
     const LeaderIsrAndControllerEpoch& state = to_create.at(tp);
@@ -216,7 +227,9 @@ std::pair<ElectionOutcomes, std::vector<TopicPartition>> PartitionStateMachine::
   std::vector<std::pair<TopicPartition, LeaderAndIsr>> valid;
   for (TopicPartition tp : partitions) {
     const zk::PartitionStateRead read = services_.zk.getTopicPartitionState(tp);
-    if (read.state) {
+    if (read.code != zk::Code::OK && read.code != zk::Code::NONODE) {  // getDataResponse.resultException
+      failed.emplace(tp, keeperFailure(read.code, zk::paths::topicPartitionState(services_.zk.topicName(tp.topic), tp.partition)));
+    } else if (read.state) {
       if (read.state->controller_epoch > context_.epoch) {
         failed.emplace(tp, StateChangeFailedException(
                                fmt::format("Aborted leader election for partition {} since the LeaderAndIsr path was already "

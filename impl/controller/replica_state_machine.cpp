@@ -200,7 +200,9 @@ ReplicaStateMachine::doRemoveReplicasFromIsr(BrokerId replicaId, const std::vect
   std::vector<TopicPartition> missing;
   for (TopicPartition tp : partitions) {
     const zk::PartitionStateRead read = services_.zk.getTopicPartitionState(tp);
-    if (!read.state) {
+    if (read.code != zk::Code::OK && read.code != zk::Code::NONODE) {  // getDataResponse.resultException
+      without_replica.emplace(tp, keeperFailure(read.code, zk::paths::topicPartitionState(services_.zk.topicName(tp.topic), tp.partition)));
+    } else if (!read.state) {
       missing.push_back(tp);
     } else if (read.state->controller_epoch > context_.epoch) {
       without_replica.emplace(

@@ -27,6 +27,12 @@ std::vector<OpResult> KafkaZkClient::retryRequestUntilConnected(const std::vecto
   return results;
 }
 
+void KafkaZkClient::maybeExpireSession(const std::vector<std::string>& state_paths) {
+  if (!state_paths.empty() && !store_.sessionExpired() && expire_session_before_ && expire_session_before_(state_paths)) {
+    store_.expireSession();
+  }
+}
+
 OpResult KafkaZkClient::fenced(Op op, std::int32_t expected_zk_version) {
   if (expected_zk_version < 0) return retryRequestUntilConnected({std::move(op)}).front();
   const std::vector<OpResult> results =
@@ -168,6 +174,9 @@ std::vector<int> KafkaZkClient::getTopicPartitionChildren(TopicIndex topic) cons
 
 std::vector<std::pair<TopicPartition, Code>> KafkaZkClient::createTopicPartitionStatesRaw(
     const std::map<TopicPartition, LeaderIsrAndControllerEpoch>& states, std::int32_t expected_zk_version) {
+  std::vector<std::string> state_paths;
+  for (const auto& [tp, _] : states) state_paths.push_back(paths::topicPartitionState(topicName(tp.topic), tp.partition));
+  maybeExpireSession(state_paths);
   // createTopicPartitions, then createTopicPartition: parents, errors ignored (NODEEXISTS).
   TopicSet topics;
   for (const auto& [tp, _] : states) topics.insert(tp.topic);
@@ -186,14 +195,27 @@ std::vector<std::pair<TopicPartition, Code>> KafkaZkClient::createTopicPartition
 }
 
 PartitionStateRead KafkaZkClient::getTopicPartitionState(TopicPartition tp) const {
+  // A raw response: SESSIONEXPIRED is its code, for the caller to make a failure of.
+  if (store_.sessionExpired()) return PartitionStateRead{Code::SESSIONEXPIRED, std::nullopt};
   const Znode* node = store_.find(paths::topicPartitionState(topicName(tp.topic), tp.partition));
   if (node == nullptr) return PartitionStateRead{Code::NONODE, std::nullopt};
   return PartitionStateRead{Code::OK, payload::decodePartitionState(node->data, node->stat.version)};
 }
 
+std::optional<LeaderIsrAndControllerEpoch> KafkaZkClient::getTopicPartitionStates(TopicPartition tp) const {
+  const PartitionStateRead read = getTopicPartitionState(tp);
+  if (read.code != Code::OK && read.code != Code::NONODE) {
+    throw KeeperException(read.code, paths::topicPartitionState(topicName(tp.topic), tp.partition));
+  }
+  return read.state;
+}
+
 UpdateLeaderAndIsrResult KafkaZkClient::updateLeaderAndIsr(const std::map<TopicPartition, LeaderAndIsr>& leader_and_isrs,
                                                            std::int32_t controller_epoch,
                                                            std::int32_t expected_zk_version) {
+  std::vector<std::string> state_paths;
+  for (const auto& [tp, _] : leader_and_isrs) state_paths.push_back(paths::topicPartitionState(topicName(tp.topic), tp.partition));
+  maybeExpireSession(state_paths);
   UpdateLeaderAndIsrResult result;
   for (const auto& [tp, lai] : leader_and_isrs) {
     const std::string path = paths::topicPartitionState(topicName(tp.topic), tp.partition);

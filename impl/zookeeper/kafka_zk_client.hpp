@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -57,8 +58,20 @@ class KafkaZkClient {
   // Either backend: the cluster's in-memory store or the real ZooKeeper it points to.
   KafkaZkClient(Store& store, const Config& config) : store_(store.view()), config_(config) {}
 
+  // A controller's client: what decides, before each call that writes state znodes
+  // (updateLeaderAndIsr, createTopicPartitionStatesRaw), whether its session expires just before
+  // that call (`zk-session-expiry`, docs/world.md convention 15) — the cluster's, which also
+  // expires the broker's session and queues Expire. From then on every request of this client
+  // answers SESSIONEXPIRED (StoreView::expireSession).
+  void onSessionExpiryBeforeWrites(std::function<bool(const std::vector<std::string>& state_paths)> expire) {
+    expire_session_before_ = std::move(expire);
+  }
+
   // The top-level persistent paths (Kafka's createTopLevelPaths).
   void createTopLevelPaths();
+
+  // pathExists (an exists request): whether the znode is there.
+  bool pathExists(std::string_view path) const { return store_.exists(path); }
 
   // --- brokers
   std::int64_t registerBroker(BrokerId id);  // returns the broker epoch (czxid)
@@ -92,7 +105,10 @@ class KafkaZkClient {
   // --- partition states
   std::vector<std::pair<TopicPartition, Code>> createTopicPartitionStatesRaw(
       const std::map<TopicPartition, LeaderIsrAndControllerEpoch>& states, std::int32_t expected_zk_version);
+  // getTopicPartitionStatesRaw for one partition: OK, NONODE, or SESSIONEXPIRED (an expired session).
   PartitionStateRead getTopicPartitionState(TopicPartition tp) const;
+  // getTopicPartitionStates for one partition: none on NONODE; any other failure is a KeeperException.
+  std::optional<LeaderIsrAndControllerEpoch> getTopicPartitionStates(TopicPartition tp) const;
   UpdateLeaderAndIsrResult updateLeaderAndIsr(const std::map<TopicPartition, LeaderAndIsr>& leader_and_isrs,
                                               std::int32_t controller_epoch, std::int32_t expected_zk_version);
 
@@ -197,6 +213,7 @@ class KafkaZkClient {
   const std::string& topicName(TopicIndex topic) const { return config_.topics[static_cast<std::size_t>(topic)].name; }
 
  private:
+  void maybeExpireSession(const std::vector<std::string>& state_paths);
   // One fenced write: [check(/controller_epoch, v), op] when v ≥ 0, else the op alone.
   OpResult fenced(Op op, std::int32_t expected_zk_version);
   // A multi-op sent until it is answered: once, or twice when its response was lost after
@@ -208,6 +225,7 @@ class KafkaZkClient {
 
   StoreView store_;
   const Config& config_;
+  std::function<bool(const std::vector<std::string>&)> expire_session_before_;
 };
 
 }  // namespace kcspec::impl::zk

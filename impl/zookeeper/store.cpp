@@ -1,36 +1,60 @@
 // StoreView: one branch per call between the two backends (store.hpp).
 #include "impl/zookeeper/store.hpp"
 
+#include "impl/errors.hpp"
 #include "impl/zookeeper/real_zk_store.hpp"
 #include "spec/vocabulary/assert.hpp"
 
 namespace kcspec::impl::zk {
 
-const Znode* StoreView::find(std::string_view path) const { return real_ ? real_->find(path) : memory_->find(path); }
+void StoreView::requireSession(std::string_view path) const {
+  if (session_expired_) throw KeeperException(Code::SESSIONEXPIRED, path);
+}
+
+const Znode* StoreView::find(std::string_view path) const {
+  requireSession(path);
+  return real_ ? real_->find(path) : memory_->find(path);
+}
 
 std::pair<Code, std::vector<std::string>> StoreView::getChildren(std::string_view path) const {
+  requireSession(path);
   return real_ ? real_->getChildren(path) : memory_->getChildren(path);
 }
 
 OpResult StoreView::create(std::string path, std::string data, SessionId owner) {
+  requireSession(path);
   return real_ ? real_->create(std::move(path), std::move(data), owner) : memory_->create(std::move(path), std::move(data), owner);
 }
 
 OpResult StoreView::createSequential(std::string prefix, std::string data) {
+  requireSession(prefix);
   return real_ ? real_->createSequential(std::move(prefix), std::move(data))
                : memory_->createSequential(std::move(prefix), std::move(data));
 }
 
 OpResult StoreView::setData(std::string path, std::string data, std::int32_t version) {
+  requireSession(path);
   return real_ ? real_->setData(std::move(path), std::move(data), version)
                : memory_->setData(std::move(path), std::move(data), version);
 }
 
 OpResult StoreView::remove(std::string path, std::int32_t version) {
+  requireSession(path);
   return real_ ? real_->remove(std::move(path), version) : memory_->remove(std::move(path), version);
 }
 
-std::vector<OpResult> StoreView::multi(const std::vector<Op>& ops) { return real_ ? real_->multi(ops) : memory_->multi(ops); }
+// A multi whose session expired has no results: KafkaZkClient throws KeeperException.create(code),
+// naming no path.
+std::vector<OpResult> StoreView::multi(const std::vector<Op>& ops) {
+  requireSession({});
+  return real_ ? real_->multi(ops) : memory_->multi(ops);
+}
+
+bool Store::takeSessionExpiry(const std::vector<std::string>& paths) {
+  bool met = false;
+  for (const std::string& path : paths) met |= session_expiring_writes_.erase(path) > 0;
+  return met;
+}
 
 void StoreView::loseNextResponse(std::string path) {
   KCSPEC_ASSERT(lost_ != nullptr);

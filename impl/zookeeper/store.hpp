@@ -26,6 +26,9 @@ class RealZkStore;  // impl/zookeeper/real_zk_store.hpp
 // The paths whose next applied write loses its response: the client's connection drops just
 // after ZooKeeper applied it (`zk-connection-loss`, kafka.md §6.3.8). Client-side state, not data.
 using LostResponses = std::set<std::string, std::less<>>;
+// The state znodes whose next write by a controller meets that controller's session expired
+// (`zk-session-expiry`, docs/world.md convention 15). Client-side state, like LostResponses.
+using SessionExpiringWrites = std::set<std::string, std::less<>>;
 
 class StoreView {
  public:
@@ -63,10 +66,20 @@ class StoreView {
   void loseNextResponse(std::string path);
   bool takeLostResponse(std::string_view path);
 
+  // This client's session expired (docs/world.md convention 15): from now on every read and write
+  // through this view answers SESSIONEXPIRED — thrown as KeeperException$SessionExpiredException,
+  // which is what KafkaZkClient's callers make of it (a fenced multi has no results; a read
+  // throws its response's exception). Watches are registered in the client alone and stay.
+  void expireSession() { session_expired_ = true; }
+  bool sessionExpired() const { return session_expired_; }
+
  private:
+  void requireSession(std::string_view path) const;
+
   ZkStore* memory_;
   RealZkStore* real_;
   LostResponses* lost_;  // null: a client without a connection to lose (restoring a world)
+  bool session_expired_ = false;
 };
 
 class Store {
@@ -94,11 +107,17 @@ class Store {
   const std::map<std::string, Znode, std::less<>>& nodes() const { return memory_.nodes(); }
   // The paths armed by `zk-connection-loss` and not yet written (with either backend).
   const LostResponses& lostResponses() const { return lost_responses_; }
+  // The state-znode paths armed by `zk-session-expiry` and not yet met.
+  const SessionExpiringWrites& sessionExpiringWrites() const { return session_expiring_writes_; }
+  void armSessionExpiry(std::string path) { session_expiring_writes_.insert(std::move(path)); }
+  // Takes the armings `paths` meet; whether there was one.
+  bool takeSessionExpiry(const std::vector<std::string>& paths);
 
  private:
   ZkStore memory_;
   RealZkStore* real_ = nullptr;
   LostResponses lost_responses_;
+  SessionExpiringWrites session_expiring_writes_;
 };
 
 }  // namespace kcspec::impl::zk

@@ -19,6 +19,7 @@ std::string_view codeMessage(Code code) {
     case Code::NOTEMPTY: return "Directory not empty";
     case Code::NOCHILDRENFOREPHEMERALS: return "NoChildrenForEphemerals";
     case Code::RUNTIMEINCONSISTENCY: return "RuntimeInconsistency";
+    case Code::SESSIONEXPIRED: return "Session expired";
   }
   return "Unknown";
 }
@@ -32,6 +33,7 @@ std::string_view exceptionSimpleName(Code code) {
     case Code::NOTEMPTY: return "NotEmptyException";
     case Code::NOCHILDRENFOREPHEMERALS: return "NoChildrenForEphemeralsException";
     case Code::RUNTIMEINCONSISTENCY: return "RuntimeInconsistencyException";
+    case Code::SESSIONEXPIRED: return "SessionExpiredException";
   }
   return "KeeperException";
 }

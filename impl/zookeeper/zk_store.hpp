@@ -23,7 +23,9 @@
 namespace kcspec::impl::zk {
 
 // The KeeperException codes the controller distinguishes.
-enum class Code : std::uint8_t { OK, NONODE, NODEEXISTS, BADVERSION, NOTEMPTY, NOCHILDRENFOREPHEMERALS, RUNTIMEINCONSISTENCY };
+// SESSIONEXPIRED is never a store's answer: a client whose session expired answers it itself
+// (StoreView::expireSession).
+enum class Code : std::uint8_t { OK, NONODE, NODEEXISTS, BADVERSION, NOTEMPTY, NOCHILDRENFOREPHEMERALS, RUNTIMEINCONSISTENCY, SESSIONEXPIRED };
 
 // "NoNode", "NodeExists", … — KeeperException's getCodeMessage.
 std::string_view codeMessage(Code code);

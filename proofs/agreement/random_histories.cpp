@@ -49,6 +49,7 @@ int actionWeight(const Config& config, const spec::ClusterState& state, const Ac
     case ActionKind::DeliverLeaderAndIsrResponse: return 10;
     case ActionKind::FailLogDir: return deleting || reassigning ? 6 : 3;
     case ActionKind::LoseZkConnection: return 3;
+    case ActionKind::ExpireZkSession: return 3;
     case ActionKind::LoseBrokerSession: return deleting || reassigning ? 6 : 2;
     case ActionKind::PropagateIsrChanges: return 8;
     case ActionKind::UpgradeIbp: return 8;

@@ -11,6 +11,7 @@
 namespace kcspec::conformance {
 
 int neededProtocol(const Config& config, bool from_given_world) {
+  if (config.bounds.zk_session_expiries > 0) return kDriverProtocolSessionExpiryVersion;
   if (config.upgrade_inter_broker_protocol_version) return kDriverProtocolRollingUpgradeVersion;
   if (config.inter_broker_protocol_version != kLatestProductionMetadataVersion) return kDriverProtocolIbpVersion;
   return from_given_world ? kDriverProtocolGivenVersion : 1;

@@ -43,14 +43,16 @@ namespace kcspec::conformance {
 // `version` and fields the observations carry (docs/driver-protocol.md, "Versions").
 // Version 4 adds topic ids to observations; version 5 the /feature znode and a broker's
 // `ibp_upgraded` to observations, and a configuration's `upgrade inter.broker.protocol.version`
-// with the `upgrade-ibp` action (rolling upgrades). The driver asks for the newest first and, from
+// with the `upgrade-ibp` action (rolling upgrades); version 6 the `zk-session-expiry` action, its
+// bound `zk-session-expiries` and ZooKeeper's `session_expiring_writes`. The driver asks for the newest first and, from
 // a SUT that answers unsupported_protocol, for the version the run needs, comparing without what
 // that version lacks.
-inline constexpr int kDriverProtocolVersion = 5;
+inline constexpr int kDriverProtocolVersion = 6;
 inline constexpr int kDriverProtocolGivenVersion = 2;
 inline constexpr int kDriverProtocolIbpVersion = 3;
 inline constexpr int kDriverProtocolTopicIdsVersion = 4;
 inline constexpr int kDriverProtocolRollingUpgradeVersion = 5;
+inline constexpr int kDriverProtocolSessionExpiryVersion = 6;
 // The version a run asks for (above).
 int neededProtocol(const Config& config, bool from_given_world);
 

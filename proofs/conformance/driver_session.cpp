@@ -37,6 +37,11 @@ std::string printableShortened(std::string_view line) {
 
 // Why a SUT that does not speak the protocol a run asks for cannot make it.
 std::string whyProtocol(const Config& config, int protocol) {
+  if (protocol == kDriverProtocolSessionExpiryVersion) {
+    return fmt::format("; the configuration bounds zk-session-expiries ({}), and a session expiring in the middle "
+                       "of an event is part of protocol {}",
+                       config.bounds.zk_session_expiries, kDriverProtocolSessionExpiryVersion);
+  }
   if (protocol == kDriverProtocolRollingUpgradeVersion) {
     return fmt::format("; the configuration names an upgrade inter.broker.protocol.version ({}), and a rolling "
                        "upgrade is part of protocol {}",
@@ -67,6 +72,7 @@ SutSession::SutSession(SutOptions options, const Config& config, std::optional<O
 
 Observation SutSession::comparable(const Observation& world) const {
   Observation out = showsRollingUpgrades() ? world : withoutRollingUpgradeMembers(world);
+  if (!showsSessionExpiries()) out.zk.session_expiring_writes = PartitionSet{};
   return showsTopicIds() ? out : withoutTopicIds(std::move(out));
 }
 

@@ -82,9 +82,13 @@ class SutSession {
   bool showsRollingUpgrades() const { return protocol_ >= kDriverProtocolRollingUpgradeVersion; }
   // Whether the session's protocol has the action kind: `upgrade-ibp` and `zk-connection-loss-feature`
   // came with version 5, and an older SUT is never sent them.
+  // `zk-session-expiry` came with version 6.
   bool speaks(ActionKind kind) const {
+    if (kind == ActionKind::ExpireZkSession) return showsSessionExpiries();
     return showsRollingUpgrades() || (kind != ActionKind::UpgradeIbp && kind != ActionKind::LoseZkConnectionOnFeature);
   }
+  // Whether observations carry ZooKeeper's session_expiring_writes (protocol 6).
+  bool showsSessionExpiries() const { return protocol_ >= kDriverProtocolSessionExpiryVersion; }
   // What of `world` this SUT is compared on.
   Observation comparable(const Observation& world) const;
   std::uint64_t starts() const { return starts_; }

@@ -60,6 +60,7 @@ Use use(const Action& action) {
     case ActionKind::FailLogDir:  // log-directory failures: not in this run's configuration
     case ActionKind::LoseZkConnection:  // ZooKeeper connection losses: not in this run's configuration
     case ActionKind::LoseBrokerSession:  // broker session losses: not in this run's configuration
+    case ActionKind::ExpireZkSession:    // session expiries in the middle of an event: the same
     case ActionKind::PropagateIsrChanges:  // ISR changes written by leaders: not on this run's protocol
     case ActionKind::UpgradeIbp:           // rolling upgrades: not in this run's configuration
     case ActionKind::LoseZkConnectionOnFeature:  // ZooKeeper connection losses: not in this run's configuration

@@ -284,6 +284,8 @@ void TraceStreamWriter::emitState(const std::string& action) {
     if ((options_.observations && (fields_.empty() || shows_features)) || config_.upgrade_inter_broker_protocol_version) {
       header.version = kTraceFormatRollingUpgradeVersion;
     }
+    // A controller's session expiring in the middle of an event: its action, bound and armings.
+    if (config_.bounds.zk_session_expiries > 0) header.version = kTraceFormatSessionExpiryVersion;
     if (given_) {
       // The whole world in the compact form: what it leaves out holds its default.
       header.version = std::max(header.version, kTraceFormatGivenVersion);

@@ -392,7 +392,8 @@ KCSPEC_WALK_FIELDS(FeatureZnode, x.status, x.format_version)
 KCSPEC_WALK_FIELDS(ZooKeeperData, bySlot(x.brokers, v.shape.brokers()), bySlot(x.topics, v.shape.topics()),
                    x.controller, x.controller_epoch, x.controller_epoch_zk_version, x.delete_topics, x.last_zxid,
                    x.reassign_partitions, x.preferred_replica_election, x.log_dir_event_notifications,
-                   x.lost_write_responses, x.isr_change_notifications, x.feature, x.lost_feature_write_response)
+                   x.lost_write_responses, x.isr_change_notifications, x.feature, x.lost_feature_write_response,
+                   x.session_expiring_writes)
 KCSPEC_WALK_FIELDS(PartitionContext, x.assignment, x.leadership, x.state, bySlot(x.replica_states, v.shape.brokers()))
 KCSPEC_WALK_FIELDS(ControllerContextData, x.epoch, x.epoch_zk_version, bySlot(x.live_broker_epochs, v.shape.brokers()),
                    x.shutting_down_broker_ids, x.all_topics, bySlot(x.partitions, v.shape.partitions()),
@@ -453,7 +454,7 @@ KCSPEC_WALK_FIELDS(Observation, x.zk, bySlot(x.brokers, v.shape.brokers()))
 // Bounds: its per-kind fields in kBoundNames' order, then the overall bound.
 template <class V, Is<Bounds> T>
 void walk(V& v, T& x) {
-  static_assert(kBoundNames.size() == 18, "walk every per-kind bound");
+  static_assert(kBoundNames.size() == 19, "walk every per-kind bound");
   walk(v, x.crashes);
   walk(v, x.controlled_shutdowns);
   walk(v, x.controller_failovers);
@@ -472,6 +473,7 @@ void walk(V& v, T& x) {
   walk(v, x.zk_connection_losses);
   walk(v, x.broker_session_losses);
   walk(v, x.ibp_upgrades);
+  walk(v, x.zk_session_expiries);
   walk(v, x.perturbations);
 }
 
@@ -559,7 +561,7 @@ void copyTopic(const TopicZnodes& from, TopicZnodes& to, const StateShape& shape
 }
 
 void copyZooKeeper(const ZooKeeperData& from, ZooKeeperData& to, const StateShape& shape) {
-  static_assert(kWalkedFields<ZooKeeperData> == 14, "copy every field of ZooKeeperData");
+  static_assert(kWalkedFields<ZooKeeperData> == 15, "copy every field of ZooKeeperData");
   copySlots(from.brokers, to.brokers, shape.brokers());
   for (const std::uint8_t t : shape.topics()) copyTopic(from.topics[t], to.topics[t], shape);
   to.controller = from.controller;
@@ -578,6 +580,7 @@ void copyZooKeeper(const ZooKeeperData& from, ZooKeeperData& to, const StateShap
   to.isr_change_notifications = from.isr_change_notifications;
   to.feature = from.feature;
   to.lost_feature_write_response = from.lost_feature_write_response;
+  to.session_expiring_writes = from.session_expiring_writes;
 }
 
 void copyContext(const ControllerContextData& from, ControllerContextData& to, const StateShape& shape) {
@@ -645,7 +648,7 @@ bool sameTopic(const TopicZnodes& a, const TopicZnodes& b, const StateShape& sha
 }
 
 bool sameZooKeeper(const ZooKeeperData& a, const ZooKeeperData& b, const StateShape& shape) {
-  static_assert(kWalkedFields<ZooKeeperData> == 14, "compare every field of ZooKeeperData");
+  static_assert(kWalkedFields<ZooKeeperData> == 15, "compare every field of ZooKeeperData");
   if (!sameSlots(a.brokers, b.brokers, shape.brokers())) return false;
   for (const std::uint8_t t : shape.topics()) {
     if (!sameTopic(a.topics[t], b.topics[t], shape)) return false;
@@ -659,7 +662,8 @@ bool sameZooKeeper(const ZooKeeperData& a, const ZooKeeperData& b, const StateSh
          a.preferred_replica_election == b.preferred_replica_election &&
          a.log_dir_event_notifications == b.log_dir_event_notifications &&
          a.lost_write_responses == b.lost_write_responses && a.isr_change_notifications == b.isr_change_notifications &&
-         a.feature == b.feature && a.lost_feature_write_response == b.lost_feature_write_response;
+         a.feature == b.feature && a.lost_feature_write_response == b.lost_feature_write_response &&
+         a.session_expiring_writes == b.session_expiring_writes;
 }
 
 bool sameContext(const ControllerContextData& a, const ControllerContextData& b, const StateShape& shape) {

@@ -64,7 +64,7 @@ inline constexpr std::size_t kWalkedFields<PreferredReplicaElectionZnode> = 2;
 template <>
 inline constexpr std::size_t kWalkedFields<FeatureZnode> = 2;
 template <>
-inline constexpr std::size_t kWalkedFields<ZooKeeperData> = 14;
+inline constexpr std::size_t kWalkedFields<ZooKeeperData> = 15;
 template <>
 inline constexpr std::size_t kWalkedFields<PartitionContext> = 4;
 template <>

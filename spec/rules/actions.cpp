@@ -287,7 +287,12 @@ bool electControllerEnabled(const Config&, const ClusterState& s, const Action& 
 }
 void electControllerApply(const Config& config, ClusterState& s, const Action& a, StepObserver& observer) {
   Controller ctl{config, s.world, a.broker, observer};
-  elect(ctl);
+  try {
+    elect(ctl);
+  } catch (const KafkaException&) {
+    // Kafka's elect() runs within an event (Startup, Reelect, …) whose process() logs what escapes
+    // it: after a session expired during the failover, triggerControllerMove's read of /controller.
+  }
 }
 
 // ---- auto-rebalance-timer: scheduled at failover and after each run, until resignation.
@@ -384,6 +389,17 @@ void loseZkConnectionOnFeatureApply(const Config&, ClusterState& s, const Action
   s.world.zk.lost_feature_write_response = true;
 }
 
+// ---- zk-session-expiry: the session of the next controller to write the partition's state znode
+// expires just before that write (zookeeper.cpp maybeExpireSession): a partition in ZooKeeper, not
+// armed already.
+
+bool expireZkSessionEnabled(const Config&, const ClusterState& s, const Action& a) {
+  return partitionExists(s, a.tp) && !s.world.zk.session_expiring_writes.contains(a.tp);
+}
+void expireZkSessionApply(const Config&, ClusterState& s, const Action& a, StepObserver&) {
+  s.world.zk.session_expiring_writes.insert(a.tp);
+}
+
 // ---- lose-broker-session: a running broker's session expires (its registration vanishes).
 
 bool loseBrokerSessionEnabled(const Config&, const ClusterState& s, const Action& a) {
@@ -440,6 +456,7 @@ constexpr std::array<ActionRule, kActionKindCount> kRules = {{
     {K::PropagateIsrChanges, propagateIsrChangesEnabled, propagateIsrChangesApply},
     {K::UpgradeIbp, upgradeIbpEnabled, upgradeIbpApply},
     {K::LoseZkConnectionOnFeature, loseZkConnectionOnFeatureEnabled, loseZkConnectionOnFeatureApply},
+    {K::ExpireZkSession, expireZkSessionEnabled, expireZkSessionApply},
 }};
 
 static_assert([] {

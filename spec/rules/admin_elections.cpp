@@ -290,6 +290,8 @@ void processControlledShutdown(Controller& ctl, BrokerId broker, std::int64_t br
     doControlledShutdown(ctl, broker, broker_epoch);
   } catch (const ControllerMovedException&) {
     // Only the broker hears of it (Try); see the second Decision at the top of this file.
+  } catch (const KafkaException&) {
+    // The same for every NonFatal throwable (Try).
   }
 }
 
@@ -312,6 +314,8 @@ void processAlterPartition(Controller& ctl, BrokerId broker, std::int64_t broker
                               unknown_topic_id ? PartitionSet{} : PartitionSet{tp});
   } catch (const ControllerMovedException&) {
     return;  // UNKNOWN_SERVER_ERROR; see the second Decision at the top of this file
+  } catch (const KafkaException&) {
+    return;  // the same for every Throwable (a write whose session expired)
   }
   receiveAlterPartitionResponse(ctl.world, broker, tp, requested, response);
   if (response.answer != AlterPartitionAnswer::Accepted) return;

@@ -22,6 +22,16 @@ struct KafkaException {
   const char* what;
 };
 
+// KeeperException$SessionExpiredException: the controller's ZooKeeper session expired during the
+// event (`zk-session-expiry`, docs/world.md convention 15). From then until its Expire, every request of
+// the controller's client is answered SESSIONEXPIRED: a fenced write throws this
+// (KafkaZkClient.unwrapResponseWithControllerEpochCheck: a multi without results), and so do the
+// reads whose callers throw `resultException` — most of them; the callers that read raw
+// responses turn it into per-partition failures, as Kafka's do.
+struct SessionExpiredException : KafkaException {
+  SessionExpiredException() : KafkaException{"SessionExpiredException: KeeperErrorCode = Session expired"} {}
+};
+
 struct Controller {
   const Config& config;
   Observation& world;
@@ -30,7 +40,15 @@ struct Controller {
 
   ControllerData& module() { return world.brokers[static_cast<std::size_t>(id)].controller; }
   ControllerContextData& context() { return module().context; }
-  ZooKeeperData& zk() { return world.zk; }
+  // Whether this controller's session expired during the event (zookeeper.cpp maybeExpireSession).
+  bool session_expired = false;
+
+  // ZooKeeper, as this controller's client reaches it: every read and write goes through here, so
+  // after its session expired each one fails with SESSIONEXPIRED.
+  ZooKeeperData& zk() {
+    if (session_expired) throw SessionExpiredException{};
+    return world.zk;
+  }
   std::int32_t epoch() { return context().epoch; }
   // KafkaConfig.interBrokerProtocolVersion of the broker hosting this controller.
   MetadataVersion interBrokerProtocolVersion() const { return kcspec::interBrokerProtocolVersion(config, world, id); }

@@ -23,7 +23,10 @@ void changeState(Controller& ctl, TopicPartition tp, PartitionState target) {
 }
 
 // §2.5: New → Online. Leader = first live replica in assignment order, ISR = the live replicas.
-// Partitions without a live replica are logged as failed first; then the state znodes are created.
+// Partitions without a live replica are logged as failed first; then the state znodes are created
+// in one call (createTopicPartitionStatesRaw). A ControllerMovedException escapes; any other
+// exception from that call (the session expired, zookeeper.cpp maybeExpireSession) fails every
+// partition it was creating, logged with the target NewPartition as Kafka logs it.
 PartitionSet initializeLeaderAndIsrForPartitions(Controller& ctl, RequestBatch& batch, PartitionSet partitions) {
   PartitionSet to_create;
   partitions.forEach([&](TopicPartition tp) {
@@ -37,34 +40,49 @@ PartitionSet initializeLeaderAndIsrForPartitions(Controller& ctl, RequestBatch& 
       record(ctl, tp, PartitionState::NewPartition, PartitionState::OnlinePartition, ChangeOutcome::NoLiveReplica);
     }
   });
-  PartitionSet initialized;
-  to_create.forEach([&](TopicPartition tp) {
-    const ReplicaAssignment assignment = partitionFullReplicaAssignment(ctl.context(), tp);
+  const auto leaderAndIsrOf = [&](TopicPartition tp) {
     BrokerList live;
-    for (BrokerId r : assignment.replicas) {
+    for (BrokerId r : partitionFullReplicaAssignment(ctl.context(), tp).replicas) {
       if (isReplicaOnline(ctl.context(), r, tp)) live.push_back(r);
     }
-    const LeaderAndIsr leader_and_isr = LeaderAndIsr::make(live.front(), live);
-    if (createPartitionState(ctl, tp, leader_and_isr) != ZkCode::OK) {  // e.g. NODEEXISTS
+    return LeaderAndIsr::make(live.front(), live);
+  };
+  PartitionSet created;
+  try {
+    if (!to_create.empty()) maybeExpireSession(ctl, to_create);
+    to_create.forEach([&](TopicPartition tp) {
+      if (createPartitionState(ctl, tp, leaderAndIsrOf(tp)) == ZkCode::OK) created.insert(tp);
+    });
+  } catch (const ControllerMovedException&) {
+    throw;
+  } catch (const KafkaException&) {
+    to_create.forEach([&](TopicPartition tp) {
+      record(ctl, tp, stateOf(ctl, tp), PartitionState::NewPartition, ChangeOutcome::ZooKeeperError);
+    });
+    return PartitionSet{};
+  }
+  to_create.forEach([&](TopicPartition tp) {
+    if (!created.contains(tp)) {  // e.g. NODEEXISTS
       record(ctl, tp, PartitionState::NewPartition, PartitionState::OnlinePartition, ChangeOutcome::ZooKeeperError);
       return;
     }
-    const LeaderIsrAndControllerEpoch leadership{leader_and_isr, ctl.epoch()};
+    const LeaderIsrAndControllerEpoch leadership{leaderAndIsrOf(tp), ctl.epoch()};
     partition(ctl.context(), tp).leadership = leadership;
-    addLeaderAndIsrRequestForBrokers(ctl, batch, live, tp, leadership, assignment, /*is_new=*/true);
-    initialized.insert(tp);
+    addLeaderAndIsrRequestForBrokers(ctl, batch, leadership.leader_and_isr.isr, tp, leadership,
+                                     partitionFullReplicaAssignment(ctl.context(), tp), /*is_new=*/true);
   });
-  return initialized;
+  return created;
 }
 
-// §2.6: read each partition's state from ZooKeeper (never the cache), elect, write conditionally;
-// on BADVERSION, read and elect again. Within one atomic event nothing else writes the znode, so
-// BADVERSION only answers the resend of a write whose response was lost (§6.3.8), and the second
-// round succeeds (asserted). The partitions that fail are logged after the writes: a fenced write
-// (ControllerMovedException) aborts before any is logged.
-ElectionResults electLeaderForPartitions(Controller& ctl, RequestBatch& batch, PartitionSet partitions,
-                                         ElectionStrategy strategy) {
-  ElectionResults results;
+// §2.6 doElectLeaderForPartitions, one round: read the partitions' state znodes (never the cache),
+// elect a leader for each, write them all in one call (updateLeaderAndIsr), then cache and send
+// what was written. Returns the partitions whose write answered BADVERSION, to elect again: within
+// one atomic event nothing else writes the znode, so BADVERSION only answers the resend of a
+// write whose response was lost (§6.3.8), and the second round succeeds (asserted by the caller).
+// The round's failures are logged at its end (electLeaderForPartitions); an exception from the
+// write (ControllerMovedException, SessionExpiredException) leaves them unlogged.
+PartitionSet doElectLeaderForPartitions(Controller& ctl, RequestBatch& batch, PartitionSet partitions,
+                                        ElectionStrategy strategy, ElectionResults& results) {
   BoundedVector<StateChangeRecord, kMaxPartitions> failures;
   const auto fail = [&](TopicPartition tp, ChangeOutcome why) {
     failures.push_back(StateChangeRecord{ctl.id, false, tp, kNoLeader, static_cast<std::uint8_t>(stateOf(ctl, tp)),
@@ -72,31 +90,66 @@ ElectionResults electLeaderForPartitions(Controller& ctl, RequestBatch& batch, P
                                          why == ChangeOutcome::NoLeaderElected ? strategy : ElectionStrategy{}});
     results.failed.insert(tp);
   };
-  const auto elect = [&](TopicPartition tp) {
-    for (int attempt = 1;; ++attempt) {
-      KCSPEC_ASSERT(attempt <= kMaxStateWriteAttempts);
-      const std::optional<PartitionStateZnode> znode = readPartitionState(ctl.zk(), tp);
-      if (!znode) return fail(tp, ChangeOutcome::NoLeaderAndIsr);  // "LeaderAndIsr information doesn't exist …"
-      if (znode->controller_epoch > ctl.epoch()) return fail(tp, ChangeOutcome::WrittenByAnotherController);
-      const std::optional<ElectionDecision> decision =
-          electLeader(strategy, electionInputs(ctl, tp, znode->leader_and_isr));
-      ctl.observer.electionOutcome(tp, strategy, decision.has_value());
-      if (!decision) return fail(tp, ChangeOutcome::NoLeaderElected);  // "Failed to elect leader for partition …"
-      const LeaderAndIsr elected = electedLeaderAndIsr(znode->leader_and_isr, *decision);
-      std::int32_t new_version = 0;
-      const ZkCode code = updatePartitionState(ctl, tp, elected, new_version);
-      if (code == ZkCode::BADVERSION) continue;  // "… failed with bad ZK version. This will be retried."
-      KCSPEC_ASSERT(code == ZkCode::OK);
-      const LeaderIsrAndControllerEpoch leadership{elected.withPartitionEpoch(new_version), ctl.epoch()};
-      partition(ctl.context(), tp).leadership = leadership;
-      addLeaderAndIsrRequestForBrokers(ctl, batch, decision->recipients, tp, leadership,
-                                       *partition(ctl.context(), tp).assignment, /*is_new=*/false);
-      results.elected.insert(tp);
-      return;
+  // getTopicPartitionStatesRaw: a response that is neither OK nor NONODE (SESSIONEXPIRED) fails
+  // its partition with the response's exception.
+  PartitionSet valid;
+  std::array<LeaderAndIsr, kMaxPartitions> current{};
+  partitions.forEach([&](TopicPartition tp) {
+    std::optional<PartitionStateZnode> znode;
+    try {
+      znode = readPartitionState(ctl.zk(), tp);
+    } catch (const SessionExpiredException&) {
+      return fail(tp, ChangeOutcome::ZooKeeperError);
     }
-  };
-  partitions.forEach(elect);
+    if (!znode) return fail(tp, ChangeOutcome::NoLeaderAndIsr);  // "LeaderAndIsr information doesn't exist …"
+    if (znode->controller_epoch > ctl.epoch()) return fail(tp, ChangeOutcome::WrittenByAnotherController);
+    valid.insert(tp);
+    current[static_cast<std::size_t>(partitionIndex(tp))] = znode->leader_and_isr;
+  });
+  PartitionSet to_write;
+  std::array<LeaderAndIsr, kMaxPartitions> elected{};
+  std::array<BrokerList, kMaxPartitions> recipients{};
+  valid.forEach([&](TopicPartition tp) {
+    const std::size_t i = static_cast<std::size_t>(partitionIndex(tp));
+    const std::optional<ElectionDecision> decision = electLeader(strategy, electionInputs(ctl, tp, current[i]));
+    ctl.observer.electionOutcome(tp, strategy, decision.has_value());
+    if (!decision) return fail(tp, ChangeOutcome::NoLeaderElected);  // "Failed to elect leader for partition …"
+    to_write.insert(tp);
+    elected[i] = electedLeaderAndIsr(current[i], *decision);
+    recipients[i] = decision->recipients;
+  });
+  // updateLeaderAndIsr: one pipelined call.
+  PartitionSet written, retry;
+  std::array<std::int32_t, kMaxPartitions> new_versions{};
+  if (!to_write.empty()) maybeExpireSession(ctl, to_write);
+  to_write.forEach([&](TopicPartition tp) {
+    const std::size_t i = static_cast<std::size_t>(partitionIndex(tp));
+    const ZkCode code = updatePartitionState(ctl, tp, elected[i], new_versions[i]);
+    if (code == ZkCode::BADVERSION) return retry.insert(tp);  // "… failed with bad ZK version. This will be retried."
+    KCSPEC_ASSERT(code == ZkCode::OK);
+    written.insert(tp);
+  });
+  written.forEach([&](TopicPartition tp) {
+    const std::size_t i = static_cast<std::size_t>(partitionIndex(tp));
+    const LeaderIsrAndControllerEpoch leadership{elected[i].withPartitionEpoch(new_versions[i]), ctl.epoch()};
+    partition(ctl.context(), tp).leadership = leadership;
+    addLeaderAndIsrRequestForBrokers(ctl, batch, recipients[i], tp, leadership, *partition(ctl.context(), tp).assignment,
+                                     /*is_new=*/false);
+    results.elected.insert(tp);
+  });
   for (const StateChangeRecord& failure : failures) ctl.observer.stateChange(failure);
+  return retry;
+}
+
+// §2.6 electLeaderForPartitions: rounds until no write is to be retried.
+ElectionResults electLeaderForPartitions(Controller& ctl, RequestBatch& batch, PartitionSet partitions,
+                                         ElectionStrategy strategy) {
+  ElectionResults results;
+  PartitionSet remaining = partitions;
+  for (int round = 1; !remaining.empty(); ++round) {
+    KCSPEC_ASSERT(round <= kMaxStateWriteAttempts);
+    remaining = doElectLeaderForPartitions(ctl, batch, remaining, strategy, results);
+  }
   return results;
 }
 
@@ -172,9 +225,14 @@ ElectionResults handleStateChanges(Controller& ctl, PartitionSet partitions, Par
     const ElectionResults results = doHandleStateChanges(ctl, batch, partitions, target, strategy);
     sendRequestsToBrokers(ctl, batch);
     return results;
-  } catch (...) {  // the batch is not flushed (§2.3): what it holds stays for the next newBatch()
+  } catch (const ControllerMovedException&) {  // the batch is not flushed (§2.3): what it holds stays for the next newBatch()
     ctl.module().psm_batch_unflushed = !batch.empty();
     throw;
+  } catch (const KafkaException&) {  // "Error while moving some partitions to … state": every partition failed
+    ctl.module().psm_batch_unflushed = !batch.empty();
+    ElectionResults failed;
+    failed.failed = partitions;
+    return failed;
   }
 }
 

@@ -36,48 +36,77 @@ struct IsrRemovals {
   std::array<LeaderIsrAndControllerEpoch, kMaxPartitions> leadership{};
 };
 
-// §3.4 removeReplicasFromIsr: read each state znode, drop the replica from the ISR (a sole ISR
-// member stays), the leader becomes −1 if it was the replica; write conditionally, and on
-// BADVERSION (the resend of a write whose response was lost, §6.3.8) read and remove again.
-IsrRemovals removeReplicasFromIsr(Controller& ctl, BrokerId replica, PartitionSet partitions) {
-  IsrRemovals removals;
-  // Failures are logged after the writes: a fenced write (ControllerMovedException) aborts first.
+// §3.4 doRemoveReplicasFromIsr, one round: read each state znode (getTopicPartitionStatesFromZk),
+// drop the replica from the ISRs that hold it (a sole ISR member stays; the leader becomes −1 if it
+// was the replica), write those in one call (updateLeaderAndIsr), then cache every partition read
+// or written. Returns the partitions whose write answered BADVERSION (the resend of a write whose
+// response was lost, §6.3.8), to read and remove again. Failures are logged at the round's end: an
+// exception from the write (ControllerMovedException, SessionExpiredException) aborts first.
+PartitionSet doRemoveReplicasFromIsr(Controller& ctl, BrokerId replica, PartitionSet partitions, IsrRemovals& removals) {
   BoundedVector<std::pair<TopicPartition, ChangeOutcome>, kMaxPartitions> failures;
   const auto failed = [&](TopicPartition tp, ChangeOutcome why) { failures.push_back({tp, why}); };
-  // Whether the partition is done (false: its write met BADVERSION and is made again).
-  const auto remove = [&](TopicPartition tp) -> bool {
-    const std::optional<PartitionStateZnode> znode = readPartitionState(ctl.zk(), tp);
+  // A read that fails (SESSIONEXPIRED) fails its partition with the response's exception.
+  PartitionSet read_ok;
+  std::array<LeaderAndIsr, kMaxPartitions> current{};
+  partitions.forEach([&](TopicPartition tp) {
+    std::optional<PartitionStateZnode> znode;
+    try {
+      znode = readPartitionState(ctl.zk(), tp);
+    } catch (const SessionExpiredException&) {
+      return failed(tp, ChangeOutcome::ZooKeeperError);
+    }
     if (!znode) {  // missing: a failure, but silently dropped while the topic is queued for deletion (KAFKA-2937)
       if (!isTopicQueuedUpForDeletion(ctl.context(), tp.topic)) failed(tp, ChangeOutcome::NoLeaderAndIsr);
-      return true;
+      return;
     }
     if (znode->controller_epoch > ctl.epoch()) {  // "Leader and isr path written by another controller …"
-      failed(tp, ChangeOutcome::WrittenByAnotherController);
-      return true;
+      return failed(tp, ChangeOutcome::WrittenByAnotherController);
     }
-    LeaderAndIsr leader_and_isr = znode->leader_and_isr;
-    if (leader_and_isr.isr.contains(replica)) {
-      const BrokerId new_leader = replica == leader_and_isr.leader ? kNoLeader : leader_and_isr.leader;
-      BrokerList new_isr = leader_and_isr.isr;
-      if (new_isr.size() > 1) new_isr.remove(replica);
-      const LeaderAndIsr adjusted = leader_and_isr.newLeaderAndIsr(new_leader, new_isr);
-      std::int32_t new_version = 0;
-      const ZkCode code = updatePartitionState(ctl, tp, adjusted, new_version);
-      if (code == ZkCode::BADVERSION) return false;  // "… failed with bad ZK version. This will be retried."
-      KCSPEC_ASSERT(code == ZkCode::OK);
-      leader_and_isr = adjusted.withPartitionEpoch(new_version);
-    }
-    const LeaderIsrAndControllerEpoch leadership{leader_and_isr, ctl.epoch()};
+    read_ok.insert(tp);
+    current[static_cast<std::size_t>(partitionIndex(tp))] = znode->leader_and_isr;
+  });
+  PartitionSet to_write;
+  std::array<LeaderAndIsr, kMaxPartitions> adjusted{};
+  read_ok.forEach([&](TopicPartition tp) {
+    const std::size_t i = static_cast<std::size_t>(partitionIndex(tp));
+    const LeaderAndIsr& leader_and_isr = current[i];
+    if (!leader_and_isr.isr.contains(replica)) return;
+    const BrokerId new_leader = replica == leader_and_isr.leader ? kNoLeader : leader_and_isr.leader;
+    BrokerList new_isr = leader_and_isr.isr;
+    if (new_isr.size() > 1) new_isr.remove(replica);
+    adjusted[i] = leader_and_isr.newLeaderAndIsr(new_leader, new_isr);
+    to_write.insert(tp);
+  });
+  // updateLeaderAndIsr: one pipelined call.
+  PartitionSet retry;
+  if (!to_write.empty()) maybeExpireSession(ctl, to_write);
+  to_write.forEach([&](TopicPartition tp) {
+    const std::size_t i = static_cast<std::size_t>(partitionIndex(tp));
+    std::int32_t new_version = 0;
+    const ZkCode code = updatePartitionState(ctl, tp, adjusted[i], new_version);
+    if (code == ZkCode::BADVERSION) return retry.insert(tp);  // "… failed with bad ZK version. This will be retried."
+    KCSPEC_ASSERT(code == ZkCode::OK);
+    current[i] = adjusted[i].withPartitionEpoch(new_version);
+  });
+  (read_ok - retry).forEach([&](TopicPartition tp) {
+    const LeaderIsrAndControllerEpoch leadership{current[static_cast<std::size_t>(partitionIndex(tp))], ctl.epoch()};
     partition(ctl.context(), tp).leadership = leadership;
     removals.updated.insert(tp);
     removals.leadership[static_cast<std::size_t>(partitionIndex(tp))] = leadership;
-    return true;
-  };
-  partitions.forEach([&](TopicPartition tp) {
-    for (int attempt = 1; !remove(tp); ++attempt) KCSPEC_ASSERT(attempt < kMaxStateWriteAttempts);
   });
   for (const auto& [tp, why] : failures) {
     record(ctl, tp, replica, *stateEntry(ctl, tp, replica), ReplicaState::OfflineReplica, why);
+  }
+  return retry;
+}
+
+// §3.4 removeReplicasFromIsr: rounds until no write is to be retried.
+IsrRemovals removeReplicasFromIsr(Controller& ctl, BrokerId replica, PartitionSet partitions) {
+  IsrRemovals removals;
+  PartitionSet remaining = partitions;
+  for (int round = 1; !remaining.empty(); ++round) {
+    KCSPEC_ASSERT(round <= kMaxStateWriteAttempts);
+    remaining = doRemoveReplicasFromIsr(ctl, replica, remaining, removals);
   }
   return removals;
 }
@@ -196,9 +225,11 @@ void handleStateChanges(Controller& ctl, const AllReplicaList& replicas, Replica
   try {
     brokers.forEach([&](BrokerId broker) { doHandleStateChanges(ctl, batch, broker, replicas, target); });
     sendRequestsToBrokers(ctl, batch);
-  } catch (...) {  // the batch is not flushed (§3.2): what it holds stays for the next newBatch()
+  } catch (const ControllerMovedException&) {  // the batch is not flushed (§3.2): what it holds stays for the next newBatch()
     ctl.module().rsm_batch_unflushed = !batch.empty();
     throw;
+  } catch (const KafkaException&) {  // "Error while moving some replicas to … state": swallowed
+    ctl.module().rsm_batch_unflushed = !batch.empty();
   }
 }
 

@@ -1,5 +1,6 @@
 #include "spec/rules/zookeeper.hpp"
 
+#include "spec/rules/brokers.hpp"
 #include "spec/vocabulary/topic_ids.hpp"
 
 namespace kcspec::spec {
@@ -25,6 +26,22 @@ void checkControllerEpoch(Controller& ctl) {
   ctl.observer.controllerWriteAccepted(ctl.id, ctl.epoch());
 }
 
+void maybeExpireSession(Controller& ctl, PartitionSet written) {
+  ZooKeeperData& zk = ctl.zk();  // throws once the session has expired
+  const PartitionSet met = written & zk.session_expiring_writes;
+  if (met.empty()) return;
+  ControllerData& module = ctl.module();
+  if (module.session_lost || !zk.brokers[static_cast<std::size_t>(ctl.id)].registered) return;
+  zk.session_expiring_writes = zk.session_expiring_writes - met;
+  loseBrokerSession(ctl.world, ctl.id);  // the ephemerals go; the module is session-lost
+  // ZooKeeperClient's expiry handler (beforeInitializingSession): clearAndPut(Expire), while the
+  // event thread goes on with the event.
+  module.events.clear();
+  module.events.push_back(ControllerEvent{.kind = ControllerEventKind::Expire});
+  ctl.session_expired = true;
+  throw SessionExpiredException{};
+}
+
 std::optional<PartitionStateZnode> readPartitionState(const ZooKeeperData& zk, TopicPartition tp) {
   const TopicZnodes& topic = zk.topics[static_cast<std::size_t>(tp.topic)];
   if (!topic.exists) return std::nullopt;
@@ -42,6 +59,7 @@ ZkCode appliedWriteAnswer(ZooKeeperData& zk, TopicPartition tp, ZkCode resend_an
 }
 
 ZkCode createPartitionState(Controller& ctl, TopicPartition tp, const LeaderAndIsr& leader_and_isr) {
+  maybeExpireSession(ctl, PartitionSet{tp});
   checkControllerEpoch(ctl);
   auto& znode = stateZnode(ctl.zk(), tp);
   if (znode) return ZkCode::NODEEXISTS;
@@ -51,6 +69,7 @@ ZkCode createPartitionState(Controller& ctl, TopicPartition tp, const LeaderAndI
 
 ZkCode updatePartitionState(Controller& ctl, TopicPartition tp, const LeaderAndIsr& leader_and_isr,
                             std::int32_t& new_version) {
+  maybeExpireSession(ctl, PartitionSet{tp});
   checkControllerEpoch(ctl);
   auto& znode = stateZnode(ctl.zk(), tp);
   if (!znode) return ZkCode::NONODE;

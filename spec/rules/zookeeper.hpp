@@ -19,6 +19,17 @@ inline constexpr int kMaxStateWriteAttempts = 2;
 // Throws ControllerMovedException unless /controller_epoch still has the controller's version.
 void checkControllerEpoch(Controller& ctl);
 
+// `zk-session-expiry` (docs/world.md convention 15): the controller's session expires just before
+// its next ZooKeeper call that writes the state znode of a partition in `session_expiring_writes`
+// — KafkaZkClient.updateLeaderAndIsr or createTopicPartitionStatesRaw, a pipelined batch: called
+// with the partitions the batch writes, before any of them is written, so none is applied. The
+// expiry is the whole session's, as `lose-broker-session`'s (the registration and /controller go),
+// the client's expiry handler queues Expire with clearAndPut at once, and the rest of the event
+// meets SESSIONEXPIRED (Controller::zk). Throws SessionExpiredException when it expires (or had
+// expired). A controller whose session was already lost (or whose broker is not registered) meets
+// no new expiry: the arming waits for another writer.
+void maybeExpireSession(Controller& ctl, PartitionSet written);
+
 std::optional<PartitionStateZnode> readPartitionState(const ZooKeeperData& zk, TopicPartition tp);
 
 // Whether /brokers/topics/<t>/partitions/<p> exists (a child of getChildren(/brokers/topics/<t>/partitions)).
@@ -32,7 +43,9 @@ bool partitionZnodeExists(const ZooKeeperData& zk, TopicPartition tp);
 // is lost, KafkaZkClient sends the write again, and the answer is the resend's — NODEEXISTS for a
 // create, BADVERSION for a setData — while the first send's change stays.
 
-// Creates /brokers/topics/<t>/partitions/<p>/state (version 0) with the controller's epoch.
+// Creates /brokers/topics/<t>/partitions/<p>/state (version 0) with the controller's epoch. Both
+// writers call maybeExpireSession for their partition first (a batch's writer has called it for
+// the whole batch already).
 ZkCode createPartitionState(Controller& ctl, TopicPartition tp, const LeaderAndIsr& leader_and_isr);
 
 // setData(state znode, expectedVersion = leader_and_isr.partition_epoch); on OK returns the new

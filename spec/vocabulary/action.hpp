@@ -51,9 +51,10 @@ enum class ActionKind : std::uint8_t {
   UpgradeIbp,             // perturbation: a stopped broker is given the upgrade inter.broker.protocol.version
   // ZooKeeper
   LoseZkConnectionOnFeature,  // perturbation: the connection drops after the next write to /feature is applied
+  ExpireZkSession,        // perturbation: a controller's session expires just before its next write of a state znode
 };
 
-inline constexpr std::size_t kActionKindCount = 30;
+inline constexpr std::size_t kActionKindCount = 31;
 
 // The arguments an action names besides its kind (its text form and its candidates follow).
 enum class ActionArgs : std::uint8_t {
@@ -179,6 +180,11 @@ inline constexpr std::array<ActionDefinition, kActionKindCount> kDefinitions = {
      "zk-connection-loss-feature", "controller",
      "The controller's ZooKeeper connection drops right after ZooKeeper applies the next write to `/feature`; the "
      "client resends it, and a creation's resend answers NODEEXISTS, which fails the controller's failover."},
+    {K::ExpireZkSession, "zk-session-expiry", A::Partition, "", P::Always, &Bounds::zk_session_expiries,
+     "zk-session-expiry <topic>-<partition>", "controller",
+     "The ZooKeeper session of the controller that next writes a partition's state znode expires just before that "
+     "write: the write and every later ZooKeeper request of the event fail with SESSIONEXPIRED, the broker's "
+     "registration and `/controller` vanish, and Expire is queued ahead of every other event."},
 }};
 }  // namespace action_table
 

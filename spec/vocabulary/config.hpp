@@ -53,6 +53,7 @@ struct Bounds {
   int zk_connection_losses = 0;     // the controller's ZooKeeper connection drops after a write applied
   int broker_session_losses = 0;    // a broker's ZooKeeper session expires while it runs
   int ibp_upgrades = 0;             // a stopped broker is given the upgrade inter.broker.protocol.version
+  int zk_session_expiries = 0;      // a controller's ZooKeeper session expires in the middle of an event
   // Perturbations of any kind left in one history (`bound perturbations n`): every use of a
   // bound above also spends one of these. kAnyNumberOfPerturbations: only each kind's own bound.
   int perturbations = kAnyNumberOfPerturbations;
@@ -61,12 +62,12 @@ struct Bounds {
 
 // The per-kind bound names, in the order of Bounds' fields, as the configuration format spells
 // them (the overall bound, Bounds::perturbations, is spelled kOverallBoundName).
-inline constexpr std::array<std::string_view, 18> kBoundNames = {
+inline constexpr std::array<std::string_view, 19> kBoundNames = {
     "crashes",      "controlled-shutdowns", "controller-failovers", "topic-creations",
     "topic-deletions", "partition-additions", "reassignments", "preferred-elections",
     "unclean-elections", "isr-shrinks", "stop-replica-errors", "auto-rebalances",
     "zk-reassignments", "zk-preferred-elections", "log-dir-failures", "zk-connection-losses",
-    "broker-session-losses", "ibp-upgrades"};
+    "broker-session-losses", "ibp-upgrades", "zk-session-expiries"};
 
 inline constexpr std::string_view kOverallBoundName = "perturbations";
 
@@ -78,7 +79,8 @@ inline constexpr std::array<int Bounds::*, kBoundNames.size()> kBoundFields = {
     &Bounds::reassignments,   &Bounds::preferred_elections,  &Bounds::unclean_elections,
     &Bounds::isr_shrinks,     &Bounds::stop_replica_errors,  &Bounds::auto_rebalances,
     &Bounds::zk_reassignments, &Bounds::zk_preferred_elections, &Bounds::log_dir_failures,
-    &Bounds::zk_connection_losses, &Bounds::broker_session_losses, &Bounds::ibp_upgrades};
+    &Bounds::zk_connection_losses, &Bounds::broker_session_losses, &Bounds::ibp_upgrades,
+    &Bounds::zk_session_expiries};
 
 constexpr int* boundField(Bounds& bounds, std::size_t i) { return &(bounds.*kBoundFields[i]); }
 

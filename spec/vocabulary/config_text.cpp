@@ -515,6 +515,7 @@ std::string printConfig(const Config& config) {
   for (std::size_t i = 0; i < kBoundNames.size(); ++i) {
     // ibp-upgrades only when set, like the statements above: older texts read as they did.
     if (boundField(bounds, i) == &bounds.ibp_upgrades && bounds.ibp_upgrades == 0) continue;
+    if (boundField(bounds, i) == &bounds.zk_session_expiries && bounds.zk_session_expiries == 0) continue;
     out += fmt::format("bound {} {}\n", kBoundNames[i], *boundField(bounds, i));
   }
   if (bounds.perturbations != kAnyNumberOfPerturbations) {

@@ -67,12 +67,15 @@ constexpr bool absorbsDelivery(BrokerId b, const Action& other) {
 // What a configuration lets happen that a delivery's persistence must rule out.
 struct PersistenceScope {
   bool log_dirs_may_fail = false;           // fail-log-dir can be enabled (log-dir-failures > 0)
-  bool broker_sessions_may_expire = false;  // lose-broker-session can be enabled (broker-session-losses > 0)
+  bool broker_sessions_may_expire = false;  // lose-broker-session or zk-session-expiry can be enabled
 };
 
 constexpr PersistenceScope persistenceScope(const Config& config) {
   const bool perturbs = config.bounds.perturbations != 0;
-  return PersistenceScope{config.bounds.log_dir_failures > 0 && perturbs, config.bounds.broker_session_losses > 0 && perturbs};
+  // A controller's session expiring in the middle of an event (zk-session-expiry) is a broker's
+  // session lost as lose-broker-session's is.
+  return PersistenceScope{config.bounds.log_dir_failures > 0 && perturbs,
+                          (config.bounds.broker_session_losses > 0 || config.bounds.zk_session_expiries > 0) && perturbs};
 }
 
 // Whether deliver-request <b> is persistent in `world`: on every path from `world` that does not

@@ -114,6 +114,10 @@ struct ZooKeeperData {
   // Not data but the connection, like lost_write_responses (`zk-connection-loss-feature`): the next
   // write ZooKeeper applies to /feature loses its response.
   bool lost_feature_write_response = false;
+  // Not data but the sessions (`zk-session-expiry t-p`, docs/world.md convention 15): the
+  // partitions whose state znode's next write by a controller meets that controller's session
+  // expired — the call fails with SESSIONEXPIRED, and so does every later request of the event.
+  PartitionSet session_expiring_writes;
   friend constexpr bool operator==(const ZooKeeperData&, const ZooKeeperData&) = default;
 };
 

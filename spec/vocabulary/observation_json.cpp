@@ -230,6 +230,8 @@ class Writer {
     feature["version"] = zk.feature.format_version;
     member(out, "feature", std::move(feature), zk.feature == FeatureZnode{});
     laterMember(out, "lost_feature_write_response", zk.lost_feature_write_response, !zk.lost_feature_write_response);
+    // Driver protocol 6 and trace format 6.
+    laterMember(out, "session_expiring_writes", partitions(zk.session_expiring_writes), zk.session_expiring_writes.empty());
     return out;
   }
 
@@ -717,7 +719,8 @@ class Reader {
   ZooKeeperData zookeeper(const Json& j, const std::string& at) const {
     object(j, at, {"brokers", "topics", "controller", "controller_epoch", "controller_epoch_zk_version", "delete_topics",
                    "last_zxid", "reassign_partitions", "preferred_replica_election", "log_dir_event_notifications",
-                   "lost_write_responses", "isr_change_notifications", "feature", "lost_feature_write_response"});
+                   "lost_write_responses", "isr_change_notifications", "feature", "lost_feature_write_response",
+                   "session_expiring_writes"});
     ZooKeeperData zk;
     read(j, at, "brokers", [&](const Json& brokers, const std::string& bat) {
       object(brokers, bat, {});
@@ -792,6 +795,8 @@ class Reader {
          [&](const Json& v, const std::string& p) { zk.isr_change_notifications = partitionSet(v, p); });
     read(j, at, "lost_feature_write_response",
          [&](const Json& v, const std::string& p) { zk.lost_feature_write_response = boolean(v, p); });
+    read(j, at, "session_expiring_writes",
+         [&](const Json& v, const std::string& p) { zk.session_expiring_writes = partitionSet(v, p); });
     read(j, at, "feature", [&](const Json& v, const std::string& fat) {
       object(v, fat, {"status", "version"});
       read(v, fat, "status", [&](const Json& e, const std::string& p) {

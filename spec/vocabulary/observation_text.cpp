@@ -248,6 +248,7 @@ void visitSlots(const Config& config, const Observation& o, Emit&& emit) {
   emit("zookeeper lost_write_responses", partitions(config, zk.lost_write_responses));
   emit("/isr_change_notification", partitions(config, zk.isr_change_notifications));
   emit("zookeeper lost_feature_write_response", zk.lost_feature_write_response ? "true" : "");
+  emit("zookeeper session_expiring_writes", partitions(config, zk.session_expiring_writes));
   emit("/feature", zk.feature.status == FeatureZnodeStatus::Absent
                        ? ""
                        : fmt::format("status={} version={}",

@@ -136,6 +136,7 @@ bound zk-preferred-elections 1
 bound log-dir-failures 1
 bound zk-connection-losses 1
 bound broker-session-losses 1
+bound zk-session-expiries 1
 )";
 
 // `medium` and `large` for longer exhaustive runs on a 2-core machine, both grown from
@@ -227,6 +228,7 @@ bound zk-preferred-elections 1
 bound log-dir-failures 1
 bound zk-connection-losses 1
 bound broker-session-losses 1
+bound zk-session-expiries 1
 )";
 
 constexpr std::string_view kStress5 = R"(# kcspec preset: stress-5
@@ -265,6 +267,7 @@ bound zk-preferred-elections 1
 bound log-dir-failures 1
 bound zk-connection-losses 1
 bound broker-session-losses 1
+bound zk-session-expiries 1
 )";
 
 // A reassignment cancelled while the partition's leader is in controlled shutdown, then a
@@ -629,6 +632,33 @@ bound isr-shrinks 1
 bound perturbations 3
 )";
 
+// `zk-session-expiry`: a controller's ZooKeeper session expires in the middle of an event (issue 29
+// item 4, docs/world.md convention 15), just before its call writing t-0's or u-0's state znode —
+// an election after the crash or at a failover, an ISR removal, the epoch bump of t-0's
+// reassignment to 2,3, a leader's AlterPartition, u-0's creation — and the rest of that event meets
+// SESSIONEXPIRED; Expire, RegisterBrokerAndReelect and the next election follow. At most two
+// perturbations per history: no delivery is persistent where sessions may expire (independence.hpp),
+// so the reduction spares nothing here, and three took more than 16 M states (session 37).
+constexpr std::string_view kZkSessionExpiry = R"(# kcspec preset: zk-session-expiry
+name zk-session-expiry
+brokers 1 2 3
+alive-at-start 1 2 3
+delete.topic.enable true
+auto.leader.rebalance.enable false
+topic t
+  partition 0 replicas 1,2
+  reassign 0 to 2,3
+  exists-at-start true
+topic u
+  partition 0 replicas 2,3
+bound topic-creations 1
+bound crashes 1
+bound reassignments 1
+bound isr-shrinks 1
+bound zk-session-expiries 1
+bound perturbations 2
+)";
+
 // The main job until session 25: `default` with at most two perturbations per history, built from
 // kDefault's text (so that the two cannot drift apart): every kind alone and every pair of kinds
 // (4,628,885 states unreduced, about 19 s on two threads, and 60,526 with the default reduction,
@@ -678,6 +708,7 @@ std::optional<std::string_view> presetText(std::string_view name) {
   if (name == "broker-session-loss") return kBrokerSessionLoss;
   if (name == "old-protocol") return kOldProtocol;
   if (name == "rolling-upgrade") return kRollingUpgrade;
+  if (name == "zk-session-expiry") return kZkSessionExpiry;
   if (name == "two-perturbations") return twoPerturbationsText();
   return std::nullopt;
 }

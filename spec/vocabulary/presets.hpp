@@ -16,7 +16,9 @@
 // expiring, kafka.md §6.3.7), `old-protocol` (inter.broker.protocol.version 2.4: ISR changes
 // written by leaders, StopReplica without leader epochs), `two-perturbations`
 // (`default` with two perturbations per history: the main job until session 25, and the scope of
-// the runs that also go unreduced). Each is written in the configuration's text form and parsed,
+// the runs that also go unreduced), `rolling-upgrade` (brokers moving from 2.4 to 3.8 one by one),
+// `zk-session-expiry` (a controller's session expiring in the middle of an event, docs/world.md
+// convention 15). Each is written in the configuration's text form and parsed,
 // so it is valid by construction.
 #pragma once
 
@@ -30,11 +32,11 @@
 
 namespace kcspec {
 
-inline constexpr std::array<std::string_view, 23> kPresetNames = {
+inline constexpr std::array<std::string_view, 24> kPresetNames = {
     "default",   "medium",  "large",     "two-perturbations", "every-perturbation", "crash-isr",    "crash-deletion",
     "stress-4",  "stress-5",  "cancel-during-shutdown", "deletion", "unclean", "no-delete", "reassignment", "rebalance",
     "spare-brokers", "four-brokers", "legacy-admin", "log-dir-failure", "zk-connection-loss",
-    "broker-session-loss", "old-protocol", "rolling-upgrade"};
+    "broker-session-loss", "old-protocol", "rolling-upgrade", "zk-session-expiry"};
 
 // The presets too large to explore that random histories (`kcspec mutants`, `kcspec prove`, the
 // property tests) draw their variety from; the order is part of the histories' seeds.

@@ -34,15 +34,17 @@ namespace kcspec {
 // "given"; version 3 a request's "version" in observations (the API version it went out at);
 // version 4 topic ids in observations (every configuration at 2.8-IV0 or later has them); version
 // 5 /feature and a broker's "ibp_upgraded" in observations, and the configuration's `upgrade
-// inter.broker.protocol.version` with the `upgrade-ibp` action (rolling upgrades). A
+// inter.broker.protocol.version` with the `upgrade-ibp` action (rolling upgrades); version 6 the
+// `zk-session-expiry` action, its bound and ZooKeeper's "session_expiring_writes". A
 // writer writes the lowest version that holds what it writes (1 without a given and without
 // request versions), so that older readers read every trace they can; this reader also takes a
 // request's "version" in the observations of older versions (it is checked like any member).
-inline constexpr int kTraceFormatVersion = 5;
+inline constexpr int kTraceFormatVersion = 6;
 inline constexpr int kTraceFormatGivenVersion = 2;
 inline constexpr int kTraceFormatRequestVersionsVersion = 3;
 inline constexpr int kTraceFormatTopicIdsVersion = 4;
 inline constexpr int kTraceFormatRollingUpgradeVersion = 5;
+inline constexpr int kTraceFormatSessionExpiryVersion = 6;
 inline constexpr std::string_view kTraceVersionKey = "kcspec-trace";
 inline constexpr std::size_t kMaxTraceLineBytes = std::size_t{16} << 20;
 

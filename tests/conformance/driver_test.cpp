@@ -76,7 +76,7 @@ TEST(DriverProtocol, BadRequestsGetTheReplyTheyAreOwed) {
       {R"({"type":"step","id":4,"action":"crash 1","extra":1})", 4, ErrorCode::BadMessage, "unknown member \"extra\""},
       {R"({"type":"init","id":5,"config":"brokers 0"})", 5, ErrorCode::BadMessage, "member \"protocol\" must be"},
       {R"({"type":"init","id":5,"protocol":1})", 5, ErrorCode::BadMessage, "member \"config\" must be a string"},
-      {R"({"type":"init","id":5,"protocol":6,"config":""})", 5, ErrorCode::UnsupportedProtocol, "protocol 6 is not supported"},
+      {R"({"type":"init","id":5,"protocol":7,"config":""})", 5, ErrorCode::UnsupportedProtocol, "protocol 7 is not supported"},
       {R"({"type":"init","id":5,"protocol":0,"config":""})", 5, ErrorCode::UnsupportedProtocol, "protocol 0 is not supported"},
       // `given` (protocol 2): the observation whole, in observation_json.hpp's schema.
       {R"({"type":"given","id":7})", 7, ErrorCode::BadMessage, "member \"observation\" is missing"},
@@ -170,8 +170,8 @@ TEST(DriverProtocol, MalformedRepliesSayWhatIsWrong) {
       {R"({"type":"step_ok","id":2})", "member \"observation\" is missing"},
       {R"({"type":"step_ok","id":2,"observation":{"brokers":{"9":{}}}})", "/observation/brokers/9: expected a broker id"},
       {R"({"type":"step_ok","id":2,"observation":{},"note":"hi"})", "unknown member \"note\""},
-      {R"({"type":"init_ok","id":1,"observation":{}})", "member \"protocol\" must be a protocol version, 1 to 5"},
-      {R"({"type":"init_ok","id":1,"protocol":6,"observation":{}})", "member \"protocol\" must be a protocol version, 1 to 5"},
+      {R"({"type":"init_ok","id":1,"observation":{}})", "member \"protocol\" must be a protocol version, 1 to 6"},
+      {R"({"type":"init_ok","id":1,"protocol":7,"observation":{}})", "member \"protocol\" must be a protocol version, 1 to 6"},
       {R"({"type":"given_ok","id":2})", "member \"observation\" is missing"},
       {R"({"type":"given_ok","id":2,"observation":{},"protocol":2})", "unknown member \"protocol\""},
       {R"({"type":"init_ok","id":1,"protocol":1,"observation":{},"actions":["fly"]})", "/actions: \"fly\" is not an action name"},
@@ -310,7 +310,7 @@ std::string expectThenReply(const std::string& pattern, const std::string& reply
 TEST(DriverGiven, ASessionFromAGivenWorldSendsItAfterEveryInitAndReset) {
   const std::string given_ok_2 = R"({"type":"given_ok","id":2,"observation":{"zookeeper":{"controller":1}}})";
   const std::string given_ok_4 = R"({"type":"given_ok","id":4,"observation":{"zookeeper":{"controller":1}}})";
-  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":5,'*)",
+  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":6,'*)",
                                       R"({"type":"init_ok","id":1,"protocol":4,"observation":{}})") +
                           expectThenReply(R"(*'"type":"given","id":2,"observation":{"zookeeper":{"controller":1}'*)",
                                           given_ok_2) +
@@ -327,8 +327,8 @@ TEST(DriverGiven, ASessionFromAGivenWorldSendsItAfterEveryInitAndReset) {
 }
 
 TEST(DriverGiven, ASessionFromTheInitialStateAsksAnOlderSutForProtocol1) {
-  // Version 5 first; a SUT that refuses it is asked again, in the same process, for version 1.
-  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":5,'*)",
+  // Version 6 first; a SUT that refuses it is asked again, in the same process, for version 1.
+  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":6,'*)",
                                       R"({"type":"error","id":1,"code":"unsupported_protocol","message":"I speak protocol 1"})") +
                           expectThenReply(R"(*'"type":"init","id":2,"protocol":1,'*)",
                                           R"({"type":"init_ok","id":2,"protocol":1,"observation":{}})") +
@@ -352,7 +352,7 @@ TEST(DriverGiven, ASessionFromTheInitialStateAsksAnOlderSutForProtocol1) {
 }
 
 TEST(DriverGiven, ASutThatAnswersForItsOwnOlderVersionIsTakenAtIt) {
-  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":5,'*)",
+  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":6,'*)",
                                       R"({"type":"init_ok","id":1,"protocol":1,"observation":{}})") +
                           "cat >/dev/null",
                       std::nullopt);
@@ -386,7 +386,7 @@ TEST(DriverGiven, ASutThatCannotLoadAGivenWorldSaysSo) {
   failure = givenFailure(expectThenReply("*", R"({"type":"init_ok","id":1,"protocol":1,"observation":{}})"));
   EXPECT_TRUE(failure.cannot_run);
   EXPECT_EQ(failure.kind, FindingKind::Protocol);
-  EXPECT_EQ(failure.message.rfind("the SUT answered init for protocol 5 with init_ok of protocol 1; `given`", 0), 0u)
+  EXPECT_EQ(failure.message.rfind("the SUT answered init for protocol 6 with init_ok of protocol 1; `given`", 0), 0u)
       << failure.message;
   // A protocol-2 SUT that does not implement `given`.
   failure = givenFailure(expectThenReply("*", init_ok_2) +
@@ -408,7 +408,7 @@ TEST(DriverGiven, ASutThatCannotLoadAGivenWorldSaysSo) {
 }
 
 TEST(DriverGiven, ASutThatAnswersForVersion4IsComparedWithoutFeature) {
-  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":5,'*)",
+  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":6,'*)",
                                       R"({"type":"init_ok","id":1,"protocol":4,"observation":{}})") +
                           "cat >/dev/null",
                       std::nullopt);
@@ -439,13 +439,45 @@ TEST(DriverProtocolVersions, ARollingUpgradeAsksForVersion5) {
       << failure.message;
 }
 
+// Protocol 6: a configuration that bounds zk-session-expiries; a SUT that speaks 5 cannot run it,
+// and a session at 5 is neither sent zk-session-expiry nor compared on session_expiring_writes.
+TEST(DriverProtocolVersions, SessionExpiriesAskForVersion6) {
+  Config expiring = *preset("zk-session-expiry");
+  EXPECT_EQ(neededProtocol(expiring, false), 6);
+  EXPECT_EQ(neededProtocol(expiring, true), 6) << "6 has given too";
+  const std::string refuse = R"({"type":"error","id":1,"code":"unsupported_protocol","message":"I speak 1 to 5"})";
+  const std::string refuse_2 = R"({"type":"error","id":2,"code":"unsupported_protocol","message":"I speak 1 to 5"})";
+  SutSession session(SutOptions{{"sh", "-c", expectThenReply("*", refuse) + expectThenReply("*", refuse_2) + "cat >/dev/null"},
+                                std::chrono::milliseconds(10'000), kDefaultMaxLineBytes, ""},
+                     expiring, std::nullopt);
+  const SutResult start = session.begin();
+  ASSERT_TRUE(std::holds_alternative<SutFailure>(start));
+  const SutFailure& failure = std::get<SutFailure>(start);
+  EXPECT_TRUE(failure.cannot_run);
+  EXPECT_NE(failure.message.find("the configuration bounds zk-session-expiries (1), and a session expiring in the middle "
+                                 "of an event is part of protocol 6"),
+            std::string::npos)
+      << failure.message;
+
+  ScriptedSession older(expectThenReply(R"(*'"type":"init","id":1,"protocol":6,'*)",
+                                        R"({"type":"init_ok","id":1,"protocol":5,"observation":{}})") +
+                            "cat >/dev/null",
+                        std::nullopt);
+  ASSERT_TRUE(std::holds_alternative<Observation>(older.session.begin()));
+  EXPECT_FALSE(older.session.speaks(ActionKind::ExpireZkSession));
+  EXPECT_TRUE(older.session.speaks(ActionKind::UpgradeIbp));
+  Observation armed = spec::initialState(older.config).world;
+  armed.zk.session_expiring_writes.insert(TopicPartition{0, 0});
+  EXPECT_TRUE(older.session.comparable(armed).zk.session_expiring_writes.empty());
+}
+
 // Protocol 3: a configuration that names inter.broker.protocol.version.
 TEST(DriverProtocolVersions, AConfigurationThatNamesAProtocolAsksForVersion3) {
   EXPECT_EQ(neededProtocol(*preset("default"), false), 1);
   EXPECT_EQ(neededProtocol(*preset("default"), true), 2);
   EXPECT_EQ(neededProtocol(withProtocol(*preset("default"), MetadataVersion::IBP_3_7_IV4), false), 3);
   EXPECT_EQ(neededProtocol(withProtocol(*preset("default"), MetadataVersion::IBP_2_1_IV2), true), 3) << "3 has given too";
-  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":5,'*)",
+  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":6,'*)",
                                       R"({"type":"error","id":1,"code":"unsupported_protocol","message":"I speak 1 to 3"})") +
                           expectThenReply(R"(*'"type":"init","id":2,"protocol":3,'*'inter.broker.protocol.version 2.1-IV2'*)",
                                           R"({"type":"init_ok","id":2,"protocol":3,"observation":{}})") +

@@ -185,7 +185,7 @@ TEST(ParseTraceLine, ErrorsSayWhatIsWrong) {
   EXPECT_NE(error(R"({"action":1})").find("\"action\" must be a string"), std::string::npos);
   EXPECT_NE(error(R"({"observation":{}})").find("a step needs \"action\""), std::string::npos);
   EXPECT_NE(error(R"({"action":"crash 1","observaton":{}})").find("unknown step member \"observaton\""), std::string::npos);
-  EXPECT_NE(error(R"({"kcspec-trace":6,"preset":"default"})").find("unsupported trace format version 6"), std::string::npos);
+  EXPECT_NE(error(R"({"kcspec-trace":7,"preset":"default"})").find("unsupported trace format version 7"), std::string::npos);
   EXPECT_NE(error(R"({"kcspec-trace":0,"preset":"default"})").find("unsupported trace format version 0"), std::string::npos);
   EXPECT_NE(error(R"({"kcspec-trace":"1","preset":"default"})").find("must be an integer"), std::string::npos);
   EXPECT_NE(error(R"({"kcspec-trace":1})").find("exactly one of"), std::string::npos);

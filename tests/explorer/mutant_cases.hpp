@@ -180,6 +180,23 @@ bound isr-shrinks 1
 bound perturbations 2
 )";
 
+// 2 brokers, t-0 on both: a controller's session expires just before its next write of t-0's state
+// (after the crash, its election; or at a failover's), the rest of that event meets SESSIONEXPIRED,
+// Expire and RegisterBrokerAndReelect follow. No mutant's case: the independence relation's (the
+// event that meets the expiry, and the deliveries to the broker whose session it was). As with
+// broker session losses, no delivery is persistent here (independence.hpp persistenceScope), so
+// the reduced search is the full one and is not compared.
+constexpr std::string_view kZkSessionExpiry = R"(name zk-session-expiry-small
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound zk-session-expiries 1
+bound crashes 1
+bound perturbations 2
+)";
+
 // 2 brokers, t-0 on both: a broker's session expires (its registration goes while it runs on;
 // Expire and RegisterBrokerAndReelect give it a new broker epoch). No mutant's case: the
 // independence relation's (RegisterBrokerAndReelect against deliveries to its broker; the leader

@@ -164,7 +164,7 @@ TEST(IndependenceRelation, HoldsForTheSpecInEveryState) {
                                 mutant_cases::kPreferredDelete, mutant_cases::kNoDeleteFailover,
                                 mutant_cases::kLogDirFailure, mutant_cases::kZkConnectionLoss,
                                 mutant_cases::kBrokerSessionLoss, mutant_cases::kOldProtocol,
-                                mutant_cases::kRollingUpgrade}) {
+                                mutant_cases::kRollingUpgrade, mutant_cases::kZkSessionExpiry}) {
     const Config config = configNamed(text);
     SCOPED_TRACE(config.name);
     total += checkRelation(SpecSystem(config));
@@ -177,7 +177,7 @@ TEST(IndependenceRelation, HoldsForTheReferenceImplementationInEveryState) {
   for (std::string_view text : {mutant_cases::kCrash, mutant_cases::kShrinkCrash, mutant_cases::kShutdown,
                                 mutant_cases::kLogDirFailure, mutant_cases::kZkConnectionLoss,
                                 mutant_cases::kBrokerSessionLoss, mutant_cases::kOldProtocol,
-                                mutant_cases::kRollingUpgrade}) {
+                                mutant_cases::kRollingUpgrade, mutant_cases::kZkSessionExpiry}) {
     const Config config = configNamed(text);
     SCOPED_TRACE(config.name);
     total += checkRelation(ImplSystem(config));

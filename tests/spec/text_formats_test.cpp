@@ -397,6 +397,7 @@ std::vector<std::pair<Action, std::string>> everyKind() {
       {{.kind = ActionKind::PropagateIsrChanges, .broker = 3}, "propagate-isr-changes 3"},
       {{.kind = ActionKind::UpgradeIbp, .broker = 1}, "upgrade-ibp 1"},
       {{.kind = ActionKind::LoseZkConnectionOnFeature}, "zk-connection-loss-feature"},
+      {{.kind = ActionKind::ExpireZkSession, .tp = t0}, "zk-session-expiry t-0"},
   };
 }
 
@@ -567,10 +568,12 @@ void expectEveryPerturbationOnce(const Config& c, bool exhaustive) {
     // An exhaustive preset leaves /admin/preferred_replica_election out: with it the search does
     // not end (a failover loop, docs/spec/rules.md "Findings"; presets.cpp twoPerturbationsText);
     // and log-directory failures, which make `default` 3.7 times larger (the preset
-    // `log-dir-failure` explores them), ZooKeeper connection losses and broker session losses (the
-    // presets `zk-connection-loss` and `broker-session-loss`).
+    // `log-dir-failure` explores them), ZooKeeper connection losses, broker session losses and
+    // session expiries in the middle of an event (the presets `zk-connection-loss`,
+    // `broker-session-loss` and `zk-session-expiry`).
     const bool left_out = kBoundNames[i] == "zk-preferred-elections" || kBoundNames[i] == "log-dir-failures" ||
-                          kBoundNames[i] == "zk-connection-losses" || kBoundNames[i] == "broker-session-losses";
+                          kBoundNames[i] == "zk-connection-losses" || kBoundNames[i] == "broker-session-losses" ||
+                          kBoundNames[i] == "zk-session-expiries";
     // Neither names a rolling upgrade: both run 3.8-IV0, the newest version (preset `rolling-upgrade`).
     const bool never = kBoundNames[i] == "ibp-upgrades";
     const int expected = never || (exhaustive && left_out) ? 0 : 1;
@@ -590,10 +593,11 @@ TEST(Presets, DefaultEnablesEveryKindWithAtMostThreePerturbationsPerHistory) {
   EXPECT_EQ(c.bounds.perturbations, 3);
   Bounds without_overall = c.bounds;
   without_overall.perturbations = kAnyNumberOfPerturbations;
-  without_overall.zk_preferred_elections = 1;  // the four kinds `default` leaves out (see above)
+  without_overall.zk_preferred_elections = 1;  // the five kinds `default` leaves out (see above)
   without_overall.log_dir_failures = 1;
   without_overall.zk_connection_losses = 1;
   without_overall.broker_session_losses = 1;
+  without_overall.zk_session_expiries = 1;
   EXPECT_EQ(without_overall, preset("every-perturbation")->bounds);  // the same kinds, bounded overall
   // Three partitions in the topics' definitions: t-0 from the start, u-0 and u-1 created by the admin.
   ASSERT_EQ(c.topicCount(), 2);
