@@ -120,6 +120,9 @@ bool deletedTopicLeavesNothing(const Config&, const ClusterState& s) {
 
 bool deletingTopicNotOnline(const Config&, const ClusterState& s) {
   for (const BrokerData& broker : s.world.brokers) {
+    // A partition state machine whose batch an exception left unflushed (KAFKA-12315, L8) fails
+    // every state change, the deletion's Offline and NonExistent ones too: S6 is not asked of it.
+    if (broker.controller.psm_batch_unflushed) continue;
     const ControllerContextData& ctx = broker.controller.context;
     for (int i = 0; i < kMaxPartitions; ++i) {
       const auto& state = ctx.partitions[static_cast<std::size_t>(i)].state;
@@ -510,7 +513,9 @@ constexpr Property kCatalog[] = {
      "An active controller keeps no assignment, leadership or replica state for a topic it does not know.",
      "KAFKA-1742 (mutant M1); kafka.md §4.1 removeTopic", PropertyKind::StateSafety, deletedTopicLeavesNothing},
     {"S6", "DeletingTopicNeverOnline",
-     "No partition of a topic whose deletion has started is New or Online.", "KAFKA-8237 (mutant M6); kafka.md §4.1",
+     "No partition of a topic whose deletion has started is New or Online (in a controller whose partition state "
+     "machine is not stuck with an unflushed batch: L8).",
+     "KAFKA-8237 (mutant M6); kafka.md §4.1",
      PropertyKind::StateSafety, deletingTopicNotOnline},
     {"S7", "NoStaleReassignment",
      "partitionsBeingReassigned holds only partitions of topics the controller knows and has an assignment for.",
@@ -599,11 +604,13 @@ constexpr Property kCatalog[] = {
      "call.",
      "KAFKA-12315; kafka.md §2.3, §3.2, Appendix D.8", PropertyKind::Liveness, stateMachineBatchesFlushed, nullptr,
      "An exception between a state machine's newBatch() and its flush — ControllerMovedException from a fenced "
-     "ZooKeeper write of a controller that lost its session — leaves the batch non-empty (KAFKA-12315, unresolved in "
+     "ZooKeeper write of a controller that lost its session, or SESSIONEXPIRED when its session expires in the middle "
+     "of an event (zk-session-expiry) — leaves the batch non-empty (KAFKA-12315, unresolved in "
      "3.8). Every later call on that machine fails in newBatch() until the broker restarts, also after the broker is "
      "elected controller again: its replica state machine then sends no LeaderAndIsr or UpdateMetadata for the "
      "replicas of a broker that registered meanwhile, so that broker's metadata never converges (L3 is not asked of "
-     "such a controller)."},
+     "such a controller, nor S6 of one whose partition state machine is stuck: a topic it deletes keeps its Online "
+     "partitions)."},
     {"L9", "NoPartitionLeftNew",
      "No partition whose state znode exists stays NewPartition in the active controller (of a topic it is not "
      "deleting). L2, L4 and L5 excuse such a partition in a history where a ZooKeeper response was lost.",
