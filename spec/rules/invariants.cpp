@@ -272,6 +272,30 @@ bool unknownTopicIdChangesNoPartition(const Config&, const ClusterState& before,
   return true;
 }
 
+// T8: what the current controller (active, its session its own, holding /controller at the epoch
+// it was elected with) cached in the step is what ZooKeeper holds after it. The controller epoch
+// cached with it is not compared: the replica state machine caches an unchanged znode with its own.
+bool failedWriteNeverCached(const Config&, const ClusterState& before, const ClusterState& after, const StepRecord&) {
+  const ZooKeeperData& zk = after.world.zk;
+  for (BrokerId b = 0; b < kMaxBrokers; ++b) {
+    const BrokerData& broker = after.world.brokers[static_cast<std::size_t>(b)];
+    const ControllerData& module = broker.controller;
+    if (!broker.alive || !module.active || module.session_lost || zk.controller != b ||
+        module.context.epoch_zk_version != zk.controller_epoch_zk_version) {
+      continue;
+    }
+    const ControllerContextData& was = before.world.brokers[static_cast<std::size_t>(b)].controller.context;
+    for (int i = 0; i < kMaxPartitions; ++i) {
+      const auto& now = module.context.partitions[static_cast<std::size_t>(i)].leadership;
+      if (!now || now == was.partitions[static_cast<std::size_t>(i)].leadership) continue;
+      const TopicPartition tp = partitionAt(i);
+      const auto& znode = zk.topics[static_cast<std::size_t>(tp.topic)].states[static_cast<std::size_t>(tp.partition)];
+      if (!znode || znode->leader_and_isr != now->leader_and_isr) return false;
+    }
+  }
+  return true;
+}
+
 // ---- liveness goals (judged in quiescent states)
 
 // Every topic whose deletion was requested is gone, unless one of its replicas is on a broker
@@ -566,6 +590,10 @@ constexpr Property kCatalog[] = {
      "An AlterPartition naming its topic by an id the controller does not know changes neither the partition's state "
      "znode nor the leader's ISR.",
      "kafka.md §5.12 rule 1", PropertyKind::StepSafety, nullptr, unknownTopicIdChangesNoPartition},
+    {"T8", "FailedWriteNeverCached",
+     "A leadership the active controller caches in a step is the one its partition's state znode holds after the "
+     "step: a write that failed (BADVERSION, SESSIONEXPIRED, a fenced write) is never taken as done.",
+     "kafka.md §6.3.3, §6.3.8, §6.3.9", PropertyKind::StepSafety, nullptr, failedWriteNeverCached},
     {"L1", "DeletionCompletes",
      "In a history without StopReplica errors, a topic whose deletion was requested and that is not being reassigned is deleted once all its replicas' brokers are up and not shutting down and none of its replicas is on a failed log directory.",
      "KAFKA-2937, 5107, 6650, 10548 (mutants M2, M4, M5, M7)", PropertyKind::Liveness, deletionCompletes},
