@@ -27,10 +27,12 @@ std::vector<OpResult> KafkaZkClient::retryRequestUntilConnected(const std::vecto
   return results;
 }
 
-void KafkaZkClient::maybeExpireSession(const std::vector<std::string>& state_paths) {
-  if (!state_paths.empty() && !store_.sessionExpired() && expire_session_before_ && expire_session_before_(state_paths)) {
-    store_.expireSession();
-  }
+template <class PartitionMap>
+void KafkaZkClient::maybeExpireSessionBefore(const PartitionMap& writes) {
+  if (writes.empty() || store_.sessionExpired() || !expire_session_before_) return;
+  std::vector<std::string> state_paths;
+  for (const auto& [tp, _] : writes) state_paths.push_back(paths::topicPartitionState(topicName(tp.topic), tp.partition));
+  if (expire_session_before_(state_paths)) store_.expireSession();
 }
 
 OpResult KafkaZkClient::fenced(Op op, std::int32_t expected_zk_version) {
@@ -174,9 +176,7 @@ std::vector<int> KafkaZkClient::getTopicPartitionChildren(TopicIndex topic) cons
 
 std::vector<std::pair<TopicPartition, Code>> KafkaZkClient::createTopicPartitionStatesRaw(
     const std::map<TopicPartition, LeaderIsrAndControllerEpoch>& states, std::int32_t expected_zk_version) {
-  std::vector<std::string> state_paths;
-  for (const auto& [tp, _] : states) state_paths.push_back(paths::topicPartitionState(topicName(tp.topic), tp.partition));
-  maybeExpireSession(state_paths);
+  maybeExpireSessionBefore(states);
   // createTopicPartitions, then createTopicPartition: parents, errors ignored (NODEEXISTS).
   TopicSet topics;
   for (const auto& [tp, _] : states) topics.insert(tp.topic);
@@ -213,9 +213,7 @@ std::optional<LeaderIsrAndControllerEpoch> KafkaZkClient::getTopicPartitionState
 UpdateLeaderAndIsrResult KafkaZkClient::updateLeaderAndIsr(const std::map<TopicPartition, LeaderAndIsr>& leader_and_isrs,
                                                            std::int32_t controller_epoch,
                                                            std::int32_t expected_zk_version) {
-  std::vector<std::string> state_paths;
-  for (const auto& [tp, _] : leader_and_isrs) state_paths.push_back(paths::topicPartitionState(topicName(tp.topic), tp.partition));
-  maybeExpireSession(state_paths);
+  maybeExpireSessionBefore(leader_and_isrs);
   UpdateLeaderAndIsrResult result;
   for (const auto& [tp, lai] : leader_and_isrs) {
     const std::string path = paths::topicPartitionState(topicName(tp.topic), tp.partition);

@@ -213,7 +213,10 @@ class KafkaZkClient {
   const std::string& topicName(TopicIndex topic) const { return config_.topics[static_cast<std::size_t>(topic)].name; }
 
  private:
-  void maybeExpireSession(const std::vector<std::string>& state_paths);
+  // Asks the cluster (onSessionExpiryBeforeWrites) before a call writing these partitions' state
+  // znodes (a map keyed by partition).
+  template <class PartitionMap>
+  void maybeExpireSessionBefore(const PartitionMap& writes);
   // One fenced write: [check(/controller_epoch, v), op] when v ≥ 0, else the op alone.
   OpResult fenced(Op op, std::int32_t expected_zk_version);
   // A multi-op sent until it is answered: once, or twice when its response was lost after

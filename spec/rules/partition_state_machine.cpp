@@ -90,17 +90,12 @@ PartitionSet doElectLeaderForPartitions(Controller& ctl, RequestBatch& batch, Pa
                                          why == ChangeOutcome::NoLeaderElected ? strategy : ElectionStrategy{}});
     results.failed.insert(tp);
   };
-  // getTopicPartitionStatesRaw: a response that is neither OK nor NONODE (SESSIONEXPIRED) fails
-  // its partition with the response's exception.
   PartitionSet valid;
   std::array<LeaderAndIsr, kMaxPartitions> current{};
   partitions.forEach([&](TopicPartition tp) {
-    std::optional<PartitionStateZnode> znode;
-    try {
-      znode = readPartitionState(ctl.zk(), tp);
-    } catch (const SessionExpiredException&) {
-      return fail(tp, ChangeOutcome::ZooKeeperError);
-    }
+    const PartitionStateRead read = getTopicPartitionStateRaw(ctl, tp);
+    if (read.code == ZkCode::SESSIONEXPIRED) return fail(tp, ChangeOutcome::ZooKeeperError);  // resultException
+    const std::optional<PartitionStateZnode>& znode = read.znode;
     if (!znode) return fail(tp, ChangeOutcome::NoLeaderAndIsr);  // "LeaderAndIsr information doesn't exist …"
     if (znode->controller_epoch > ctl.epoch()) return fail(tp, ChangeOutcome::WrittenByAnotherController);
     valid.insert(tp);

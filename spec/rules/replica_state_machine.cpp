@@ -45,16 +45,12 @@ struct IsrRemovals {
 PartitionSet doRemoveReplicasFromIsr(Controller& ctl, BrokerId replica, PartitionSet partitions, IsrRemovals& removals) {
   BoundedVector<std::pair<TopicPartition, ChangeOutcome>, kMaxPartitions> failures;
   const auto failed = [&](TopicPartition tp, ChangeOutcome why) { failures.push_back({tp, why}); };
-  // A read that fails (SESSIONEXPIRED) fails its partition with the response's exception.
   PartitionSet read_ok;
   std::array<LeaderAndIsr, kMaxPartitions> current{};
   partitions.forEach([&](TopicPartition tp) {
-    std::optional<PartitionStateZnode> znode;
-    try {
-      znode = readPartitionState(ctl.zk(), tp);
-    } catch (const SessionExpiredException&) {
-      return failed(tp, ChangeOutcome::ZooKeeperError);
-    }
+    const PartitionStateRead read = getTopicPartitionStateRaw(ctl, tp);
+    if (read.code == ZkCode::SESSIONEXPIRED) return failed(tp, ChangeOutcome::ZooKeeperError);  // resultException
+    const std::optional<PartitionStateZnode>& znode = read.znode;
     if (!znode) {  // missing: a failure, but silently dropped while the topic is queued for deletion (KAFKA-2937)
       if (!isTopicQueuedUpForDeletion(ctl.context(), tp.topic)) failed(tp, ChangeOutcome::NoLeaderAndIsr);
       return;

@@ -48,6 +48,12 @@ std::optional<PartitionStateZnode> readPartitionState(const ZooKeeperData& zk, T
   return topic.states[static_cast<std::size_t>(tp.partition)];
 }
 
+PartitionStateRead getTopicPartitionStateRaw(Controller& ctl, TopicPartition tp) {
+  if (ctl.session_expired) return PartitionStateRead{ZkCode::SESSIONEXPIRED, std::nullopt};
+  std::optional<PartitionStateZnode> znode = readPartitionState(ctl.zk(), tp);
+  return PartitionStateRead{znode ? ZkCode::OK : ZkCode::NONODE, znode};
+}
+
 bool partitionZnodeExists(const ZooKeeperData& zk, TopicPartition tp) { return readPartitionState(zk, tp).has_value(); }
 
 // A write that ZooKeeper applied, answered: when its response was lost (§6.3.8), retryRequestsUntilConnected

@@ -10,7 +10,7 @@
 
 namespace kcspec::spec {
 
-enum class ZkCode : std::uint8_t { OK, NONODE, NODEEXISTS, BADVERSION };
+enum class ZkCode : std::uint8_t { OK, NONODE, NODEEXISTS, BADVERSION, SESSIONEXPIRED };
 
 // How often a controller writes one state znode within one event: once, and again when the first
 // write's resend answered BADVERSION (§6.3.8) — nothing else writes the znode meanwhile.
@@ -31,6 +31,15 @@ void checkControllerEpoch(Controller& ctl);
 void maybeExpireSession(Controller& ctl, PartitionSet written);
 
 std::optional<PartitionStateZnode> readPartitionState(const ZooKeeperData& zk, TopicPartition tp);
+
+// getTopicPartitionStatesRaw for one partition, as the controller's client reads it: OK with the
+// znode, NONODE, or SESSIONEXPIRED once its session expired (a response, not an exception: the
+// elections and ISR removals fail that partition with it).
+struct PartitionStateRead {
+  ZkCode code = ZkCode::OK;
+  std::optional<PartitionStateZnode> znode;
+};
+PartitionStateRead getTopicPartitionStateRaw(Controller& ctl, TopicPartition tp);
 
 // Whether /brokers/topics/<t>/partitions/<p> exists (a child of getChildren(/brokers/topics/<t>/partitions)).
 // It is created with the partition's state znode (createTopicPartitionStatesRaw, when its first

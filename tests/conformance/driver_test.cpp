@@ -418,20 +418,31 @@ TEST(DriverGiven, ASutThatAnswersForVersion4IsComparedWithoutFeature) {
   EXPECT_FALSE(sut.session.showsRollingUpgrades());
 }
 
+// What begin() says of a SUT that refuses both inits (the newest version, then the one `config`
+// needs), saying `speaks` ("1 to 4").
+SutFailure refusedRun(const Config& config, const std::string& speaks) {
+  const auto refuse = [&](int id) {
+    return expectThenReply("*", R"({"type":"error","id":)" + std::to_string(id) +
+                                    R"(,"code":"unsupported_protocol","message":"I speak )" + speaks + R"("})");
+  };
+  SutSession session(SutOptions{{"sh", "-c", refuse(1) + refuse(2) + "cat >/dev/null"}, std::chrono::milliseconds(10'000),
+                                kDefaultMaxLineBytes, ""},
+                     config, std::nullopt);
+  const SutResult start = session.begin();
+  if (!std::holds_alternative<SutFailure>(start)) {
+    ADD_FAILURE() << "the session started";
+    return {};
+  }
+  return std::get<SutFailure>(start);
+}
+
 // Protocol 5: a configuration that names a rolling upgrade; a SUT that speaks 4 cannot run it.
 TEST(DriverProtocolVersions, ARollingUpgradeAsksForVersion5) {
   Config upgrade = withProtocol(*preset("default"), MetadataVersion::IBP_2_4_IV1);
   upgrade.upgrade_inter_broker_protocol_version = MetadataVersion::IBP_3_8_IV0;
   EXPECT_EQ(neededProtocol(upgrade, false), 5);
   EXPECT_EQ(neededProtocol(upgrade, true), 5) << "5 has given too";
-  const std::string refuse = R"({"type":"error","id":1,"code":"unsupported_protocol","message":"I speak 1 to 4"})";
-  const std::string refuse_2 = R"({"type":"error","id":2,"code":"unsupported_protocol","message":"I speak 1 to 4"})";
-  SutSession session(SutOptions{{"sh", "-c", expectThenReply("*", refuse) + expectThenReply("*", refuse_2) + "cat >/dev/null"},
-                                std::chrono::milliseconds(10'000), kDefaultMaxLineBytes, ""},
-                     upgrade, std::nullopt);
-  const SutResult start = session.begin();
-  ASSERT_TRUE(std::holds_alternative<SutFailure>(start));
-  const SutFailure& failure = std::get<SutFailure>(start);
+  const SutFailure failure = refusedRun(upgrade, "1 to 4");
   EXPECT_TRUE(failure.cannot_run);
   EXPECT_NE(failure.message.find("the configuration names an upgrade inter.broker.protocol.version (3.8-IV0), and a "
                                  "rolling upgrade is part of protocol 5"),
@@ -445,14 +456,7 @@ TEST(DriverProtocolVersions, SessionExpiriesAskForVersion6) {
   Config expiring = *preset("zk-session-expiry");
   EXPECT_EQ(neededProtocol(expiring, false), 6);
   EXPECT_EQ(neededProtocol(expiring, true), 6) << "6 has given too";
-  const std::string refuse = R"({"type":"error","id":1,"code":"unsupported_protocol","message":"I speak 1 to 5"})";
-  const std::string refuse_2 = R"({"type":"error","id":2,"code":"unsupported_protocol","message":"I speak 1 to 5"})";
-  SutSession session(SutOptions{{"sh", "-c", expectThenReply("*", refuse) + expectThenReply("*", refuse_2) + "cat >/dev/null"},
-                                std::chrono::milliseconds(10'000), kDefaultMaxLineBytes, ""},
-                     expiring, std::nullopt);
-  const SutResult start = session.begin();
-  ASSERT_TRUE(std::holds_alternative<SutFailure>(start));
-  const SutFailure& failure = std::get<SutFailure>(start);
+  const SutFailure failure = refusedRun(expiring, "1 to 5");
   EXPECT_TRUE(failure.cannot_run);
   EXPECT_NE(failure.message.find("the configuration bounds zk-session-expiries (1), and a session expiring in the middle "
                                  "of an event is part of protocol 6"),
