@@ -64,143 +64,18 @@
 #include <thread>
 #include <vector>
 
+#include "proofs/explorer/counterexample.hpp"
+#include "proofs/explorer/explore_result.hpp"
 #include "proofs/explorer/frontier.hpp"
 #include "proofs/explorer/goal_bits.hpp"
 #include "proofs/explorer/recovery_edges.hpp"
 #include "proofs/explorer/spill_file.hpp"
+#include "proofs/explorer/stepper.hpp"
 #include "proofs/explorer/system.hpp"
 #include "proofs/explorer/visited_set.hpp"
 #include "proofs/explorer/zeroed_table.hpp"
 
 namespace kcspec::explorer {
-
-// The checker's own liveness property: recovery reaches one good state for every goal at once.
-inline constexpr PropertyInfo kAllGoalsProperty{"GOOD", "RecoveryReachesGoodState", PropertyKind::Liveness};
-
-struct Progress {
-  std::uint64_t states = 0;          // visited so far
-  std::uint64_t transitions = 0;     // computed so far
-  std::uint64_t queue = 0;           // states waiting to be expanded (this level's rest and the next level)
-  int depth = 0;                     // the level being expanded
-  std::uint64_t memory_bytes = 0;
-  int liveness_sweep = 0;            // 0: exploring; k > 0: the liveness pass's k-th sweep
-  std::uint64_t liveness_swept = 0;  // in that sweep, the states swept so far (of `states`, by 2^20)
-  double seconds = 0;
-};
-
-enum class StopReason : std::uint8_t {
-  Complete,     // every reachable state was explored
-  DepthLimit,   // states at max_depth still had enabled actions
-  MemoryLimit,  // the next state would have taken the checker's memory past max_memory_bytes
-  Violation,    // a property that is not a known deviation failed (stop_at_violation)
-  Cancelled,    // *cancel became true
-  TimeLimit,    // the run took max_time
-};
-
-constexpr std::string_view stopReasonName(StopReason reason) {
-  switch (reason) {
-    case StopReason::Complete: return "complete";
-    case StopReason::DepthLimit: return "depth limit";
-    case StopReason::MemoryLimit: return "memory limit";
-    case StopReason::Violation: return "violation";
-    case StopReason::Cancelled: return "cancelled";
-    case StopReason::TimeLimit: return "time limit";
-  }
-  return "?";
-}
-
-// How much of each state's enabled set the search expands (docs/proofs.md, "Partial-order reduction").
-enum class Reduction : std::uint8_t {
-  None,  // every enabled action
-  Por,   // partial-order reduction: one persistent, invisible action alone when the system names one
-         // (HasPersistentActions) and it does not close a cycle; every enabled action otherwise
-};
-
-constexpr std::string_view reductionName(Reduction reduction) {
-  switch (reduction) {
-    case Reduction::None: return "none";
-    case Reduction::Por: return "por";
-  }
-  return "?";
-}
-
-struct ExploreOptions {
-  unsigned threads = 0;               // 0: std::thread::hardware_concurrency()
-  Reduction reduction = Reduction::None;  // Por needs a system with persistent actions; else as None
-  int max_depth = -1;                 // < 0: none; states at depth max_depth are checked, not expanded
-  std::uint64_t max_memory_bytes = 0; // 0: none; counts the visited set, parent links, liveness records, frontier
-  std::function<bool(std::string_view property_id)> is_known_deviation;  // empty: none is
-  bool stop_at_violation = true;      // stop after the level in which a (non-deviation) violation is found
-  bool check_liveness = true;
-  std::chrono::milliseconds progress_interval{1000};
-  std::function<void(const Progress&)> on_progress;  // called from a monitor thread
-  const std::atomic<bool>* cancel = nullptr;         // polled between states
-  std::chrono::milliseconds max_time{0};             // 0: none; polled between states, like cancel
-  std::size_t batch_states = 0;       // frontier states per batch; 0: 2,048 per thread (no effect on results)
-  // A sizing hint: the visited set (and the BFS indexes) are made up front for this many states,
-  // so that up to it the table never grows and never holds an old and a new table at once (a
-  // growth's peak is 25 bytes per old slot). Making them writes nothing (zeroed_table.hpp): their
-  // pages are zeroed as the first states touch them. 0: none; ignored when the up-front table
-  // alone would exceed max_memory_bytes. Memory only: no effect on results.
-  std::uint64_t expected_states = 0;
-  // Empty: none. Else a directory where the frontier's full blocks and liveness' recovery edges
-  // are written (unnamed files, gone when the run ends), so that memory holds neither: both are
-  // written once in order and read back in order. Memory only: no effect on results. A failed
-  // write or read there throws std::runtime_error out of explore().
-  std::string spill_directory;
-  // Empty: none. Else the process's resident memory in bytes as the operating system reports it
-  // (kcspec passes a reading of /proc/self/statm): with max_memory_bytes, the run also stops when
-  // the resident memory — every thread's working states, the batches being expanded, the
-  // allocator's free lists, the program itself — exceeds the cap (read every kResidentEvery
-  // admitted states). Makes where a capped run stops depend on the allocator: not for tests of counts.
-  std::function<std::uint64_t()> resident_bytes;
-};
-
-template <System S>
-struct Violation {
-  std::string property;  // the id
-  std::string name;
-  PropertyKind kind = PropertyKind::StateSafety;
-  bool known_deviation = false;
-  std::uint64_t occurrences = 0;  // violating states (state safety, liveness) or transitions (step safety)
-  std::size_t initial_state = 0;  // the position in initialStates() the path starts from
-  std::vector<typename S::Action> path;      // shortest; for a step property it ends with the violating step
-  std::vector<typename S::Action> recovery;  // liveness: recovery steps from the path's end that never reach the goal
-  std::optional<typename S::Observation> last;  // the observation where the path ends
-};
-
-template <System S>
-struct ExploreResult {
-  std::string system;
-  std::uint64_t states = 0;
-  std::uint64_t transitions = 0;
-  int max_depth = 0;  // the deepest level reached
-  double seconds = 0;
-  unsigned threads = 1;
-  StopReason stop = StopReason::Complete;
-  bool liveness_checked = false;
-  std::uint64_t memory_bytes = 0;  // the most memory the checker accounted at once (a cap of it lets the run complete)
-  std::uint64_t resident_bytes = 0;  // the most resident memory ExploreOptions::resident_bytes reported (0: not asked)
-  std::uint64_t visited_bytes = 0; // of which the visited set with its parent links (12-byte slots)
-  std::uint64_t recovery_edges = 0;  // recovery edges recorded for liveness (between distinct states)
-  std::uint64_t spilled_bytes = 0;   // the most the spill files held at once (ExploreOptions::spill_directory)
-  int liveness_sweeps = 0;           // the liveness pass's sweeps (0 when it did not run)
-  Reduction reduction = Reduction::None;  // what the search used (None when the system has no persistent actions)
-  std::uint64_t reduced_states = 0;  // states expanded through one persistent action instead of all enabled ones
-  // Persistent actions taken in chains (a system with PersistentActionsDescend): the states
-  // between a step and the end of its chain are passed through, not kept.
-  std::uint64_t chained_steps = 0;
-  // Transitions by action kind, every kind the system names (HasActionKinds), zeros included: a
-  // kind that never fired is visible. Empty for a system without kinds.
-  std::vector<std::pair<std::string_view, std::uint64_t>> action_counts;
-  std::vector<Violation<S>> violations;  // safety in properties() order, then liveness
-
-  bool complete() const { return stop == StopReason::Complete; }
-  // No violation other than known deviations.
-  bool holds() const {
-    return std::none_of(violations.begin(), violations.end(), [](const Violation<S>& v) { return !v.known_deviation; });
-  }
-};
 
 // The bytes of a visited set sized up front for `states` (ExploreOptions::expected_states): its
 // fingerprints and parent links, and with liveness each slot's BFS index.
@@ -217,10 +92,13 @@ class Explorer {
   using Action = typename S::Action;
   using Slot = VisitedSet::Slot;     // a state's name: its visited-set slot
   using Index = std::uint32_t;       // a state's position in BFS order (liveness)
+  using Scratch = typename Stepper<S>::Scratch;
+  static constexpr bool kChains = Stepper<S>::kChains;
   static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
  public:
-  Explorer(const S& system, const ExploreOptions& options) : system_(system), options_(options) {
+  Explorer(const S& system, const ExploreOptions& options)
+      : system_(system), stepper_(system), options_(options) {
     const auto properties = system_.properties();
     if (properties.size() > kMaxProperties) throw std::invalid_argument("a system may declare at most 64 properties");
     for (std::size_t i = 0; i < properties.size(); ++i) {
@@ -595,16 +473,15 @@ class Explorer {
     auto work = [&] {
       std::vector<Action> actions;
       std::optional<State> scratch;
-      std::optional<State> scratch_next;
+      Scratch step;             // this thread's successors' scratch states
       std::string held;         // the encoding `scratch` holds
       Frontier::Cursor cursor;  // this thread's decoding of the frontier
-      ChainScratch chain;
       for (;;) {
         const std::size_t c = next_chunk.fetch_add(1, std::memory_order_relaxed);
         if (c >= chunk_count) return;
         const std::size_t begin = first + c * chunk_size;
         const std::size_t end = std::min(last, begin + chunk_size);
-        if (!expandChunk(chunks[c], begin, end, expand, actions, scratch, scratch_next, held, cursor, chain)) return;
+        if (!expandChunk(chunks[c], begin, end, expand, actions, scratch, step, held, cursor)) return;
       }
     };
     const unsigned helpers = static_cast<unsigned>(std::min<std::size_t>(threads_, chunk_count)) - 1;
@@ -641,101 +518,14 @@ class Explorer {
     return chunks;
   }
 
-  // A state of the frontier into `scratch` (reusing its storage when the system can, and the
-  // parts it already holds when the system decodes over a previous state). `held` is the
-  // encoding `scratch` was last decoded from (meaningful while `scratch` holds a state).
-  void decodeInto(std::string_view bytes, std::optional<State>& scratch, std::string& held) const {
-    if (!scratch) {
-      scratch.emplace(system_.decode(bytes));
-    } else if constexpr (DecodesOver<S>) {
-      system_.decodeOver(bytes, held, *scratch);
-    } else if constexpr (DecodesInto<S>) {
-      system_.decodeInto(bytes, *scratch);
-    } else {
-      scratch.emplace(system_.decode(bytes));
-    }
-    held.assign(bytes);
-  }
-
-  // Whether the system's persistent actions can be taken in chains: they descend a measure, and a
-  // system with the segmented step can take them in place on its scratch copy.
-  static constexpr bool kChains =
-      PersistentActionsDescend<S> && (!StepsEncoded<S> || (StepsEncodedWithHook<S> && AdvancesInPlace<S>));
-
-  // A worker's storage for chains of persistent actions (chains_).
-  struct ChainScratch {
-    std::vector<Action> actions;
-    std::optional<State> spare;  // the other state of two, for a system that does not advance in place
-    std::uint64_t steps = 0;     // taken in the chunk being expanded
-  };
-
-  // The action the system names persistent in `state` (held in chain.actions), or nullptr.
-  const Action* persistentIn(const State& state, ChainScratch& chain) const {
-    chain.actions.clear();
-    system_.actions(state, chain.actions);
-    const std::optional<std::size_t> persistent = system_.persistentAction(state, std::span<const Action>(chain.actions));
-    if (!persistent) return nullptr;
-    KCSPEC_ASSERT(*persistent < chain.actions.size());
-    return &chain.actions[*persistent];
-  }
-
-  // The end of the chain of persistent actions from `state`, in place (AdvancesInPlace): while the
-  // system names a persistent action, take it. The measure falls at every step, which bounds the loop.
-  void followChainInPlace(State& state, ChainScratch& chain) const {
-    if constexpr (kChains && AdvancesInPlace<S>) {
-      std::uint64_t measure = system_.descentMeasure(state);
-      while (const Action* action = persistentIn(state, chain)) {
-        system_.advance(state, *action);
-        measure = checkDescent(measure, system_.descentMeasure(state));
-        ++chain.steps;
-      }
-    }
-  }
-
-  // The same for any system, stepping between `start` and `spare`: returns the one that holds the
-  // state where the chain ends. `taken`, when given, receives the actions.
-  std::optional<State>& followChain(std::optional<State>& start, std::optional<State>& spare, ChainScratch& chain,
-                                    std::vector<Action>* taken) const {
-    std::optional<State>* current = &start;
-    if constexpr (kChains) {
-      std::optional<State>* other = &spare;
-      std::uint64_t measure = system_.descentMeasure(**current);
-      while (const Action* persistent = persistentIn(**current, chain)) {
-        const Action& action = *persistent;
-        PropertyMask violated = 0;
-        if constexpr (StepsInto<S>) {
-          if (!*other) other->emplace(**current);
-          system_.nextInto(**current, action, violated, **other);
-        } else {
-          other->emplace(system_.next(**current, action, violated));
-        }
-        // A step that breaks a step property (spec and impl disagreeing, under --system both) is not
-        // passed through: the chain ends before it, and the state keeps it as its persistent
-        // action, taken alone on an edge of its own where the violation is recorded.
-        if (violated != 0) break;
-        if (taken != nullptr) taken->push_back(action);
-        std::swap(current, other);
-        measure = checkDescent(measure, system_.descentMeasure(**current));
-        ++chain.steps;
-      }
-    }
-    return *current;
-  }
-
-  static std::uint64_t checkDescent(std::uint64_t before, std::uint64_t after) {
-    if (after >= before) throw std::logic_error("a persistent action did not lower the system's descent measure");
-    return after;
-  }
-
   bool expandChunk(Chunk& chunk, std::size_t begin, std::size_t end, bool expand, std::vector<Action>& actions,
-                   std::optional<State>& scratch, std::optional<State>& scratch_next, std::string& held,
-                   Frontier::Cursor& cursor, ChainScratch& chain) {
+                   std::optional<State>& scratch, Scratch& step, std::string& held, Frontier::Cursor& cursor) {
     chunk.states.reserve(end - begin);
-    chain.steps = 0;
+    step.chain.steps = 0;
     for (std::size_t position = begin; position < end; ++position) {
       if (cancelled()) return false;
       const std::string_view encoding = frontier_.at(position, cursor);  // valid until the next at()
-      decodeInto(encoding, scratch, held);
+      stepper_.decodeInto(encoding, scratch, held);
       const State& state = *scratch;
       Expanded expanded;
       expanded.state_violations = system_.violatedStateProperties(state);
@@ -748,73 +538,30 @@ class Explorer {
         chunk.states.push_back(expanded);
         continue;
       }
+      stepper_.prepare(state, step);
       // An encoding appended to the arena is kept for a new state and dropped for a known one.
       // A known state's BFS index is looked up here, in parallel, rather than by the merge. The
       // previous batch's merge may be writing it meanwhile: a state it has just inserted may
       // still read kNone here, and then the merge looks the index up itself.
-      const auto known = [&](Successor& successor, Slot slot) {
-        successor.existing = slot;
-        if (successor.recovery) successor.existing_index = bfsIndexAt(slot);
-      };
-      const auto keepIfNew = [&](Successor& successor, std::size_t offset) {
-        if (const auto found = visited_.find(successor.fingerprint)) {
-          known(successor, *found);
-          chunk.arena.resize(offset);
-        } else {
-          successor.offset = static_cast<std::uint32_t>(offset);
-          successor.length = static_cast<std::uint32_t>(chunk.arena.size() - offset);
-        }
-      };
-      if constexpr (StepsEncoded<S>) {
-        if (scratch_next) {
-          system_.assign(state, *scratch_next);
-        } else {
-          scratch_next.emplace(state);
-        }
-      }
       const auto addSuccessor = [&](std::size_t k) {
         Successor successor;
         successor.ordinal = static_cast<std::uint32_t>(k);
         successor.recovery = check_liveness_ && system_.isRecovery(actions[k]);
         if constexpr (HasActionKinds<S>) successor.kind = static_cast<std::uint8_t>(system_.actionKind(actions[k]));
-        if constexpr (StepsEncoded<S>) {
-          // Step, encoding (the parent's bytes for what the step left alone) and fingerprint at
-          // once, on a scratch copy of the state that is the state again afterwards.
-          // With chains, the successor is the end of its chain, reached on the same scratch copy.
-          const std::size_t offset = chunk.arena.size();
-          if constexpr (kChains) {
-            auto follow = [&](State& successor_state) { followChainInPlace(successor_state, chain); };
-            const SuccessorHook<State> hook(follow);
-            successor.fingerprint = system_.stepEncoded(state, encoding, actions[k], successor.step_violations,
-                                                        *scratch_next, chunk.arena, chains_ ? &hook : nullptr);
-          } else {
-            successor.fingerprint =
-                system_.stepEncoded(state, encoding, actions[k], successor.step_violations, *scratch_next, chunk.arena);
-          }
-          keepIfNew(successor, offset);
-        } else {
-          if constexpr (StepsInto<S>) {
-            if (!scratch_next) scratch_next.emplace(state);
-            system_.nextInto(state, actions[k], successor.step_violations, *scratch_next);
-          } else {
-            scratch_next.emplace(system_.next(state, actions[k], successor.step_violations));
-          }
-          const State& next = chains_ ? *followChain(scratch_next, chain.spare, chain, nullptr) : *scratch_next;
-          if constexpr (EncodesFingerprinted<S>) {
-            // One walk gives both.
-            const std::size_t offset = chunk.arena.size();
-            successor.fingerprint = system_.encodeFingerprinted(next, chunk.arena);
-            keepIfNew(successor, offset);
-          } else {
-            successor.fingerprint = system_.fingerprint(next);
-            if (const auto found = visited_.find(successor.fingerprint)) {
-              known(successor, *found);
-            } else {
-              successor.offset = static_cast<std::uint32_t>(chunk.arena.size());
-              system_.encode(next, chunk.arena);
-              successor.length = static_cast<std::uint32_t>(chunk.arena.size() - successor.offset);
-            }
-          }
+        const std::size_t offset = chunk.arena.size();
+        bool encoded = false;
+        successor.fingerprint = stepper_.successor(
+            state, encoding, actions[k], chains_, successor.step_violations, step, chunk.arena, encoded,
+            [&](Fingerprint fingerprint) {
+              const auto found = visited_.find(fingerprint);
+              if (!found) return false;
+              successor.existing = *found;
+              if (successor.recovery) successor.existing_index = bfsIndexAt(*found);
+              return true;
+            });
+        if (encoded) {
+          successor.offset = static_cast<std::uint32_t>(offset);
+          successor.length = static_cast<std::uint32_t>(chunk.arena.size() - offset);
         }
         chunk.successors.push_back(successor);
       };
@@ -854,7 +601,7 @@ class Explorer {
       progress_transitions_.fetch_add(taken, std::memory_order_relaxed);
       progress_expanded_.fetch_add(1, std::memory_order_relaxed);
     }
-    chained_steps_.fetch_add(chain.steps, std::memory_order_relaxed);
+    chained_steps_.fetch_add(step.chain.steps, std::memory_order_relaxed);
     chunk.done = true;
     return true;
   }
@@ -998,158 +745,23 @@ class Explorer {
 
   // ------------------------------------------------------------------ counterexamples
 
-  // Replays the path to `target` from its initial state; returns the state, fills the actions.
-  // The table keeps parents, not actions: each step takes the first action of the parent whose
-  // successor has the child's fingerprint (the one the BFS found it by).
-  State replay(Slot target, std::vector<Action>& path, std::size_t& initial_state) const {
-    std::vector<Slot> chain;
-    for (Slot i = target; i != VisitedSet::kNoSlot; i = visited_.parentAt(i)) chain.push_back(i);
-    std::reverse(chain.begin(), chain.end());
-    const std::vector<State> initial = system_.initialStates();
-    initial_state = initial.size();
-    for (std::size_t i = 0; i < initial.size(); ++i) {
-      if (VisitedSet::stored(system_.fingerprint(initial[i])) == visited_.fingerprintAt(chain.front())) {
-        initial_state = i;
-        break;
-      }
-    }
-    if (initial_state == initial.size()) throw std::logic_error("replay diverged: the system is not deterministic");
-    State state = initial[initial_state];
-    std::vector<Action> actions;
-    ChainScratch scratch;
-    std::vector<Action> chained;  // the chain of persistent actions after a step (chains_)
-    for (std::size_t step = 1; step < chain.size(); ++step) {
-      actions.clear();
-      system_.actions(state, actions);
-      bool found = false;
-      for (const Action& action : actions) {
-        PropertyMask ignored = 0;
-        std::optional<State> next(system_.next(state, action, ignored));
-        chained.clear();
-        std::optional<State>& end = chains_ ? followChain(next, scratch.spare, scratch, &chained) : next;
-        if (VisitedSet::stored(system_.fingerprint(*end)) != visited_.fingerprintAt(chain[step])) continue;
-        state = std::move(*end);
-        // `end` may be the chain's spare: left moved-from, it would be stepped into as it is by the
-        // next chain (followChain seeds the spare only when it is empty) — a moved-from impl
-        // cluster has no configuration (the lockstep system crashed here).
-        end.reset();
-        path.push_back(action);
-        path.insert(path.end(), chained.begin(), chained.end());
-        found = true;
-        break;
-      }
-      if (!found) throw std::logic_error("replay diverged: the system is not deterministic");
-    }
-    return state;
-  }
-
-  // Recovery steps from `state` that avoid revisiting a state, until none is left (or 64 steps).
-  std::vector<Action> stuckWalk(State state) const {
-    std::vector<Action> walk;
-    std::vector<Fingerprint> seen{system_.fingerprint(state)};
-    std::vector<Action> actions;
-    for (int step = 0; step < 64; ++step) {
-      actions.clear();
-      system_.actions(state, actions);
-      bool moved = false;
-      for (const Action& action : actions) {
-        if (!system_.isRecovery(action)) continue;
-        PropertyMask ignored = 0;
-        State next = system_.next(state, action, ignored);
-        const Fingerprint fingerprint = system_.fingerprint(next);
-        if (std::find(seen.begin(), seen.end(), fingerprint) != seen.end()) continue;
-        seen.push_back(fingerprint);
-        walk.push_back(action);
-        state = std::move(next);
-        moved = true;
-        break;
-      }
-      if (!moved) break;
-    }
-    return walk;
-  }
-
-  // Replays `path` from initial state `initial`: the state it ends in when every action is enabled
-  // where it is taken and the end shows the safety property `property` violated (a state property
-  // in the last state, a step property by the last step), else none. `budget` counts the steps
-  // taken.
-  std::optional<State> replayShowing(const std::vector<Action>& path, std::size_t initial, std::size_t property,
-                                     PropertyKind kind, std::uint64_t& budget) const {
-    const PropertyMask bit = propertyBit(property);
-    State state = system_.initialStates().at(initial);
-    std::vector<Action> enabled;
-    PropertyMask last = 0;
-    for (const Action& action : path) {
-      enabled.clear();
-      system_.actions(state, enabled);
-      if (std::find(enabled.begin(), enabled.end(), action) == enabled.end()) return std::nullopt;
-      last = 0;
-      state = system_.next(state, action, last);
-      if (budget > 0) --budget;
-    }
-    const bool shows = kind == PropertyKind::StepSafety ? (last & bit) != 0 && !path.empty()
-                                                        : (system_.violatedStateProperties(state) & bit) != 0;
-    if (!shows) return std::nullopt;
-    return state;
-  }
-
-  // Drops actions from a safety counterexample, the last first, while the rest still replays and
-  // still shows the violation at its end; passes again while a pass dropped one. Bounded by a
-  // budget of replayed steps (kShortenSteps). Returns the end state when the path got shorter.
-  static constexpr std::uint64_t kShortenSteps = 2'000'000;
-  std::optional<State> shorten(std::vector<Action>& path, std::size_t initial, std::size_t property,
-                               PropertyKind kind) const {
-    if (kind == PropertyKind::Liveness) return std::nullopt;  // a goal's verdict needs the whole graph
-    std::uint64_t budget = kShortenSteps;
-    std::optional<State> end;
-    for (bool dropped = true; dropped && budget > 0;) {
-      dropped = false;
-      for (std::size_t i = path.size(); i-- > 0 && budget > 0;) {
-        std::vector<Action> candidate = path;
-        candidate.erase(candidate.begin() + static_cast<std::ptrdiff_t>(i));
-        if (std::optional<State> shown = replayShowing(candidate, initial, property, kind, budget)) {
-          path = std::move(candidate);
-          end = std::move(shown);
-          dropped = true;
-        }
-      }
-    }
-    return end;
+  // The stored fingerprints from an initial state to the state in `target`, by parent links.
+  std::vector<Fingerprint> pathTo(Slot target) const {
+    std::vector<Fingerprint> states;
+    for (Slot i = target; i != VisitedSet::kNoSlot; i = visited_.parentAt(i)) states.push_back(visited_.fingerprintAt(i));
+    std::reverse(states.begin(), states.end());
+    return states;
   }
 
   void buildViolations(ExploreResult<S>& result) const {
+    const Counterexamples<S> counterexamples(system_, chains_, reduce_);
     const auto properties = system_.properties();
     for (std::size_t i = 0; i < properties.size(); ++i) {
       const Occurrence& first = first_[i];
       if (first.count == 0) continue;
-      Violation<S> v = describe(properties[i], known_[i], first.count);
-      State state = replay(first.state, v.path, v.initial_state);
-      if (first.ordinal != kNone) {
-        std::vector<Action> actions;
-        system_.actions(state, actions);
-        // The action the search found the violation by. A system whose fingerprint merges states
-        // that differ only in names (symmetry reduction) may have replayed into another state of
-        // the class, where that action is renamed: then the first action that violates the
-        // property from there (the class's states have the same violations, renamed).
-        const PropertyMask bit = PropertyMask{1} << i;
-        std::size_t taken = first.ordinal;
-        PropertyMask violated = 0;
-        State next = system_.next(state, actions.at(taken), violated);
-        for (std::size_t k = 0; (violated & bit) == 0 && k < actions.size(); ++k) {
-          violated = 0;
-          next = system_.next(state, actions[k], violated);
-          taken = k;
-        }
-        if ((violated & bit) == 0) throw std::logic_error("replay diverged: no action violates the step property");
-        state = std::move(next);
-        v.path.push_back(actions[taken]);
-      }
-      // A reduced search's path need not be the shortest: shortened where dropping actions keeps it.
-      if (reduce_) {
-        if (std::optional<State> end = shorten(v.path, v.initial_state, i, properties[i].kind)) state = std::move(*end);
-      }
-      v.last = system_.observe(state);
-      result.violations.push_back(std::move(v));
+      result.violations.push_back(counterexamples.safety(pathTo(first.state), i, properties[i], known_[i], first.count,
+                                                         first.ordinal == kNone ? Counterexamples<S>::kNoAction
+                                                                                : first.ordinal));
     }
     std::vector<Slot> slot_of_bfs;  // liveness names states by BFS index
     for (std::size_t j = 0; j < liveness_first_.size(); ++j) {
@@ -1165,25 +777,12 @@ class Explorer {
       const bool all = j == liveness_.size();
       const PropertyInfo& info = all ? kAllGoalsProperty : properties[liveness_[j]];
       const bool known = all ? options_.is_known_deviation && options_.is_known_deviation(info.id) : known_[liveness_[j]];
-      Violation<S> v = describe(info, known, first.count);
-      State state = replay(slot_of_bfs[first.state], v.path, v.initial_state);
-      v.recovery = stuckWalk(state);
-      v.last = system_.observe(state);
-      result.violations.push_back(std::move(v));
+      result.violations.push_back(counterexamples.liveness(pathTo(slot_of_bfs[first.state]), info, known, first.count));
     }
   }
 
-  static Violation<S> describe(const PropertyInfo& info, bool known, std::uint64_t count) {
-    Violation<S> v;
-    v.property = std::string(info.id);
-    v.name = std::string(info.name);
-    v.kind = info.kind;
-    v.known_deviation = known;
-    v.occurrences = count;
-    return v;
-  }
-
   const S& system_;
+  const Stepper<S> stepper_;
   const ExploreOptions& options_;
   unsigned threads_ = 1;
   bool check_liveness_ = false;

@@ -1,0 +1,186 @@
+// How the explorer takes one step of a system (system.hpp): decode a kept state, list what it may
+// do, compute a successor — through the system's fastest path (the segmented step, one walk for
+// encoding and fingerprint, or next + fingerprint + encode) and, with partial-order reduction's
+// chains, through the persistent actions after it — and append the successor's encoding. Shared
+// by the one-process search (explorer.hpp), the distributed one (distributed/) and the
+// counterexamples (counterexample.hpp), so that all three reach the same states by the same steps.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "proofs/explorer/system.hpp"
+#include "spec/vocabulary/assert.hpp"
+
+namespace kcspec::explorer::detail {
+
+template <System S>
+class Stepper {
+ public:
+  using State = typename S::State;
+  using Action = typename S::Action;
+
+  // Whether the system's persistent actions can be taken in chains: they descend a measure, and a
+  // system with the segmented step can take them in place on its scratch copy.
+  static constexpr bool kChains =
+      PersistentActionsDescend<S> && (!StepsEncoded<S> || (StepsEncodedWithHook<S> && AdvancesInPlace<S>));
+
+  // A worker's storage for chains of persistent actions.
+  struct ChainScratch {
+    std::vector<Action> actions;
+    std::optional<State> spare;  // the other state of two, for a system that does not advance in place
+    std::uint64_t steps = 0;     // taken since the owner last reset it
+  };
+
+  // A worker's storage for successors: the scratch copy a segmented step works on, and the chains.
+  struct Scratch {
+    std::optional<State> next;
+    ChainScratch chain;
+  };
+
+  explicit Stepper(const S& system) : system_(system) {}
+
+  // A kept state into `scratch` (reusing its storage when the system can, and the parts it already
+  // holds when the system decodes over a previous state). `held` is the encoding `scratch` was last
+  // decoded from (meaningful while `scratch` holds a state).
+  void decodeInto(std::string_view bytes, std::optional<State>& scratch, std::string& held) const {
+    if (!scratch) {
+      scratch.emplace(system_.decode(bytes));
+    } else if constexpr (DecodesOver<S>) {
+      system_.decodeOver(bytes, held, *scratch);
+    } else if constexpr (DecodesInto<S>) {
+      system_.decodeInto(bytes, *scratch);
+    } else {
+      scratch.emplace(system_.decode(bytes));
+    }
+    held.assign(bytes);
+  }
+
+  // Before the successors of `state`: the segmented step works on a scratch copy of it.
+  void prepare(const State& state, Scratch& scratch) const {
+    if constexpr (StepsEncoded<S>) {
+      if (scratch.next) {
+        system_.assign(state, *scratch.next);
+      } else {
+        scratch.next.emplace(state);
+      }
+    }
+  }
+
+  // The successor of `state` (whose encoding is `encoding`, after prepare()) by `action` — with
+  // `chains`, the end of the chain of persistent actions after it — ORing the step's violations
+  // into `violations`: its fingerprint, and its encoding appended to `arena` unless
+  // known(fingerprint) says it is known (then `arena` is as it was). `encoded` tells which.
+  template <class Known>
+  Fingerprint successor(const State& state, std::string_view encoding, const Action& action, bool chains,
+                        PropertyMask& violations, Scratch& scratch, std::string& arena, bool& encoded,
+                        Known&& known) const {
+    const std::size_t offset = arena.size();
+    Fingerprint fingerprint = 0;
+    if constexpr (StepsEncoded<S>) {
+      // Step, encoding (the parent's bytes for what the step left alone) and fingerprint at
+      // once, on a scratch copy of the state that is the state again afterwards. With chains,
+      // the successor is the end of its chain, reached on the same scratch copy.
+      if constexpr (kChains) {
+        auto follow = [&](State& successor_state) { followChainInPlace(successor_state, scratch.chain); };
+        const SuccessorHook<State> hook(follow);
+        fingerprint =
+            system_.stepEncoded(state, encoding, action, violations, *scratch.next, arena, chains ? &hook : nullptr);
+      } else {
+        fingerprint = system_.stepEncoded(state, encoding, action, violations, *scratch.next, arena);
+      }
+    } else {
+      if constexpr (StepsInto<S>) {
+        if (!scratch.next) scratch.next.emplace(state);
+        system_.nextInto(state, action, violations, *scratch.next);
+      } else {
+        scratch.next.emplace(system_.next(state, action, violations));
+      }
+      const State& next = chains ? *followChain(scratch.next, scratch.chain.spare, scratch.chain, nullptr) : *scratch.next;
+      if constexpr (EncodesFingerprinted<S>) {
+        fingerprint = system_.encodeFingerprinted(next, arena);  // one walk gives both
+      } else {
+        fingerprint = system_.fingerprint(next);
+        encoded = !known(fingerprint);  // encoded only when new
+        if (encoded) system_.encode(next, arena);
+        return fingerprint;
+      }
+    }
+    encoded = !known(fingerprint);
+    if (!encoded) arena.resize(offset);
+    return fingerprint;
+  }
+
+  // The action the system names persistent in `state` (held in chain.actions), or nullptr.
+  const Action* persistentIn(const State& state, ChainScratch& chain) const {
+    if constexpr (HasPersistentActions<S>) {
+      chain.actions.clear();
+      system_.actions(state, chain.actions);
+      const std::optional<std::size_t> persistent =
+          system_.persistentAction(state, std::span<const Action>(chain.actions));
+      if (!persistent) return nullptr;
+      KCSPEC_ASSERT(*persistent < chain.actions.size());
+      return &chain.actions[*persistent];
+    } else {
+      return nullptr;
+    }
+  }
+
+  // The end of the chain of persistent actions from `state`, in place (AdvancesInPlace): while the
+  // system names a persistent action, take it. The measure falls at every step, which bounds the loop.
+  void followChainInPlace(State& state, ChainScratch& chain) const {
+    if constexpr (kChains && AdvancesInPlace<S>) {
+      std::uint64_t measure = system_.descentMeasure(state);
+      while (const Action* action = persistentIn(state, chain)) {
+        system_.advance(state, *action);
+        measure = checkDescent(measure, system_.descentMeasure(state));
+        ++chain.steps;
+      }
+    }
+  }
+
+  // The same for any system, stepping between `start` and `spare`: returns the one that holds the
+  // state where the chain ends. `taken`, when given, receives the actions.
+  std::optional<State>& followChain(std::optional<State>& start, std::optional<State>& spare, ChainScratch& chain,
+                                    std::vector<Action>* taken) const {
+    std::optional<State>* current = &start;
+    if constexpr (kChains) {
+      std::optional<State>* other = &spare;
+      std::uint64_t measure = system_.descentMeasure(**current);
+      while (const Action* persistent = persistentIn(**current, chain)) {
+        const Action& action = *persistent;
+        PropertyMask violated = 0;
+        if constexpr (StepsInto<S>) {
+          if (!*other) other->emplace(**current);
+          system_.nextInto(**current, action, violated, **other);
+        } else {
+          other->emplace(system_.next(**current, action, violated));
+        }
+        // A step that breaks a step property (spec and impl disagreeing, under --system both) is not
+        // passed through: the chain ends before it, and the state keeps it as its persistent
+        // action, taken alone on an edge of its own where the violation is recorded.
+        if (violated != 0) break;
+        if (taken != nullptr) taken->push_back(action);
+        std::swap(current, other);
+        measure = checkDescent(measure, system_.descentMeasure(**current));
+        ++chain.steps;
+      }
+    }
+    return *current;
+  }
+
+  static std::uint64_t checkDescent(std::uint64_t before, std::uint64_t after) {
+    if (after >= before) throw std::logic_error("a persistent action did not lower the system's descent measure");
+    return after;
+  }
+
+ private:
+  const S& system_;
+};
+
+}  // namespace kcspec::explorer::detail
