@@ -35,6 +35,8 @@
 #include "cli/number_options.hpp"
 #include "impl/mutants.hpp"
 #include "proofs/explorer/both_system.hpp"
+#include "proofs/explorer/distributed/distributed_explorer.hpp"
+#include "proofs/explorer/distributed/mpi_communicator.hpp"
 #include "proofs/explorer/explorer.hpp"
 #include "proofs/explorer/impl_system.hpp"
 #include "proofs/explorer/spec_system.hpp"
@@ -77,6 +79,14 @@ struct ExploreOptions {
   bool keep_going = false;
   bool no_liveness = false;
   std::string reduction = "full";  // none | por | full (explorer::Reduction, and SpecSystem::Symmetry for full)
+  bool distributed = false;        // --distributed: over the ranks of mpirun (docs/distributed.md)
+};
+
+// A distributed run's ranks (--distributed): the communicator, and what the run reported of them.
+struct Ranks {
+  explorer::distributed::Communicator* communicator = nullptr;
+  explorer::distributed::DistributedReport report;
+  bool reporting() const { return communicator == nullptr || communicator->rank() == 0; }
 };
 
 
@@ -281,11 +291,26 @@ std::string symmetryLine(const Config& config, const Subject& subject) {
   return line + "; not reduced by: every permutation renames a topic or a partition (not supported yet)";
 }
 
+// A distributed run's line: the ranks, the states each owns, the bytes they sent.
+std::string ranksLine(const explorer::distributed::DistributedReport& report, std::uint64_t states) {
+  std::string per_rank;
+  for (const explorer::distributed::RankFigures& figures : report.per_rank) {
+    per_rank += fmt::format("{}{} states, {}, sent {}", per_rank.empty() ? "" : "; ", grouped(figures.states),
+                            mib(figures.memory_bytes), mib(figures.bytes_sent));
+  }
+  return fmt::format("{} ({}); imbalance {:.2f}, {:.1f} bytes sent a state, {} rounds", report.ranks, per_rank,
+                     report.imbalance(),
+                     states > 0 ? static_cast<double>(report.bytesSent()) / static_cast<double>(states) : 0.0,
+                     grouped(report.rounds));
+}
+
 template <class S>
 void printText(const Config& config, const Subject& subject, const ExploreResult<S>& result,
-               const std::vector<Reported>& reported) {
-  fmt::print("explored {} with configuration {} on {} thread{}\n", subject.label(), config.name, result.threads,
-             result.threads == 1 ? "" : "s");
+               const std::vector<Reported>& reported, const Ranks* ranks) {
+  fmt::print("explored {} with configuration {} on {}{} thread{}\n", subject.label(), config.name,
+             ranks != nullptr ? fmt::format("{} rank{} × ", ranks->report.ranks, ranks->report.ranks == 1 ? "" : "s")
+                              : "",
+             result.threads, result.threads == 1 ? "" : "s");
   const double rate = result.seconds > 0 ? static_cast<double>(result.states) / result.seconds : 0.0;
   const double transition_rate = result.seconds > 0 ? static_cast<double>(result.transitions) / result.seconds : 0.0;
   fmt::print("  states       {}\n", grouped(result.states));
@@ -297,6 +322,7 @@ void printText(const Config& config, const Subject& subject, const ExploreResult
              mib(result.visited_bytes), grouped(result.recovery_edges),
              result.resident_bytes > 0 ? fmt::format("; resident {} at the most", mib(result.resident_bytes)) : "");
   if (result.spilled_bytes > 0) fmt::print("  spilled      {} on disk at the most\n", mib(result.spilled_bytes));
+  if (ranks != nullptr) fmt::print("  ranks        {}\n", ranksLine(ranks->report, result.states));
   if (!result.action_counts.empty()) {
     // Action coverage, as TLC reports per action: how often each kind fired, and which never did
     // (a kind the configuration never enables, or a bound of 0, shows here).
@@ -375,7 +401,7 @@ void printText(const Config& config, const Subject& subject, const ExploreResult
 
 template <class S>
 std::string jsonReport(const Config& config, const Subject& subject, const ExploreResult<S>& result,
-                       const std::vector<Reported>& reported) {
+                       const std::vector<Reported>& reported, const Ranks* ranks) {
   nlohmann::ordered_json report;
   report["system"] = result.system;
   nlohmann::ordered_json mutants = nlohmann::ordered_json::array();
@@ -410,6 +436,23 @@ std::string jsonReport(const Config& config, const Subject& subject, const Explo
   report["visited_bytes"] = result.visited_bytes;
   report["recovery_edges"] = result.recovery_edges;
   report["spilled_bytes"] = result.spilled_bytes;
+  if (ranks != nullptr) {
+    nlohmann::ordered_json distributed;
+    distributed["ranks"] = ranks->report.ranks;
+    distributed["rounds"] = ranks->report.rounds;
+    distributed["liveness_rounds"] = ranks->report.liveness_rounds;
+    distributed["imbalance"] = ranks->report.imbalance();
+    distributed["bytes_sent"] = ranks->report.bytesSent();
+    nlohmann::ordered_json per_rank = nlohmann::ordered_json::array();
+    for (const explorer::distributed::RankFigures& figures : ranks->report.per_rank) {
+      per_rank.push_back({{"states", figures.states},
+                          {"transitions", figures.transitions},
+                          {"memory_bytes", figures.memory_bytes},
+                          {"bytes_sent", figures.bytes_sent}});
+    }
+    distributed["per_rank"] = per_rank;
+    report["distributed"] = distributed;
+  }
   nlohmann::ordered_json violations = nlohmann::ordered_json::array();
   for (const Violation<S>& v : result.violations) {
     const Reported* r = reportOf(reported, v.property);
@@ -440,7 +483,8 @@ std::string jsonReport(const Config& config, const Subject& subject, const Explo
 }
 
 template <class S>
-int runSystem(const S& system, const Config& config, const Subject& subject, const ExploreOptions& options) {
+int runSystem(const S& system, const Config& config, const Subject& subject, const ExploreOptions& options,
+              Ranks* ranks) {
   const bool tty = isatty(STDERR_FILENO) != 0;
   struct Rate {
     std::uint64_t states = 0;
@@ -496,27 +540,32 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
   ExploreResult<S> result;
   try {
     InterruptGuard guard;
-    result = explorer::explore(system, run);
+    result = ranks != nullptr
+                 ? explorer::distributed::exploreDistributed(system, run, *ranks->communicator, &ranks->report)
+                 : explorer::explore(system, run);
   } catch (const std::runtime_error& e) {  // a spill file failed (a full disk): no report can be made
     if (rewrite) fmt::print(stderr, "\r\033[K");
     throw UserError("--spill-dir", fmt::format("{}; the exploration stopped without a report", e.what()));
   }
   if (rewrite) fmt::print(stderr, "\r\033[K");
-  if (result.stop == explorer::StopReason::Cancelled) fmt::print(stderr, "kcspec explore: interrupted; partial report\n");
-
-  std::vector<Reported> reported;
-  for (const Violation<S>& v : result.violations) reported.push_back(report(system, config, subject, v, options.out));
-  if (options.json) {
-    fmt::print("{}", jsonReport(config, subject, result, reported));
-  } else {
-    printText(config, subject, result, reported);
+  // Every rank has the same verdict (and so exits with the same status); rank 0 reports.
+  if (ranks == nullptr || ranks->reporting()) {
+    if (result.stop == explorer::StopReason::Cancelled) fmt::print(stderr, "kcspec explore: interrupted; partial report\n");
+    std::vector<Reported> reported;
+    for (const Violation<S>& v : result.violations) reported.push_back(report(system, config, subject, v, options.out));
+    if (options.json) {
+      fmt::print("{}", jsonReport(config, subject, result, reported, ranks));
+    } else {
+      printText(config, subject, result, reported, ranks);
+    }
+    std::fflush(stdout);
   }
   if (!result.holds()) return kExitViolation;
   if (result.stop == explorer::StopReason::Cancelled) return kExitInterrupted;
   return result.complete() ? kExitHolds : kExitIncomplete;
 }
 
-int runExplore(const ExploreOptions& options, RunFolder* run_folder) {
+int runExplore(const ExploreOptions& options, RunFolder* run_folder, Ranks* ranks) {
   checkWritableLater(options.out, /*folder=*/true, "--out");  // before the work, not after it
   Subject subject{options.system, impl::Mutants{},
                   options.config_file.empty()
@@ -549,11 +598,29 @@ int runExplore(const ExploreOptions& options, RunFolder* run_folder) {
                                                      options.expect_states, gibibytes(needed), gibibytes(machine)));
     }
   }
-  if (options.system == "impl") return runSystem(ImplSystem(config, subject.mutants), config, subject, options);
-  if (options.system == "both") return runSystem(BothSystem(config, subject.mutants), config, subject, options);
+  if (options.system == "impl") return runSystem(ImplSystem(config, subject.mutants), config, subject, options, ranks);
+  if (options.system == "both") return runSystem(BothSystem(config, subject.mutants), config, subject, options, ranks);
   const SpecSystem spec(config, options.reduction == "full" ? SpecSystem::Symmetry::Reduced : SpecSystem::Symmetry::Ignored);
   subject.symmetry_reduced_by = spec.symmetryPermutations();
-  return runSystem(spec, config, subject, options);
+  return runSystem(spec, config, subject, options, ranks);
+}
+
+// --distributed: the ranks mpirun started (one, without mpirun). A rank that fails ends them all:
+// the others would wait for it in a collective.
+int runDistributed(const ExploreOptions& options) {
+  if (!explorer::distributed::startedByMpirun()) {
+    explorer::distributed::LocalCommunicator local;
+    Ranks ranks{&local, {}};
+    return runExplore(options, nullptr, &ranks);
+  }
+  explorer::distributed::MpiCommunicator mpi;
+  Ranks ranks{&mpi, {}};
+  try {
+    return runExplore(options, nullptr, &ranks);
+  } catch (const std::exception& e) {
+    if (mpi.size() == 1) throw;
+    mpi.abortAll(e.what(), kExitBadInput);
+  }
 }
 
 }  // namespace
@@ -605,6 +672,10 @@ CommandRun addExploreCommand(CLI::App& app) {
   command->add_flag("--keep-going", options->keep_going,
                     "Explore everything even after a violation (default: stop after the level of the first)");
   command->add_flag("--no-liveness", options->no_liveness, "Skip the liveness check");
+  command->add_flag("--distributed", options->distributed,
+                    "Explore over the processes `mpirun -np N` started, each owning the states its fingerprints hash "
+                    "to (the same counts and verdicts as one process; rank 0 reports; --max-memory applies per "
+                    "rank; without mpirun: one rank); docs/distributed.md");
   command->add_option("--reduction", options->reduction,
                       "none (expand every enabled action: the shortest counterexamples), por (partial-order reduction: where a "
                       "request delivery is independent of everything that can happen before it and invisible to the "
@@ -613,10 +684,16 @@ CommandRun addExploreCommand(CLI::App& app) {
                       "epochs; the default); same verdicts, fewer states; docs/proofs.md")
       ->check(CLI::IsMember({"none", "por", "full"}));
   return [options] {
+    if (options->distributed) {
+      if (!options->run_folder.empty()) {
+        throw UserError("--run-folder", "not with --distributed (every rank would write one); use --out");
+      }
+      return runDistributed(*options);
+    }
     return withRunFolder(options->run_folder, options->json, [&](RunFolder* folder) {
       ExploreOptions run_options = *options;
       if (folder != nullptr) run_options.out = folder->counterexamples().string();
-      return runExplore(run_options, folder);
+      return runExplore(run_options, folder, nullptr);
     });
   };
 }
