@@ -1,9 +1,12 @@
 // MpiCommunicator over Open MPI's C interface.
 #include "proofs/explorer/distributed/mpi_communicator.hpp"
 
+#include <lz4.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -21,6 +24,32 @@ int count(std::uint64_t bytes) {
 
 void check(int code, const char* what) {
   if (code != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
+}
+
+// A message to another rank travels compressed (LZ4): a round's successors are siblings whose
+// encodings share most of their bytes. 8 bytes of raw size, then LZ4's block.
+std::string compressed(const std::string& raw) {
+  std::string out(sizeof(std::uint64_t) + static_cast<std::size_t>(LZ4_compressBound(count(raw.size()))), '\0');
+  const std::uint64_t size = raw.size();
+  std::memcpy(out.data(), &size, sizeof size);
+  const int written = LZ4_compress_default(raw.data(), out.data() + sizeof size, count(raw.size()),
+                                           count(out.size() - sizeof size));
+  if (written <= 0 && !raw.empty()) throw std::runtime_error("LZ4: a message between ranks did not compress");
+  out.resize(sizeof size + static_cast<std::size_t>(std::max(written, 0)));
+  return out;
+}
+
+std::string decompressed(std::string_view message) {
+  std::uint64_t size = 0;
+  if (message.size() < sizeof size) throw std::runtime_error("a message between ranks is shorter than its header");
+  std::memcpy(&size, message.data(), sizeof size);
+  std::string raw(size, '\0');
+  const int read = LZ4_decompress_safe(message.data() + sizeof size, raw.data(), count(message.size() - sizeof size),
+                                       count(size));
+  if (read < 0 || static_cast<std::uint64_t>(read) != size) {
+    throw std::runtime_error("a message between ranks did not decompress");
+  }
+  return raw;
 }
 
 }  // namespace
@@ -43,8 +72,16 @@ MpiCommunicator::~MpiCommunicator() { MPI_Finalize(); }
 void MpiCommunicator::exchange(const std::vector<std::string>& outgoing, std::vector<std::string>& incoming) {
   const std::size_t n = static_cast<std::size_t>(size_);
   if (outgoing.size() != n) throw std::logic_error("exchange: one message per rank");
+  // To itself a rank sends its bytes as they are; to others, compressed.
+  std::vector<std::string> packed(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    if (static_cast<int>(r) != rank_) packed[r] = compressed(outgoing[r]);
+  }
+  const auto bytesFor = [&](std::size_t r) -> const std::string& {
+    return static_cast<int>(r) == rank_ ? outgoing[r] : packed[r];
+  };
   std::vector<std::uint64_t> send_sizes(n), receive_sizes(n);
-  for (std::size_t r = 0; r < n; ++r) send_sizes[r] = outgoing[r].size();
+  for (std::size_t r = 0; r < n; ++r) send_sizes[r] = bytesFor(r).size();
   check(MPI_Alltoall(send_sizes.data(), 1, MPI_UINT64_T, receive_sizes.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD),
         "MPI_Alltoall");
   std::vector<int> send_counts(n), send_displacements(n), receive_counts(n), receive_displacements(n);
@@ -62,14 +99,16 @@ void MpiCommunicator::exchange(const std::vector<std::string>& outgoing, std::ve
   count(receive_total);
   std::string send;
   send.reserve(send_total);
-  for (const std::string& m : outgoing) send += m;
+  for (std::size_t r = 0; r < n; ++r) send += bytesFor(r);
   std::string receive(receive_total, '\0');
   check(MPI_Alltoallv(send.data(), send_counts.data(), send_displacements.data(), MPI_BYTE, receive.data(),
                       receive_counts.data(), receive_displacements.data(), MPI_BYTE, MPI_COMM_WORLD),
         "MPI_Alltoallv");
   incoming.assign(n, std::string());
   for (std::size_t r = 0; r < n; ++r) {
-    incoming[r].assign(receive, static_cast<std::size_t>(receive_displacements[r]), receive_sizes[r]);
+    const std::string_view bytes =
+        std::string_view(receive).substr(static_cast<std::size_t>(receive_displacements[r]), receive_sizes[r]);
+    incoming[r] = static_cast<int>(r) == rank_ ? std::string(bytes) : decompressed(bytes);
   }
 }
 

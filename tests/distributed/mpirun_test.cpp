@@ -1,0 +1,221 @@
+// `kcspec explore --distributed` under a real `mpirun` (Open MPI) with 1, 2 and 3 ranks on this
+// machine: the same report as one process (counts, verdicts, counterexample lengths of the
+// unreduced search), and a run that ends cleanly when a rank is killed or mpirun is interrupted.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "run_kcspec.hpp"  // tests/cli/: kcspec run as a user runs it
+
+namespace kcspec::distributed_test {
+namespace {
+
+using cli_test::RunResult;
+
+const std::filesystem::path kWork = std::filesystem::temp_directory_path() / "kcspec-distributed-test";
+
+// Starts `program args...` as runKcspec starts kcspec (output in run.stdout and run.stderr).
+pid_t spawn(const std::string& program, const std::vector<std::string>& args, const std::filesystem::path& work_dir) {
+  std::filesystem::create_directories(work_dir);
+  const std::filesystem::path out_file = work_dir / "run.stdout", err_file = work_dir / "run.stderr";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addchdir_np(&actions, work_dir.c_str());
+  std::vector<std::string> strings{program};
+  strings.insert(strings.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& s : strings) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  if (::posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ) != 0) pid = -1;
+  posix_spawn_file_actions_destroy(&actions);
+  return pid;
+}
+
+// mpirun's flags for this machine: root may run it (CI runs as root), and 3 ranks may share 2 cores.
+std::vector<std::string> mpirunArgs(int ranks, const std::vector<std::string>& kcspec_args) {
+  std::vector<std::string> args{"--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks), KCSPEC_EXE};
+  args.insert(args.end(), kcspec_args.begin(), kcspec_args.end());
+  return args;
+}
+
+RunResult finish(pid_t pid, const std::filesystem::path& work_dir, int limit_ms) {
+  RunResult result = cli_test::reap(pid, std::chrono::milliseconds(limit_ms));
+  result.out = cli_test::slurp(work_dir / "run.stdout");
+  result.err = cli_test::slurp(work_dir / "run.stderr");
+  return result;
+}
+
+RunResult mpirun(int ranks, const std::vector<std::string>& kcspec_args, const std::filesystem::path& work_dir) {
+  const pid_t pid = spawn(KCSPEC_MPIRUN, mpirunArgs(ranks, kcspec_args), work_dir);
+  if (pid < 0) {
+    RunResult failed;
+    failed.err = "cannot run " + std::string(KCSPEC_MPIRUN);
+    return failed;
+  }
+  return finish(pid, work_dir, 600'000);
+}
+
+// The part of a JSON report that must not depend on the ranks.
+nlohmann::json verdicts(const nlohmann::json& report, bool with_lengths) {
+  nlohmann::json out;
+  for (const char* key : {"states", "transitions", "max_depth", "complete", "stop", "liveness_checked", "recovery_edges",
+                          "chained_steps", "reduced_states", "actions", "reduction"}) {
+    out[key] = report.at(key);
+  }
+  out["violations"] = nlohmann::json::array();
+  for (const nlohmann::json& v : report.at("violations")) {
+    nlohmann::json entry{{"property", v.at("property")},
+                         {"kind", v.at("kind")},
+                         {"occurrences", v.at("occurrences")},
+                         {"known", v.at("known_kafka_deviation")}};
+    if (with_lengths) entry["length"] = v.at("length");
+    out["violations"].push_back(entry);
+  }
+  return out;
+}
+
+// The one-process report and the distributed one on 1, 2 and 3 ranks agree.
+void expectSameReports(const std::string& name, const std::vector<std::string>& args, bool with_lengths) {
+  std::vector<std::string> one = args;
+  one.insert(one.end(), {"--json", "--threads", "2"});
+  const RunResult single = cli_test::runKcspec(one, kWork / name / "one");
+  ASSERT_FALSE(single.hung) << single.describe();
+  const nlohmann::json expected = nlohmann::json::parse(single.out);
+  for (int ranks = 1; ranks <= 3; ++ranks) {
+    SCOPED_TRACE(::testing::Message() << ranks << " ranks");
+    std::vector<std::string> spread = args;
+    spread.insert(spread.end(), {"--json", "--threads", "1", "--distributed"});
+    const RunResult run = mpirun(ranks, spread, kWork / name / std::to_string(ranks));
+    ASSERT_FALSE(run.hung) << run.describe();
+    EXPECT_EQ(run.status, single.status) << run.describe();
+    const nlohmann::json report = nlohmann::json::parse(run.out);  // rank 0's alone: one JSON object
+    EXPECT_EQ(verdicts(report, with_lengths), verdicts(expected, with_lengths));
+    ASSERT_TRUE(report.contains("distributed")) << run.out;
+    EXPECT_EQ(report["distributed"]["ranks"], ranks);
+    std::uint64_t owned = 0;
+    for (const nlohmann::json& rank : report["distributed"]["per_rank"]) owned += rank["states"].get<std::uint64_t>();
+    EXPECT_EQ(owned, report["states"].get<std::uint64_t>());
+  }
+}
+
+TEST(Mpirun, TwoPerturbationsGivesTheOneProcessReportOnOneTwoAndThreeRanks) {
+  expectSameReports("two-perturbations", {"explore", "--preset", "two-perturbations", "--out", "out"},
+                    /*with_lengths=*/false);
+}
+
+TEST(Mpirun, UnreducedSearchGivesTheOneProcessCounterexampleLengths) {
+  expectSameReports("crash-isr-none", {"explore", "--preset", "crash-isr", "--reduction", "none", "--max-depth",
+                                            "14", "--out", "out"},
+                    /*with_lengths=*/true);
+}
+
+TEST(Mpirun, MutantsAreFoundWithTheSameCounterexampleLengths) {
+  for (const char* preset : {"crash-isr", "crash-deletion", "spare-brokers"}) {
+    SCOPED_TRACE(preset);
+    expectSameReports(std::string("m16-") + preset,
+                      {"explore", "--system", "impl", "--mutant", "M16", "--preset", preset, "--reduction", "none",
+                       "--out", "out"},
+                      /*with_lengths=*/true);
+  }
+}
+
+// The processes mpirun started (its children).
+std::vector<pid_t> childrenOf(pid_t parent) {
+  std::vector<pid_t> children;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    const std::size_t close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(line.substr(close + 2));
+    char state = 0;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == parent) children.push_back(static_cast<pid_t>(std::stoi(name)));
+  }
+  return children;
+}
+
+// Waits (at most 30 s) until mpirun has started `ranks` processes and rank 0 has printed progress.
+bool running(pid_t mpirun_pid, const std::filesystem::path& work_dir, std::size_t ranks) {
+  for (int i = 0; i < 600; ++i) {
+    if (childrenOf(mpirun_pid).size() >= ranks && cli_test::slurp(work_dir / "run.stderr").find("explore:") != std::string::npos) {
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+TEST(Mpirun, AKilledRankEndsTheWholeRun) {
+  const std::filesystem::path dir = kWork / "killed";
+  const pid_t pid = spawn(KCSPEC_MPIRUN,
+                          mpirunArgs(3, {"explore", "--preset", "default", "--threads", "1", "--distributed",
+                                         "--progress-every", "1", "--out", "out"}),
+                          dir);
+  ASSERT_GT(pid, 0);
+  ASSERT_TRUE(running(pid, dir, 3)) << cli_test::slurp(dir / "run.stderr");
+  const std::vector<pid_t> ranks = childrenOf(pid);
+  ASSERT_GE(ranks.size(), 3u);
+  ::kill(ranks[1], SIGKILL);
+  const RunResult run = finish(pid, dir, 60'000);
+  ASSERT_FALSE(run.hung) << "the other ranks kept waiting for the killed one\n" << run.describe();
+  EXPECT_FALSE(!run.signalled && run.status == 0) << run.describe();
+  EXPECT_NE(run.err.find("signal 9"), std::string::npos) << run.describe();
+  EXPECT_EQ(run.out.find("every property holds"), std::string::npos) << run.describe();
+}
+
+TEST(Mpirun, InterruptingMpirunGivesThePartialReport) {
+  const std::filesystem::path dir = kWork / "interrupted";
+  const pid_t pid = spawn(KCSPEC_MPIRUN,
+                          mpirunArgs(2, {"explore", "--preset", "default", "--threads", "1", "--distributed",
+                                         "--progress-every", "1", "--out", "out"}),
+                          dir);
+  ASSERT_GT(pid, 0);
+  ASSERT_TRUE(running(pid, dir, 2)) << cli_test::slurp(dir / "run.stderr");
+  ::kill(pid, SIGINT);
+  const RunResult run = finish(pid, dir, 60'000);
+  ASSERT_FALSE(run.hung) << run.describe();
+  EXPECT_NE(run.out.find("complete     no (cancelled)"), std::string::npos) << run.describe();
+  EXPECT_NE(run.out.find("interrupted: no violation in the"), std::string::npos) << run.describe();
+  EXPECT_NE(run.out.find("on 2 ranks × 1 thread"), std::string::npos) << run.describe();
+}
+
+TEST(Mpirun, BadInputEndsEveryRankWithTheMessage) {
+  const RunResult run = mpirun(2, {"explore", "--preset", "no-such-preset", "--distributed"}, kWork / "bad-input");
+  ASSERT_FALSE(run.hung) << run.describe();
+  EXPECT_NE(run.status, 0) << run.describe();
+  EXPECT_NE(run.err.find("no preset named 'no-such-preset'"), std::string::npos) << run.describe();
+}
+
+TEST(Distributed, RunFolderIsRefused) {
+  const RunResult run =
+      cli_test::runKcspec({"explore", "--distributed", "--run-folder", "runs"}, kWork / "run-folder");
+  EXPECT_EQ(run.status, 2) << run.describe();
+  EXPECT_NE(run.err.find("--run-folder: not with --distributed"), std::string::npos) << run.describe();
+}
+
+TEST(Distributed, WithoutMpirunItIsOneRank) {
+  const RunResult run = cli_test::runKcspec(
+      {"explore", "--preset", "crash-deletion", "--distributed", "--json", "--out", "out"}, kWork / "no-mpirun");
+  ASSERT_FALSE(run.hung) << run.describe();
+  const nlohmann::json report = nlohmann::json::parse(run.out);
+  EXPECT_EQ(report["distributed"]["ranks"], 1);
+  EXPECT_EQ(report["distributed"]["bytes_sent"], 0);
+}
+
+}  // namespace
+}  // namespace kcspec::distributed_test
