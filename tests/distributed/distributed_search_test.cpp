@@ -174,8 +174,17 @@ TEST(DistributedSearch, DepthLimitStopsEveryRankAtTheSameLevel) {
 
 TEST(DistributedSearch, MemoryCapStopsEveryRankWithAPartialReport) {
   const SpecSystem system(*preset("crash-deletion"), SpecSystem::Symmetry::Reduced);
+  // What a rank needs at most without a cap, then a cap of half that.
+  const std::vector<DistributedReport> uncapped = test::onThreadRanks<DistributedReport>(3, [&](Communicator& comm) {
+    DistributedReport report;
+    exploreDistributed(system, options(1, Reduction::Por), comm, &report);
+    return report;
+  });
+  std::uint64_t most = 0;
+  for (const RankFigures& figures : uncapped.front().per_rank) most = std::max(most, figures.memory_bytes);
+  ASSERT_GT(most, 0u);
   ExploreOptions o = options(1, Reduction::Por);
-  o.max_memory_bytes = 2 << 20;  // 2 MiB a rank: below what the configuration needs
+  o.max_memory_bytes = most / 2;  // a rank
   const std::vector<ExploreResult<SpecSystem>> results = test::onThreadRanks<ExploreResult<SpecSystem>>(
       3, [&](Communicator& comm) { return exploreDistributed(system, o, comm); });
   for (const ExploreResult<SpecSystem>& result : results) {

@@ -55,6 +55,7 @@
 #include "proofs/explorer/distributed/wire.hpp"
 #include "proofs/explorer/explore_result.hpp"
 #include "proofs/explorer/frontier.hpp"
+#include "proofs/explorer/goal_bits.hpp"
 #include "proofs/explorer/stepper.hpp"
 #include "proofs/explorer/system.hpp"
 #include "proofs/explorer/visited_set.hpp"
@@ -123,6 +124,7 @@ class DistributedExplorer {
       throw std::invalid_argument(
           "the distributed search reduces only by chains of persistent actions (a system with a descent measure)");
     }
+    goals_ = GoalBits(liveness_.size() + 1);  // goal bits 0 … n−1 and the all-goals bit n
     threads_ = options_.threads != 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
     next_frontier_ = Frontier(options_.spill_directory);
   }
@@ -195,6 +197,7 @@ class DistributedExplorer {
 
  private:
   static constexpr std::size_t kSumsFixed = 8;
+  static constexpr std::uint64_t kLivenessBatch = std::uint64_t{1} << 16;  // targets a liveness exchange spreads
 
   struct Successor {
     Fingerprint fingerprint = 0;
@@ -233,7 +236,7 @@ class DistributedExplorer {
   // ------------------------------------------------------------------ bookkeeping
 
   std::uint64_t memory() const {
-    return owned_.bytes() + goals_.capacity() * sizeof(std::uint32_t) +
+    return owned_.bytes() + goals_.size() * goals_.bytesPerState() +
            recovery_from_.capacity() * (sizeof(Index) + sizeof(Fingerprint)) + frontier_.memory() +
            next_frontier_.memory() + round_bytes_;
   }
@@ -610,47 +613,57 @@ class DistributedExplorer {
     for (Index t : recovery_to_) ++edge_begin[t + 1];
     for (std::size_t t = 0; t < n; ++t) edge_begin[t + 1] += edge_begin[t];
     std::vector<Fingerprint> sources(recovery_from_.size());
-    {
-      std::vector<std::uint64_t> fill(edge_begin.begin(), edge_begin.end() - 1);
-      for (std::size_t e = 0; e < recovery_to_.size(); ++e) sources[fill[recovery_to_[e]]++] = recovery_from_[e];
-    }
+    for (std::size_t e = 0; e < recovery_to_.size(); ++e) sources[edge_begin[recovery_to_[e]]++] = recovery_from_[e];
+    for (std::size_t t = n; t > 0; --t) edge_begin[t] = edge_begin[t - 1];  // each was moved to its end
+    edge_begin[0] = 0;
     recovery_from_ = {};
     recovery_to_ = {};
-    std::vector<Index> changed(n);
-    for (std::size_t i = 0; i < n; ++i) changed[i] = static_cast<Index>(i);
+    // The first round spreads every state's goal bits; the next ones, those that changed.
+    std::vector<Index> changed;
     std::vector<bool> marked(n, false);
+    std::vector<Index> next;
     for (std::uint64_t round = 1;; ++round) {
       progress_sweep_.store(static_cast<int>(std::min<std::uint64_t>(round, INT32_MAX)), std::memory_order_relaxed);
-      std::vector<std::string> outgoing(static_cast<std::size_t>(ranks_));
-      for (Index t : changed) {
-        for (std::uint64_t e = edge_begin[t]; e < edge_begin[t + 1]; ++e) {
-          std::string& out = outgoing[static_cast<std::size_t>(ownerOf(sources[e], ranks_))];
-          put(out, sources[e]);
-          put(out, goals_[t]);
+      // The round's targets go in batches, so that the messages a rank holds at once stay bounded:
+      // the first round spreads every state's goal bits, the next ones those that changed.
+      const std::uint64_t targets = round == 1 ? n : changed.size();
+      const auto target = [&](std::uint64_t k) { return round == 1 ? static_cast<Index>(k) : changed[k]; };
+      std::array<std::uint64_t, 1> batches{(targets + kLivenessBatch - 1) / kLivenessBatch};
+      comm_.maxAll(batches);
+      for (std::uint64_t batch = 0; batch < batches[0]; ++batch) {
+        std::vector<std::string> outgoing(static_cast<std::size_t>(ranks_));
+        const std::uint64_t end_target = std::min(targets, (batch + 1) * kLivenessBatch);
+        for (std::uint64_t k = std::min(targets, batch * kLivenessBatch); k < end_target; ++k) {
+          const Index t = target(k);
+          for (std::uint64_t e = edge_begin[t]; e < edge_begin[t + 1]; ++e) {
+            std::string& out = outgoing[static_cast<std::size_t>(ownerOf(sources[e], ranks_))];
+            put(out, sources[e]);
+            put(out, static_cast<std::uint32_t>(goals_[t]));
+          }
         }
-      }
-      std::vector<std::string> incoming;
-      comm_.exchange(outgoing, incoming);
-      outgoing.clear();
-      std::vector<Index> next;
-      for (const std::string& message : incoming) {
-        WireReader reader(message);
-        while (!reader.done()) {
-          const Fingerprint source = reader.get<std::uint64_t>();
-          const std::uint32_t bits = reader.get<std::uint32_t>();
-          const std::optional<Index> s = owned_.find(source);
-          if (!s) throw std::logic_error("a recovery edge from a state no rank owns");
-          const std::uint32_t merged = goals_[*s] | bits;
-          if (merged == goals_[*s]) continue;
-          goals_[*s] = merged;
-          if (!marked[*s]) {
-            marked[*s] = true;
-            next.push_back(*s);
+        std::vector<std::string> incoming;
+        comm_.exchange(outgoing, incoming);
+        outgoing.clear();
+        for (const std::string& message : incoming) {
+          WireReader reader(message);
+          while (!reader.done()) {
+            const Fingerprint source = reader.get<std::uint64_t>();
+            const std::uint32_t bits = reader.get<std::uint32_t>();
+            const std::optional<Index> s = owned_.find(source);
+            if (!s) throw std::logic_error("a recovery edge from a state no rank owns");
+            const std::uint32_t merged = goals_[*s] | bits;
+            if (merged == goals_[*s]) continue;
+            goals_.set(*s, merged);
+            if (!marked[*s]) {  // spread again next round
+              marked[*s] = true;
+              next.push_back(*s);
+            }
           }
         }
       }
       for (Index s : next) marked[s] = false;
-      changed = std::move(next);
+      changed.swap(next);
+      next.clear();
       ++liveness_rounds_;
       std::array<std::uint64_t, 3> status{changed.size(), interrupted() ? 1u : 0u, timedOut() ? 1u : 0u};
       comm_.sumAll(status);
@@ -809,7 +822,7 @@ class DistributedExplorer {
   OwnedStates owned_;
   std::vector<std::uint64_t> level_begin_;        // over all ranks: how many states precede each depth
   std::vector<std::uint64_t> owned_level_begin_;  // of this rank's: the first index of each depth
-  std::vector<std::uint32_t> goals_;              // per owned index (liveness): goal bits, then reach
+  GoalBits goals_;                                 // per owned index (liveness): goal bits, then reach
   std::vector<Fingerprint> recovery_from_;        // recovery edges into owned states: the source
   std::vector<Index> recovery_to_;                // and the owned target
   std::uint64_t recovery_edges_ = 0;

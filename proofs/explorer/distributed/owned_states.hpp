@@ -1,5 +1,6 @@
 // The states one rank of a distributed search owns (those whose fingerprint hashes to it,
-// ownerOf): their fingerprints, each with a local index given in discovery order — so a level's
+// ownerOf): their fingerprints, each with a local index given in discovery order (found through
+// an open-addressed table of indexes) — so a level's
 // states have consecutive indexes and a state's depth is found from where each level begins — and
 // per index the parent's fingerprint (0 for an initial state: a stored fingerprint is never 0),
 // since the parent may live on another rank.
@@ -32,11 +33,13 @@ class OwnedStates {
   std::size_t size() const { return parents_.size(); }
 
   std::optional<Index> find(Fingerprint stored) const {
-    if (keys_.empty()) return std::nullopt;
-    const std::size_t mask = keys_.size() - 1;
+    if (slots_.empty()) return std::nullopt;
+    const std::size_t mask = slots_.size() - 1;
+    const std::uint32_t tag = tagOf(stored);
     for (std::size_t slot = stored & mask;; slot = (slot + 1) & mask) {
-      if (keys_[slot] == stored) return values_[slot];
-      if (keys_[slot] == 0) return std::nullopt;
+      const Slot s = slots_[slot];
+      if (s.index == kEmpty) return std::nullopt;
+      if (s.tag == tag && fingerprints_[s.index] == stored) return s.index;
     }
   }
 
@@ -44,11 +47,11 @@ class OwnedStates {
   Index insert(Fingerprint stored, Fingerprint parent) {
     KCSPEC_ASSERT(stored != 0);
     if (parents_.size() >= kMaxStates) throw std::length_error("more than 2^32 states on one rank");
-    if ((parents_.size() + 1) * 2 > keys_.size()) grow();
+    if (fullAfterInsert()) grow();
     const Index index = static_cast<Index>(parents_.size());
-    place(stored, index);
     parents_.push_back(parent);
     fingerprints_.push_back(stored);
+    place(stored, index);
     return index;
   }
 
@@ -57,45 +60,48 @@ class OwnedStates {
 
   // The bytes the table and the per-state records take.
   std::uint64_t bytes() const {
-    return keys_.capacity() * (sizeof(Fingerprint) + sizeof(Index)) +
-           (parents_.capacity() + fingerprints_.capacity()) * sizeof(Fingerprint);
+    return slots_.capacity() * sizeof(Slot) + (parents_.capacity() + fingerprints_.capacity()) * sizeof(Fingerprint);
   }
-  // What the next insert() would make it take.
+  // What the next insert() would make them take (a growing table holds its old slots meanwhile).
   std::uint64_t bytesAfterInsert() const {
-    const std::uint64_t table = (parents_.size() + 1) * 2 > keys_.size()
-                                    ? std::max<std::size_t>(kFirstSlots, keys_.size() * 2) * 12 + keys_.size() * 12
-                                    : keys_.size() * 12;
-    const std::uint64_t records = parents_.size() == parents_.capacity()
-                                      ? std::max<std::size_t>(1, parents_.capacity() * 2) * 16
-                                      : parents_.capacity() * 16;
-    return table + records;
+    const std::uint64_t table = fullAfterInsert() ? (std::max<std::size_t>(kFirstSlots, slots_.size() * 2) + slots_.size()) * sizeof(Slot)
+                                                  : slots_.capacity() * sizeof(Slot);
+    const std::size_t records = parents_.size() == parents_.capacity() ? std::max<std::size_t>(1, parents_.capacity() * 2)
+                                                                       : parents_.capacity();
+    return table + records * 2 * sizeof(Fingerprint);
   }
 
  private:
+  // A slot: the state's index, and 32 bits of its fingerprint that a probe compares before it
+  // reads the fingerprint itself (8 bytes a slot, at most 70 % full).
+  struct Slot {
+    Index index = kEmpty;
+    std::uint32_t tag = 0;
+  };
+  static constexpr Index kEmpty = 0xFFFF'FFFFu;
   static constexpr std::size_t kFirstSlots = 1024;
 
+  static std::uint32_t tagOf(Fingerprint stored) { return static_cast<std::uint32_t>(stored >> 32); }
+  bool fullAfterInsert() const { return (parents_.size() + 1) * 10 > slots_.size() * 7; }
+
   void place(Fingerprint stored, Index index) {
-    const std::size_t mask = keys_.size() - 1;
+    const std::size_t mask = slots_.size() - 1;
     std::size_t slot = stored & mask;
-    while (keys_[slot] != 0) slot = (slot + 1) & mask;
-    keys_[slot] = stored;
-    values_[slot] = index;
+    while (slots_[slot].index != kEmpty) slot = (slot + 1) & mask;
+    slots_[slot] = Slot{index, tagOf(stored)};
   }
 
   void grow() {
-    const std::size_t slots = std::max<std::size_t>(kFirstSlots, keys_.size() * 2);
+    const std::size_t slots = std::max<std::size_t>(kFirstSlots, slots_.size() * 2);
     KCSPEC_ASSERT(std::has_single_bit(slots));
-    std::vector<Fingerprint> old_keys(slots, 0);
-    std::vector<Index> old_values(slots, 0);
-    old_keys.swap(keys_);
-    old_values.swap(values_);
-    for (std::size_t slot = 0; slot < old_keys.size(); ++slot) {
-      if (old_keys[slot] != 0) place(old_keys[slot], old_values[slot]);
+    std::vector<Slot> old(slots);
+    old.swap(slots_);
+    for (const Slot& s : old) {
+      if (s.index != kEmpty) place(fingerprints_[s.index], s.index);
     }
   }
 
-  std::vector<Fingerprint> keys_;  // 0: empty
-  std::vector<Index> values_;
+  std::vector<Slot> slots_;
   std::vector<Fingerprint> parents_;       // per index
   std::vector<Fingerprint> fingerprints_;  // per index
 };
