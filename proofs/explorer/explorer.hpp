@@ -570,31 +570,17 @@ class Explorer {
       // cycle of reduced states, along which the other actions would be ignored forever: then
       // every action is expanded). A system whose persistent actions descend a measure
       // (system.hpp PersistentActionsDescend) has no such cycle and needs no proviso.
-      bool reduced = false;
-      if constexpr (HasPersistentActions<S>) {
-        if (reduce_) {
-          const std::optional<std::size_t> persistent =
-              system_.persistentAction(state, std::span<const Action>(actions));
-          if (persistent) {
-            KCSPEC_ASSERT(*persistent < actions.size());
-            const std::size_t arena_before = chunk.arena.size();
-            addSuccessor(*persistent);
-            const Slot existing = chunk.successors.back().existing;
-            const bool closes_cycle =
-                cycle_proviso_ && existing != VisitedSet::kNoSlot && bfsIndexAt(existing) < next_level_begin_;
-            if (closes_cycle) {
-              chunk.successors.pop_back();
-              chunk.arena.resize(arena_before);
-            } else {
-              reduced = true;
-              reduced_states_.fetch_add(1, std::memory_order_relaxed);
-            }
-          }
+      const std::size_t arena_before = chunk.arena.size();
+      const bool reduced = stepper_.expandThrough(state, std::span<const Action>(actions), reduce_, addSuccessor, [&] {
+        const Slot existing = chunk.successors.back().existing;
+        if (cycle_proviso_ && existing != VisitedSet::kNoSlot && bfsIndexAt(existing) < next_level_begin_) {
+          chunk.successors.pop_back();  // closes a cycle
+          chunk.arena.resize(arena_before);
+          return false;
         }
-      }
-      if (!reduced) {
-        for (std::size_t k = 0; k < actions.size(); ++k) addSuccessor(k);
-      }
+        reduced_states_.fetch_add(1, std::memory_order_relaxed);
+        return true;
+      });
       const std::size_t taken = reduced ? 1 : actions.size();
       expanded.successor_count = static_cast<std::uint32_t>(taken);
       chunk.states.push_back(expanded);

@@ -116,6 +116,25 @@ class Stepper {
     return fingerprint;
   }
 
+  // Partial-order reduction's choice, the same for every search: with `reduce`, the action the
+  // system names persistent in `state` alone — add(k) for its position k, then kept(), which may
+  // undo it (the one-process search's cycle proviso) — else every action: add(k) for each k in
+  // order. Returns whether the state was expanded through its persistent action alone.
+  template <class Add, class Kept>
+  bool expandThrough(const State& state, std::span<const Action> actions, bool reduce, Add&& add, Kept&& kept) const {
+    if constexpr (HasPersistentActions<S>) {
+      if (reduce) {
+        if (const std::optional<std::size_t> persistent = system_.persistentAction(state, actions)) {
+          KCSPEC_ASSERT(*persistent < actions.size());
+          add(*persistent);
+          if (kept()) return true;
+        }
+      }
+    }
+    for (std::size_t k = 0; k < actions.size(); ++k) add(k);
+    return false;
+  }
+
   // The action the system names persistent in `state` (held in chain.actions), or nullptr.
   const Action* persistentIn(const State& state, ChainScratch& chain) const {
     if constexpr (HasPersistentActions<S>) {

@@ -533,22 +533,9 @@ class DistributedExplorer {
         }
         chunk.successors.push_back(successor);
       };
-      // Partial-order reduction by chains (the constructor refused any other): the persistent action alone.
-      bool reduced = false;
-      if constexpr (HasPersistentActions<S>) {
-        if (reduce_) {
-          const std::optional<std::size_t> persistent =
-              system_.persistentAction(state, std::span<const Action>(actions));
-          if (persistent) {
-            KCSPEC_ASSERT(*persistent < actions.size());
-            addSuccessor(*persistent);
-            reduced = true;
-          }
-        }
-      }
-      if (!reduced) {
-        for (std::size_t k = 0; k < actions.size(); ++k) addSuccessor(k);
-      }
+      // Partial-order reduction by chains (the constructor refused any other): no cycle proviso.
+      const bool reduced =
+          stepper_.expandThrough(state, std::span<const Action>(actions), reduce_, addSuccessor, [] { return true; });
       expanded.successor_count = static_cast<std::uint32_t>(reduced ? 1 : actions.size());
       if (reduced) ++chunk_reduced_;
       chunk.states.push_back(expanded);
