@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include <array>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -559,6 +560,11 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
       printText(config, subject, result, reported, ranks);
     }
     std::fflush(stdout);
+  }
+  // No rank ends before rank 0 has reported: mpirun ends every rank once one exits non-zero.
+  if (ranks != nullptr) {
+    std::array<std::uint64_t, 1> reported{1};
+    ranks->communicator->sumAll(reported);
   }
   if (!result.holds()) return kExitViolation;
   if (result.stop == explorer::StopReason::Cancelled) return kExitInterrupted;

@@ -102,6 +102,14 @@ void expectSameReports(const std::string& name, const std::vector<std::string>& 
     EXPECT_EQ(verdicts(report, with_lengths), verdicts(expected, with_lengths));
     ASSERT_TRUE(report.contains("distributed")) << run.out;
     EXPECT_EQ(report["distributed"]["ranks"], ranks);
+    // Rank 0 wrote every counterexample before any rank ended (mpirun ends the others when one
+    // exits non-zero, as a run with a violation does).
+    for (const nlohmann::json& v : report["violations"]) {
+      EXPECT_TRUE(std::filesystem::exists(kWork / name / std::to_string(ranks) / v["scenario"].get<std::string>()))
+          << v["scenario"];
+      EXPECT_TRUE(std::filesystem::exists(kWork / name / std::to_string(ranks) / v["sequence_diagram"].get<std::string>()))
+          << v["sequence_diagram"];
+    }
     std::uint64_t owned = 0;
     for (const nlohmann::json& rank : report["distributed"]["per_rank"]) owned += rank["states"].get<std::uint64_t>();
     EXPECT_EQ(owned, report["states"].get<std::uint64_t>());
