@@ -68,6 +68,7 @@
 #include "proofs/explorer/explore_result.hpp"
 #include "proofs/explorer/frontier.hpp"
 #include "proofs/explorer/goal_bits.hpp"
+#include "proofs/explorer/progress_monitor.hpp"
 #include "proofs/explorer/recovery_edges.hpp"
 #include "proofs/explorer/spill_file.hpp"
 #include "proofs/explorer/stepper.hpp"
@@ -129,18 +130,7 @@ class Explorer {
     result.system = std::string(system_.name());
     result.threads = threads_;
 
-    std::jthread monitor;
-    std::mutex monitor_mutex;
-    std::condition_variable_any monitor_wake;
-    if (options_.on_progress && options_.progress_interval.count() > 0) {
-      monitor = std::jthread([&](std::stop_token stop) {
-        std::unique_lock lock(monitor_mutex);
-        while (!monitor_wake.wait_for(lock, stop, options_.progress_interval, [] { return false; })) {
-          if (stop.stop_requested()) break;
-          options_.on_progress(snapshot());
-        }
-      });
-    }
+    ProgressMonitor monitor(options_, [this] { return snapshot(); });
 
     presize();
     explore();
@@ -154,10 +144,7 @@ class Explorer {
     result.reduction = reduce_ ? Reduction::Por : Reduction::None;
     result.reduced_states = reduced_states_.load(std::memory_order_relaxed);
     result.chained_steps = chained_steps_.load(std::memory_order_relaxed);
-    if (monitor.joinable()) {
-      monitor.request_stop();
-      monitor.join();
-    }
+    monitor.stop();
 
     result.states = visited_.size();
     result.transitions = transitions_;
@@ -193,12 +180,7 @@ class Explorer {
     std::uint8_t kind = 0;  // the action's kind (HasActionKinds), for the report's action coverage
   };
 
-  struct Expanded {
-    PropertyMask state_violations = 0;
-    std::uint32_t goals = 0;
-    std::uint32_t first_successor = 0;
-    std::uint32_t successor_count = 0;
-  };
+  using Expanded = typename Stepper<S>::Expanded;
 
   struct Chunk {
     bool done = false;
@@ -316,15 +298,7 @@ class Explorer {
   }
   bool cancelled() const { return interrupted() || timedOut() || worker_failed_.load(std::memory_order_relaxed); }
 
-  std::uint32_t compactGoals(PropertyMask reached) const {
-    std::uint32_t goals = 0;
-    for (std::size_t j = 0; j < liveness_.size(); ++j) {
-      if (reached & propertyBit(liveness_[j])) goals |= 1u << j;
-    }
-    const std::uint32_t all = (1u << liveness_.size()) - 1;
-    if (goals == all) goals |= 1u << liveness_.size();
-    return goals;
-  }
+  std::uint32_t compactGoals(PropertyMask reached) const { return GoalBits::compact(reached, liveness_); }
 
   // Adds a state found by the merge (or an initial state, parent kNoSlot); false when the
   // memory cap stops the run. The table may grow: slots held elsewhere are remapped, `parent`'s
@@ -471,17 +445,13 @@ class Explorer {
     std::vector<Chunk> chunks(chunk_count);
     std::atomic<std::size_t> next_chunk{0};
     auto work = [&] {
-      std::vector<Action> actions;
-      std::optional<State> scratch;
-      Scratch step;             // this thread's successors' scratch states
-      std::string held;         // the encoding `scratch` holds
-      Frontier::Cursor cursor;  // this thread's decoding of the frontier
+      typename Stepper<S>::Worker worker;
       for (;;) {
         const std::size_t c = next_chunk.fetch_add(1, std::memory_order_relaxed);
         if (c >= chunk_count) return;
         const std::size_t begin = first + c * chunk_size;
         const std::size_t end = std::min(last, begin + chunk_size);
-        if (!expandChunk(chunks[c], begin, end, expand, actions, scratch, step, held, cursor)) return;
+        if (!expandChunk(chunks[c], begin, end, expand, worker)) return;
       }
     };
     const unsigned helpers = static_cast<unsigned>(std::min<std::size_t>(threads_, chunk_count)) - 1;
@@ -518,78 +488,64 @@ class Explorer {
     return chunks;
   }
 
-  bool expandChunk(Chunk& chunk, std::size_t begin, std::size_t end, bool expand, std::vector<Action>& actions,
-                   std::optional<State>& scratch, Scratch& step, std::string& held, Frontier::Cursor& cursor) {
-    chunk.states.reserve(end - begin);
-    step.chain.steps = 0;
-    for (std::size_t position = begin; position < end; ++position) {
-      if (cancelled()) return false;
-      const std::string_view encoding = frontier_.at(position, cursor);  // valid until the next at()
-      stepper_.decodeInto(encoding, scratch, held);
-      const State& state = *scratch;
-      Expanded expanded;
-      expanded.state_violations = system_.violatedStateProperties(state);
-      if (check_liveness_) expanded.goals = compactGoals(system_.goalsReached(state));
-      expanded.first_successor = static_cast<std::uint32_t>(chunk.successors.size());
-      actions.clear();
-      system_.actions(state, actions);
-      if (!expand) {
-        chunk.truncated |= !actions.empty();
-        chunk.states.push_back(expanded);
-        continue;
+  bool expandChunk(Chunk& chunk, std::size_t begin, std::size_t end, bool expand, typename Stepper<S>::Worker& worker) {
+    // An encoding appended to the arena is kept for a new state and dropped for a known one.
+    // A known state's BFS index is looked up here, in parallel, rather than by the merge. The
+    // previous batch's merge may be writing it meanwhile: a state it has just inserted may
+    // still read kNone here, and then the merge looks the index up itself.
+    const auto addSuccessor = [&](const State& state, std::string_view encoding, std::span<const Action> actions,
+                                  std::size_t k) {
+      Successor successor;
+      successor.ordinal = static_cast<std::uint32_t>(k);
+      successor.recovery = check_liveness_ && system_.isRecovery(actions[k]);
+      if constexpr (HasActionKinds<S>) successor.kind = static_cast<std::uint8_t>(system_.actionKind(actions[k]));
+      const std::size_t offset = chunk.arena.size();
+      bool encoded = false;
+      successor.fingerprint = stepper_.successor(
+          state, encoding, actions[k], chains_, successor.step_violations, worker.step, chunk.arena, encoded,
+          [&](Fingerprint fingerprint) {
+            const auto found = visited_.find(fingerprint);
+            if (!found) return false;
+            successor.existing = *found;
+            if (successor.recovery) successor.existing_index = bfsIndexAt(*found);
+            return true;
+          });
+      if (encoded) {
+        successor.offset = static_cast<std::uint32_t>(offset);
+        successor.length = static_cast<std::uint32_t>(chunk.arena.size() - offset);
       }
-      stepper_.prepare(state, step);
-      // An encoding appended to the arena is kept for a new state and dropped for a known one.
-      // A known state's BFS index is looked up here, in parallel, rather than by the merge. The
-      // previous batch's merge may be writing it meanwhile: a state it has just inserted may
-      // still read kNone here, and then the merge looks the index up itself.
-      const auto addSuccessor = [&](std::size_t k) {
-        Successor successor;
-        successor.ordinal = static_cast<std::uint32_t>(k);
-        successor.recovery = check_liveness_ && system_.isRecovery(actions[k]);
-        if constexpr (HasActionKinds<S>) successor.kind = static_cast<std::uint8_t>(system_.actionKind(actions[k]));
-        const std::size_t offset = chunk.arena.size();
-        bool encoded = false;
-        successor.fingerprint = stepper_.successor(
-            state, encoding, actions[k], chains_, successor.step_violations, step, chunk.arena, encoded,
-            [&](Fingerprint fingerprint) {
-              const auto found = visited_.find(fingerprint);
-              if (!found) return false;
-              successor.existing = *found;
-              if (successor.recovery) successor.existing_index = bfsIndexAt(*found);
-              return true;
-            });
-        if (encoded) {
-          successor.offset = static_cast<std::uint32_t>(offset);
-          successor.length = static_cast<std::uint32_t>(chunk.arena.size() - offset);
-        }
-        chunk.successors.push_back(successor);
-      };
-      // Partial-order reduction: the system's persistent action alone, unless the cycle proviso
-      // applies and its successor is already known at this depth or shallower (it may close a
-      // cycle of reduced states, along which the other actions would be ignored forever: then
-      // every action is expanded). A system whose persistent actions descend a measure
-      // (system.hpp PersistentActionsDescend) has no such cycle and needs no proviso.
-      const std::size_t arena_before = chunk.arena.size();
-      const bool reduced = stepper_.expandThrough(state, std::span<const Action>(actions), reduce_, addSuccessor, [&] {
-        const Slot existing = chunk.successors.back().existing;
-        if (cycle_proviso_ && existing != VisitedSet::kNoSlot && bfsIndexAt(existing) < next_level_begin_) {
-          chunk.successors.pop_back();  // closes a cycle
-          chunk.arena.resize(arena_before);
-          return false;
-        }
-        reduced_states_.fetch_add(1, std::memory_order_relaxed);
-        return true;
-      });
-      const std::size_t taken = reduced ? 1 : actions.size();
-      expanded.successor_count = static_cast<std::uint32_t>(taken);
-      chunk.states.push_back(expanded);
-      progress_transitions_.fetch_add(taken, std::memory_order_relaxed);
-      progress_expanded_.fetch_add(1, std::memory_order_relaxed);
-    }
-    chained_steps_.fetch_add(step.chain.steps, std::memory_order_relaxed);
-    chunk.done = true;
-    return true;
+      chunk.successors.push_back(successor);
+    };
+    // Partial-order reduction: the system's persistent action alone, unless the cycle proviso
+    // applies and its successor is already known at this depth or shallower (it may close a
+    // cycle of reduced states, along which the other actions would be ignored forever: then
+    // every action is expanded). A system whose persistent actions descend a measure
+    // (system.hpp PersistentActionsDescend) has no such cycle and needs no proviso.
+    std::size_t arena_before = 0;
+    const auto add = [&](const State& state, std::string_view encoding, std::span<const Action> actions,
+                         std::size_t k) {
+      arena_before = chunk.arena.size();
+      addSuccessor(state, encoding, actions, k);
+    };
+    const auto kept = [&] {
+      const Slot existing = chunk.successors.back().existing;
+      if (cycle_proviso_ && existing != VisitedSet::kNoSlot && bfsIndexAt(existing) < next_level_begin_) {
+        chunk.successors.pop_back();  // closes a cycle
+        chunk.arena.resize(arena_before);
+        return false;
+      }
+      reduced_states_.fetch_add(1, std::memory_order_relaxed);
+      return true;
+    };
+    const std::size_t successors_before = chunk.successors.size();
+    const bool done = stepper_.expandRange(
+        frontier_, begin, end, expand, reduce_, chunk, worker, [this] { return cancelled(); },
+        [this](const State& state) { return check_liveness_ ? compactGoals(system_.goalsReached(state)) : 0u; }, add,
+        kept);
+    progress_transitions_.fetch_add(chunk.successors.size() - successors_before, std::memory_order_relaxed);
+    progress_expanded_.fetch_add(chunk.states.size(), std::memory_order_relaxed);
+    chained_steps_.fetch_add(worker.step.chain.steps, std::memory_order_relaxed);
+    return done;
   }
 
   void record(std::size_t property, Slot state, std::uint32_t ordinal) {

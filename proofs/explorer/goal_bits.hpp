@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "proofs/explorer/chunked_vector.hpp"
 #include "spec/vocabulary/assert.hpp"
@@ -18,6 +19,18 @@ class GoalBits {
   explicit GoalBits(std::size_t bits = 0) : bytes_(bits <= 8 ? 1 : bits <= 16 ? 2 : 4) { KCSPEC_ASSERT(bits <= 32); }
 
   std::size_t bytesPerState() const { return bytes_; }
+
+  // A state's goal bits from the properties it reaches (bit i of `reached`: properties()[i]):
+  // bit j for the liveness property at liveness[j], and bit liveness.size() when it reaches all.
+  static std::uint32_t compact(std::uint64_t reached, std::span<const std::size_t> liveness) {
+    std::uint32_t goals = 0;
+    for (std::size_t j = 0; j < liveness.size(); ++j) {
+      if ((reached >> liveness[j]) & 1u) goals |= 1u << j;
+    }
+    const std::uint32_t all = (1u << liveness.size()) - 1;
+    if (goals == all) goals |= 1u << liveness.size();
+    return goals;
+  }
   std::size_t size() const { return bytes_ == 1 ? bits8_.size() : bytes_ == 2 ? bits16_.size() : bits32_.size(); }
 
   void push_back(std::uint32_t goals) {

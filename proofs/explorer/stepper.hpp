@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "proofs/explorer/frontier.hpp"
 #include "proofs/explorer/system.hpp"
 #include "spec/vocabulary/assert.hpp"
 
@@ -43,7 +44,64 @@ class Stepper {
     ChainScratch chain;
   };
 
+  // What expanding a state found, besides its successors: its violated state properties, its
+  // goal bits (liveness) and where its successors are in the chunk.
+  struct Expanded {
+    PropertyMask state_violations = 0;
+    std::uint32_t goals = 0;
+    std::uint32_t first_successor = 0;
+    std::uint32_t successor_count = 0;
+  };
+
+  // A worker thread's storage while it expands frontier states.
+  struct Worker {
+    std::vector<Action> actions;
+    std::optional<State> state;
+    Scratch step;             // its successors' scratch states
+    std::string held;         // the encoding `state` holds
+    Frontier::Cursor cursor;  // its decoding of the frontier
+  };
+
   explicit Stepper(const S& system) : system_(system) {}
+
+  // Expands frontier states [begin, end) into `chunk` (its `states`, `successors`, `truncated` and
+  // `done`), the same way for every search: each state's checks (the state properties, and
+  // goals(reached) for liveness), then — with `expand`; else a state with actions only marks the
+  // chunk truncated — its successors as expandThrough chooses them: add(state, encoding, actions,
+  // k) appends successor k to chunk.successors, kept() decides a persistent one. False, the chunk
+  // not done, when stopped() says so between two states. worker.step.chain.steps counts the chains'
+  // steps from 0.
+  template <class Chunk, class Stopped, class Goals, class Add, class Kept>
+  bool expandRange(const Frontier& frontier, std::size_t begin, std::size_t end, bool expand, bool reduce, Chunk& chunk,
+                   Worker& worker, Stopped&& stopped, Goals&& goals, Add&& add, Kept&& kept) const {
+    chunk.states.reserve(end - begin);
+    worker.step.chain.steps = 0;
+    for (std::size_t position = begin; position < end; ++position) {
+      if (stopped()) return false;
+      const std::string_view encoding = frontier.at(position, worker.cursor);  // valid until the next at()
+      decodeInto(encoding, worker.state, worker.held);
+      const State& state = *worker.state;
+      Expanded expanded;
+      expanded.state_violations = system_.violatedStateProperties(state);
+      expanded.goals = goals(state);
+      expanded.first_successor = static_cast<std::uint32_t>(chunk.successors.size());
+      worker.actions.clear();
+      system_.actions(state, worker.actions);
+      if (!expand) {
+        chunk.truncated |= !worker.actions.empty();
+        chunk.states.push_back(expanded);
+        continue;
+      }
+      prepare(state, worker.step);
+      const std::span<const Action> actions(worker.actions);
+      const bool reduced =
+          expandThrough(state, actions, reduce, [&](std::size_t k) { add(state, encoding, actions, k); }, kept);
+      expanded.successor_count = static_cast<std::uint32_t>(reduced ? 1 : actions.size());
+      chunk.states.push_back(expanded);
+    }
+    chunk.done = true;
+    return true;
+  }
 
   // A kept state into `scratch` (reusing its storage when the system can, and the parts it already
   // holds when the system decodes over a previous state). `held` is the encoding `scratch` was last

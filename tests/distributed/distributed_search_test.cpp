@@ -18,6 +18,7 @@
 #include "spec/rules/invariants.hpp"
 #include "spec/vocabulary/presets.hpp"
 #include "thread_ranks.hpp"  // tests/distributed/
+#include "two_brokers.hpp"  // tests/common/
 
 namespace kcspec::explorer::distributed {
 namespace {
@@ -127,20 +128,7 @@ Summary expectSameAsOneProcess(const S& system, Reduction reduction, bool same_l
   return expected_summary;
 }
 
-// Two brokers, one topic on both.
-Config twoBrokers(Bounds bounds) {
-  Config config;
-  config.name = "two-brokers";
-  config.brokers = BrokerSet{1, 2};
-  config.brokers_alive_at_start = BrokerSet{1, 2};
-  TopicConfig topic;
-  topic.name = "t";
-  topic.assignment = {BrokerList{1, 2}};
-  topic.exists_at_start = true;
-  config.topics.push_back(topic);
-  config.bounds = bounds;
-  return config;
-}
+using kcspec::test::twoBrokers;
 
 TEST(DistributedSearch, UnreducedSpecHasTheSameCountsVerdictsAndCounterexampleLengths) {
   // A deletion with a StopReplica error: the known liveness deviation L6, and T3.

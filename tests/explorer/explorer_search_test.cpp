@@ -15,25 +15,14 @@
 #include "proofs/explorer/spec_system.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/presets.hpp"
+#include "two_brokers.hpp"  // tests/common/
 
 namespace kcspec::explorer {
 namespace {
 
-// Two brokers, one topic on both, one crash and one controller failover: 35k states, finite.
-Config twoBrokers(Bounds bounds) {
-  Config config;
-  config.name = "two-brokers";
-  config.brokers = BrokerSet{1, 2};
-  config.brokers_alive_at_start = BrokerSet{1, 2};
-  TopicConfig topic;
-  topic.name = "t";
-  topic.assignment = {BrokerList{1, 2}};
-  topic.exists_at_start = true;
-  config.topics.push_back(topic);
-  config.bounds = bounds;
-  return config;
-}
+using kcspec::test::twoBrokers;
 
+// One crash and one controller failover on two brokers: 35k states, finite.
 Config crashAndFailover() { return twoBrokers(Bounds{.crashes = 1, .controller_failovers = 1}); }
 // Deletion with a StopReplica error: Kafka's L6 deviation (deletion waits for a restart forever).
 Config deletionWithErrors() { return twoBrokers(Bounds{.topic_deletions = 1, .stop_replica_errors = 1}); }

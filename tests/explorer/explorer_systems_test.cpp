@@ -29,6 +29,7 @@
 #include "spec/vocabulary/action_text.hpp"
 #include "breadth_first_sample.hpp"
 #include "tiny_configs.hpp"
+#include "two_brokers.hpp"  // tests/common/
 
 namespace kcspec::explorer {
 namespace {
@@ -41,20 +42,7 @@ Config withCrash(Config config) {
   return config;
 }
 
-// Brokers 1 and 2, topic t with partition 0 on both, in ZooKeeper at start.
-Config twoBrokers(Bounds bounds) {
-  Config config;
-  config.name = "two-brokers";
-  config.brokers = BrokerSet{1, 2};
-  config.brokers_alive_at_start = BrokerSet{1, 2};
-  TopicConfig topic;
-  topic.name = "t";
-  topic.assignment = {BrokerList{1, 2}};
-  topic.exists_at_start = true;
-  config.topics.push_back(topic);
-  config.bounds = bounds;
-  return config;
-}
+using kcspec::test::twoBrokers;
 
 template <class S>
 ExploreResult<S> run(const S& system, unsigned threads = 2) {

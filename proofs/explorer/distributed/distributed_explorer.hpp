@@ -56,6 +56,7 @@
 #include "proofs/explorer/explore_result.hpp"
 #include "proofs/explorer/frontier.hpp"
 #include "proofs/explorer/goal_bits.hpp"
+#include "proofs/explorer/progress_monitor.hpp"
 #include "proofs/explorer/stepper.hpp"
 #include "proofs/explorer/system.hpp"
 #include "proofs/explorer/visited_set.hpp"
@@ -96,6 +97,7 @@ struct DistributedReport {
 namespace detail {
 
 using explorer::detail::Counterexamples;
+using explorer::detail::ProgressMonitor;
 using explorer::detail::Stepper;
 
 template <System S>
@@ -135,25 +137,12 @@ class DistributedExplorer {
     result.system = std::string(system_.name());
     result.threads = threads_;
 
-    std::jthread monitor;
-    std::mutex monitor_mutex;
-    std::condition_variable_any monitor_wake;
-    if (rank_ == 0 && options_.on_progress && options_.progress_interval.count() > 0) {
-      monitor = std::jthread([&](std::stop_token stop) {
-        std::unique_lock lock(monitor_mutex);
-        while (!monitor_wake.wait_for(lock, stop, options_.progress_interval, [] { return false; })) {
-          if (stop.stop_requested()) break;
-          options_.on_progress(snapshot());
-        }
-      });
-    }
+    // At rank 0 only: the others' progress reaches it with each round's sum.
+    ProgressMonitor monitor(options_, [this] { return snapshot(); }, /*enabled=*/rank_ == 0);
 
     explore();
     if (stop_ == StopReason::Complete && check_liveness_) result.liveness_checked = checkLiveness();
-    if (monitor.joinable()) {
-      monitor.request_stop();
-      monitor.join();
-    }
+    monitor.stop();
 
     // The run's figures, summed over the ranks.
     std::vector<std::uint64_t> sums(kSumsFixed + action_counts_.size(), 0);
@@ -210,12 +199,7 @@ class DistributedExplorer {
     std::uint8_t kind = 0;
   };
 
-  struct Expanded {
-    PropertyMask state_violations = 0;
-    std::uint32_t goals = 0;
-    std::uint32_t first_successor = 0;
-    std::uint32_t successor_count = 0;
-  };
+  using Expanded = typename Stepper<S>::Expanded;
 
   struct Chunk {
     bool done = false;
@@ -272,15 +256,7 @@ class DistributedExplorer {
     return p;
   }
 
-  std::uint32_t compactGoals(PropertyMask reached) const {
-    std::uint32_t goals = 0;
-    for (std::size_t j = 0; j < liveness_.size(); ++j) {
-      if (reached & propertyBit(liveness_[j])) goals |= 1u << j;
-    }
-    const std::uint32_t all = (1u << liveness_.size()) - 1;
-    if (goals == all) goals |= 1u << liveness_.size();
-    return goals;
-  }
+  std::uint32_t compactGoals(PropertyMask reached) const { return GoalBits::compact(reached, liveness_); }
 
   // The depth of an owned state: the level its index falls in.
   std::uint32_t depthOf(Index index) const {
@@ -463,18 +439,14 @@ class DistributedExplorer {
     std::mutex failure_mutex;
     auto work = [&] {
       try {
-        std::vector<Action> actions;
-        std::optional<State> scratch;
-        Scratch step;
-        std::string held;
-        Frontier::Cursor cursor;
+        typename Stepper<S>::Worker worker;
         for (;;) {
           if (failed.load(std::memory_order_relaxed)) return;
           const std::size_t c = next_chunk.fetch_add(1, std::memory_order_relaxed);
           if (c >= chunk_count) return;
           const std::size_t begin = first + c * chunk_size;
           const std::size_t end = std::min(last, begin + chunk_size);
-          if (!expandChunk(chunks[c], begin, end, expand, actions, scratch, step, held, cursor)) return;
+          if (!expandChunk(chunks[c], begin, end, expand, worker)) return;
         }
       } catch (...) {
         std::lock_guard lock(failure_mutex);
@@ -493,56 +465,37 @@ class DistributedExplorer {
     return chunks;
   }
 
-  bool expandChunk(Chunk& chunk, std::size_t begin, std::size_t end, bool expand, std::vector<Action>& actions,
-                   std::optional<State>& scratch, Scratch& step, std::string& held, Frontier::Cursor& cursor) {
-    chunk.states.reserve(end - begin);
-    step.chain.steps = 0;
-    for (std::size_t position = begin; position < end; ++position) {
-      if (interrupted() || timedOut()) return false;
-      const std::string_view encoding = frontier_.at(position, cursor);
-      stepper_.decodeInto(encoding, scratch, held);
-      const State& state = *scratch;
-      Expanded expanded;
-      expanded.state_violations = system_.violatedStateProperties(state);
-      if (check_liveness_) expanded.goals = compactGoals(system_.goalsReached(state));
-      expanded.first_successor = static_cast<std::uint32_t>(chunk.successors.size());
-      actions.clear();
-      system_.actions(state, actions);
-      if (!expand) {
-        chunk.truncated |= !actions.empty();
-        chunk.states.push_back(expanded);
-        continue;
+  bool expandChunk(Chunk& chunk, std::size_t begin, std::size_t end, bool expand, typename Stepper<S>::Worker& worker) {
+    const auto add = [&](const State& state, std::string_view encoding, std::span<const Action> actions, std::size_t k) {
+      Successor successor;
+      successor.ordinal = static_cast<std::uint32_t>(k);
+      successor.recovery = check_liveness_ && system_.isRecovery(actions[k]);
+      if constexpr (HasActionKinds<S>) successor.kind = static_cast<std::uint8_t>(system_.actionKind(actions[k]));
+      const std::size_t offset = chunk.arena.size();
+      successor.fingerprint = VisitedSet::stored(stepper_.successor(
+          state, encoding, actions[k], reduce_, successor.step_violations, worker.step, chunk.arena, successor.encoded,
+          // Known when this rank owns it and has it (the table is only read during expansion).
+          [&](Fingerprint fingerprint) {
+            const Fingerprint stored = VisitedSet::stored(fingerprint);
+            return ownerOf(stored, ranks_) == rank_ && owned_.find(stored).has_value();
+          }));
+      if (successor.encoded) {
+        successor.offset = static_cast<std::uint32_t>(offset);
+        successor.length = static_cast<std::uint32_t>(chunk.arena.size() - offset);
       }
-      stepper_.prepare(state, step);
-      const auto addSuccessor = [&](std::size_t k) {
-        Successor successor;
-        successor.ordinal = static_cast<std::uint32_t>(k);
-        successor.recovery = check_liveness_ && system_.isRecovery(actions[k]);
-        if constexpr (HasActionKinds<S>) successor.kind = static_cast<std::uint8_t>(system_.actionKind(actions[k]));
-        const std::size_t offset = chunk.arena.size();
-        successor.fingerprint = VisitedSet::stored(stepper_.successor(
-            state, encoding, actions[k], reduce_, successor.step_violations, step, chunk.arena, successor.encoded,
-            // Known when this rank owns it and has it (the table is only read during expansion).
-            [&](Fingerprint fingerprint) {
-              const Fingerprint stored = VisitedSet::stored(fingerprint);
-              return ownerOf(stored, ranks_) == rank_ && owned_.find(stored).has_value();
-            }));
-        if (successor.encoded) {
-          successor.offset = static_cast<std::uint32_t>(offset);
-          successor.length = static_cast<std::uint32_t>(chunk.arena.size() - offset);
-        }
-        chunk.successors.push_back(successor);
-      };
-      // Partial-order reduction by chains (the constructor refused any other): no cycle proviso.
-      const bool reduced =
-          stepper_.expandThrough(state, std::span<const Action>(actions), reduce_, addSuccessor, [] { return true; });
-      expanded.successor_count = static_cast<std::uint32_t>(reduced ? 1 : actions.size());
-      if (reduced) ++chunk_reduced_;
-      chunk.states.push_back(expanded);
-    }
-    chunk_chained_.fetch_add(step.chain.steps, std::memory_order_relaxed);
-    chunk.done = true;
-    return true;
+      chunk.successors.push_back(successor);
+    };
+    // Partial-order reduction by chains (the constructor refused any other): no cycle proviso.
+    const auto kept = [this] {
+      chunk_reduced_.fetch_add(1, std::memory_order_relaxed);
+      return true;
+    };
+    const bool done = stepper_.expandRange(
+        frontier_, begin, end, expand, reduce_, chunk, worker, [this] { return interrupted() || timedOut(); },
+        [this](const State& state) { return check_liveness_ ? compactGoals(system_.goalsReached(state)) : 0u; }, add,
+        kept);
+    chunk_chained_.fetch_add(worker.step.chain.steps, std::memory_order_relaxed);
+    return done;
   }
 
   // Records what the batch's states showed and sends each successor to its owner; false when a
