@@ -69,6 +69,7 @@
 #include "proofs/explorer/frontier.hpp"
 #include "proofs/explorer/goal_bits.hpp"
 #include "proofs/explorer/progress_monitor.hpp"
+#include "proofs/explorer/property_roles.hpp"
 #include "proofs/explorer/recovery_edges.hpp"
 #include "proofs/explorer/spill_file.hpp"
 #include "proofs/explorer/stepper.hpp"
@@ -99,23 +100,15 @@ class Explorer {
 
  public:
   Explorer(const S& system, const ExploreOptions& options)
-      : system_(system), stepper_(system), options_(options) {
-    const auto properties = system_.properties();
-    if (properties.size() > kMaxProperties) throw std::invalid_argument("a system may declare at most 64 properties");
-    for (std::size_t i = 0; i < properties.size(); ++i) {
-      known_[i] = options_.is_known_deviation && options_.is_known_deviation(properties[i].id);
-      if (properties[i].kind == PropertyKind::Liveness) liveness_.push_back(i);
-    }
-    // Goal bits 0 … n−1 and the all-goals bit n in 32 bits.
-    if (liveness_.size() > 31) throw std::invalid_argument("a system may declare at most 31 liveness properties");
-    check_liveness_ = options_.check_liveness && !liveness_.empty();
+      : system_(system), stepper_(system), options_(options), roles_(system.properties(), options) {
+    check_liveness_ = options_.check_liveness && !roles_.liveness().empty();
     if constexpr (HasPersistentActions<S>) reduce_ = options_.reduction == Reduction::Por;
     // A system whose persistent actions descend a measure has them taken in chains, and no cycle
     // of the reduced graph without a state expanded in full: it needs no cycle proviso.
     chains_ = reduce_ && kChains;
     cycle_proviso_ = reduce_ && !chains_;
     keep_bfs_index_ = check_liveness_ || cycle_proviso_;
-    goals_ = GoalBits(liveness_.size() + 1);
+    goals_ = GoalBits(roles_.liveness().size() + 1);
     threads_ = options_.threads != 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
     if (!options_.spill_directory.empty() && check_liveness_) {
       recovery_edges_ = RecoveryEdges(std::make_unique<SpillFile>(options_.spill_directory));
@@ -298,7 +291,7 @@ class Explorer {
   }
   bool cancelled() const { return interrupted() || timedOut() || worker_failed_.load(std::memory_order_relaxed); }
 
-  std::uint32_t compactGoals(PropertyMask reached) const { return GoalBits::compact(reached, liveness_); }
+  std::uint32_t compactGoals(PropertyMask reached) const { return GoalBits::compact(reached, roles_.liveness()); }
 
   // Adds a state found by the merge (or an initial state, parent kNoSlot); false when the
   // memory cap stops the run. The table may grow: slots held elsewhere are remapped, `parent`'s
@@ -429,7 +422,7 @@ class Explorer {
   bool violationFound() const {
     const auto properties = system_.properties();
     for (std::size_t i = 0; i < properties.size(); ++i) {
-      if (first_[i].count > 0 && !known_[i]) return true;
+      if (first_[i].count > 0 && !roles_.known(i)) return true;
     }
     return false;
   }
@@ -636,7 +629,7 @@ class Explorer {
     const std::size_t n = visited_.size();
     KCSPEC_ASSERT(recovery_edges_.states() == n);  // complete: every state was merged, in BFS order
     GoalBits& reach = goals_;
-    const std::uint64_t max_sweeps = (liveness_.size() + 1) * std::uint64_t{n} + 1;
+    const std::uint64_t max_sweeps = (roles_.liveness().size() + 1) * std::uint64_t{n} + 1;
     bool changed = true;
     for (std::uint64_t sweep = 1; changed; ++sweep) {
       KCSPEC_ASSERT(sweep <= max_sweeps);
@@ -668,20 +661,13 @@ class Explorer {
     const std::size_t n = visited_.size();
     const GoalBits& reach = goals_;
     // Per goal (and for all goals at once), the first violator in BFS order.
-    const std::size_t goal_count = liveness_.size() + 1;
+    const std::size_t goal_count = roles_.liveness().size() + 1;
     liveness_first_.assign(goal_count, Occurrence{});
     for (std::size_t i = 0; i < n; ++i) {
-      bool some_goal_missing = false;
-      for (std::size_t j = 0; j < liveness_.size(); ++j) {
-        if ((reach[i] >> j) & 1u) continue;
-        some_goal_missing = true;
+      roles_.forEachViolatedGoal(reach[i], [&](std::size_t j) {
         Occurrence& first = liveness_first_[j];
         if (first.count++ == 0) first.state = static_cast<Index>(i);
-      }
-      if (!some_goal_missing && ((reach[i] >> liveness_.size()) & 1u) == 0) {
-        Occurrence& first = liveness_first_[goal_count - 1];
-        if (first.count++ == 0) first.state = static_cast<Index>(i);
-      }
+      });
     }
   }
 
@@ -701,7 +687,7 @@ class Explorer {
     for (std::size_t i = 0; i < properties.size(); ++i) {
       const Occurrence& first = first_[i];
       if (first.count == 0) continue;
-      result.violations.push_back(counterexamples.safety(pathTo(first.state), i, properties[i], known_[i], first.count,
+      result.violations.push_back(counterexamples.safety(pathTo(first.state), i, properties[i], roles_.known(i), first.count,
                                                          first.ordinal == kNone ? Counterexamples<S>::kNoAction
                                                                                 : first.ordinal));
     }
@@ -716,9 +702,8 @@ class Explorer {
           if (bfs_index != kNone) slot_of_bfs[bfs_index] = static_cast<Slot>(slot);
         }
       }
-      const bool all = j == liveness_.size();
-      const PropertyInfo& info = all ? kAllGoalsProperty : properties[liveness_[j]];
-      const bool known = all ? options_.is_known_deviation && options_.is_known_deviation(info.id) : known_[liveness_[j]];
+      const PropertyInfo& info = roles_.goal(j);
+      const bool known = roles_.goalKnown(j);
       result.violations.push_back(counterexamples.liveness(pathTo(slot_of_bfs[first.state]), info, known, first.count));
     }
   }
@@ -726,6 +711,7 @@ class Explorer {
   const S& system_;
   const Stepper<S> stepper_;
   const ExploreOptions& options_;
+  const PropertyRoles roles_;
   unsigned threads_ = 1;
   bool check_liveness_ = false;
   bool reduce_ = false;          // partial-order reduction (Reduction::Por with a system that has persistent actions)
@@ -737,8 +723,6 @@ class Explorer {
   std::uint64_t next_level_begin_ = 0;
   std::atomic<std::uint64_t> reduced_states_{0};
   std::atomic<std::uint64_t> chained_steps_{0};
-  std::array<bool, kMaxProperties> known_{};
-  std::vector<std::size_t> liveness_;  // indexes of the liveness properties
 
   VisitedSet visited_;                      // fingerprints and parent links, per slot
   std::vector<std::uint64_t> level_begin_;  // how many states precede each depth

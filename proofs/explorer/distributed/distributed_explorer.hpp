@@ -57,6 +57,7 @@
 #include "proofs/explorer/frontier.hpp"
 #include "proofs/explorer/goal_bits.hpp"
 #include "proofs/explorer/progress_monitor.hpp"
+#include "proofs/explorer/property_roles.hpp"
 #include "proofs/explorer/stepper.hpp"
 #include "proofs/explorer/system.hpp"
 #include "proofs/explorer/visited_set.hpp"
@@ -98,6 +99,7 @@ namespace detail {
 
 using explorer::detail::Counterexamples;
 using explorer::detail::ProgressMonitor;
+using explorer::detail::PropertyRoles;
 using explorer::detail::Stepper;
 
 template <System S>
@@ -112,21 +114,20 @@ class DistributedExplorer {
 
  public:
   DistributedExplorer(const S& system, const ExploreOptions& options, Communicator& comm)
-      : system_(system), stepper_(system), options_(options), comm_(comm), ranks_(comm.size()), rank_(comm.rank()) {
-    const auto properties = system_.properties();
-    if (properties.size() > kMaxProperties) throw std::invalid_argument("a system may declare at most 64 properties");
-    for (std::size_t i = 0; i < properties.size(); ++i) {
-      known_[i] = options_.is_known_deviation && options_.is_known_deviation(properties[i].id);
-      if (properties[i].kind == PropertyKind::Liveness) liveness_.push_back(i);
-    }
-    if (liveness_.size() > 31) throw std::invalid_argument("a system may declare at most 31 liveness properties");
-    check_liveness_ = options_.check_liveness && !liveness_.empty();
+      : system_(system),
+        stepper_(system),
+        options_(options),
+        roles_(system.properties(), options),
+        comm_(comm),
+        ranks_(comm.size()),
+        rank_(comm.rank()) {
+    check_liveness_ = options_.check_liveness && !roles_.liveness().empty();
     if constexpr (HasPersistentActions<S>) reduce_ = options_.reduction == Reduction::Por;
     if (reduce_ && !Stepper<S>::kChains) {
       throw std::invalid_argument(
           "the distributed search reduces only by chains of persistent actions (a system with a descent measure)");
     }
-    goals_ = GoalBits(liveness_.size() + 1);  // goal bits 0 … n−1 and the all-goals bit n
+    goals_ = GoalBits(roles_.liveness().size() + 1);  // goal bits 0 … n−1 and the all-goals bit n
     threads_ = options_.threads != 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
     next_frontier_ = Frontier(options_.spill_directory);
   }
@@ -256,7 +257,7 @@ class DistributedExplorer {
     return p;
   }
 
-  std::uint32_t compactGoals(PropertyMask reached) const { return GoalBits::compact(reached, liveness_); }
+  std::uint32_t compactGoals(PropertyMask reached) const { return GoalBits::compact(reached, roles_.liveness()); }
 
   // The depth of an owned state: the level its index falls in.
   std::uint32_t depthOf(Index index) const {
@@ -420,7 +421,7 @@ class DistributedExplorer {
   bool violationFound() const {
     const auto properties = system_.properties();
     for (std::size_t i = 0; i < properties.size(); ++i) {
-      if (first_[i].count > 0 && !known_[i]) return true;
+      if (first_[i].count > 0 && !roles_.known(i)) return true;
     }
     return false;
   }
@@ -614,19 +615,12 @@ class DistributedExplorer {
       if (status[0] == 0) break;
     }
     // Per goal (and for all goals at once), this rank's first violator: indexes are in BFS order.
-    const std::size_t goal_count = liveness_.size() + 1;
+    const std::size_t goal_count = roles_.liveness().size() + 1;
     liveness_first_.assign(goal_count, Occurrence{});
     for (std::size_t i = 0; i < n; ++i) {
-      const std::uint32_t reach = goals_[i];
-      bool some_goal_missing = false;
-      for (std::size_t j = 0; j < liveness_.size(); ++j) {
-        if ((reach >> j) & 1u) continue;
-        some_goal_missing = true;
+      roles_.forEachViolatedGoal(goals_[i], [&](std::size_t j) {
         record(liveness_first_[j], depthOf(static_cast<Index>(i)), static_cast<Index>(i), kNone);
-      }
-      if (!some_goal_missing && ((reach >> liveness_.size()) & 1u) == 0) {
-        record(liveness_first_[goal_count - 1], depthOf(static_cast<Index>(i)), static_cast<Index>(i), kNone);
-      }
+      });
     }
     return true;
   }
@@ -696,10 +690,10 @@ class DistributedExplorer {
       std::uint32_t ordinal = first_[i].ordinal;
       const std::vector<Fingerprint> path = pathFrom(safety_winners[i], first_[i].state, ordinal);
       if (rank_ == 0) {
-        result.violations.push_back(counterexamples.safety(path, i, properties[i], known_[i], safety[i].count,
+        result.violations.push_back(counterexamples.safety(path, i, properties[i], roles_.known(i), safety[i].count,
                                                            ordinal == kNone ? Counterexamples<S>::kNoAction : ordinal));
       } else {
-        result.violations.push_back(Counterexamples<S>::describe(properties[i], known_[i], safety[i].count));
+        result.violations.push_back(Counterexamples<S>::describe(properties[i], roles_.known(i), safety[i].count));
       }
     }
     if (!result.liveness_checked) return;
@@ -707,9 +701,8 @@ class DistributedExplorer {
     const std::vector<int> liveness_winners = winners(liveness);
     for (std::size_t j = 0; j < liveness.size(); ++j) {
       if (liveness_winners[j] < 0) continue;
-      const bool all = j == liveness_.size();
-      const PropertyInfo& info = all ? kAllGoalsProperty : properties[liveness_[j]];
-      const bool known = all ? options_.is_known_deviation && options_.is_known_deviation(info.id) : known_[liveness_[j]];
+      const PropertyInfo& info = roles_.goal(j);
+      const bool known = roles_.goalKnown(j);
       std::uint32_t ordinal = kNone;
       const std::vector<Fingerprint> path = pathFrom(liveness_winners[j], liveness_first_[j].state, ordinal);
       if (rank_ == 0) {
@@ -750,14 +743,13 @@ class DistributedExplorer {
   const S& system_;
   const Stepper<S> stepper_;
   const ExploreOptions& options_;
+  const PropertyRoles roles_;
   Communicator& comm_;
   const int ranks_;
   const int rank_;
   unsigned threads_ = 1;
   bool check_liveness_ = false;
   bool reduce_ = false;  // by chains of persistent actions
-  std::array<bool, kMaxProperties> known_{};
-  std::vector<std::size_t> liveness_;
 
   OwnedStates owned_;
   std::vector<std::uint64_t> level_begin_;        // over all ranks: how many states precede each depth
