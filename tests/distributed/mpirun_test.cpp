@@ -168,14 +168,24 @@ bool running(pid_t mpirun_pid, const std::filesystem::path& work_dir, std::size_
   return false;
 }
 
+// Starts `default` (minutes long) on `ranks` ranks in `dir`: mpirun's pid, or -1 when it did not
+// get going within 30 s.
+pid_t startLongRun(const std::filesystem::path& dir, int ranks) {
+  const pid_t pid = spawn(KCSPEC_MPIRUN,
+                          mpirunArgs(ranks, {"explore", "--preset", "default", "--threads", "1", "--distributed",
+                                             "--progress-every", "1", "--out", "out"}),
+                          dir);
+  if (pid <= 0) return -1;
+  if (running(pid, dir, static_cast<std::size_t>(ranks))) return pid;
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+  return -1;
+}
+
 TEST(Mpirun, AKilledRankEndsTheWholeRun) {
   const std::filesystem::path dir = kWork / "killed";
-  const pid_t pid = spawn(KCSPEC_MPIRUN,
-                          mpirunArgs(3, {"explore", "--preset", "default", "--threads", "1", "--distributed",
-                                         "--progress-every", "1", "--out", "out"}),
-                          dir);
-  ASSERT_GT(pid, 0);
-  ASSERT_TRUE(running(pid, dir, 3)) << cli_test::slurp(dir / "run.stderr");
+  const pid_t pid = startLongRun(dir, 3);
+  ASSERT_GT(pid, 0) << cli_test::slurp(dir / "run.stderr");
   const std::vector<pid_t> ranks = childrenOf(pid);
   ASSERT_GE(ranks.size(), 3u);
   ::kill(ranks[1], SIGKILL);
@@ -188,12 +198,8 @@ TEST(Mpirun, AKilledRankEndsTheWholeRun) {
 
 TEST(Mpirun, InterruptingMpirunGivesThePartialReport) {
   const std::filesystem::path dir = kWork / "interrupted";
-  const pid_t pid = spawn(KCSPEC_MPIRUN,
-                          mpirunArgs(2, {"explore", "--preset", "default", "--threads", "1", "--distributed",
-                                         "--progress-every", "1", "--out", "out"}),
-                          dir);
-  ASSERT_GT(pid, 0);
-  ASSERT_TRUE(running(pid, dir, 2)) << cli_test::slurp(dir / "run.stderr");
+  const pid_t pid = startLongRun(dir, 2);
+  ASSERT_GT(pid, 0) << cli_test::slurp(dir / "run.stderr");
   ::kill(pid, SIGINT);
   const RunResult run = finish(pid, dir, 60'000);
   ASSERT_FALSE(run.hung) << run.describe();
