@@ -4,6 +4,7 @@
 // together at a limit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <optional>
 #include <string>
@@ -150,6 +151,19 @@ TEST(DistributedSearch, AMutantStopsEveryRankAtTheSameLevelWithTheShortestCounte
   const Summary expected = expectSameAsOneProcess(system, Reduction::None, /*same_lengths=*/true,
                                                   [](ExploreOptions& o) { o.stop_at_violation = true; });
   EXPECT_EQ(expected.stop, StopReason::Violation);  // S3: the crash of the sole ISR member empties the ISR
+}
+
+TEST(DistributedSearch, ReducedSearchFindsTheMutantsTheOneProcessSearchFinds) {
+  // On spare-brokers with the default reduction: M1 breaks S5, M7 and M8 the liveness goals L1 (and
+  // L3). Reduced paths are not the shortest: only the verdicts must agree, and the paths replay.
+  for (const impl::Mutant mutant : {impl::Mutant::M1, impl::Mutant::M7, impl::Mutant::M8}) {
+    SCOPED_TRACE(impl::mutantInfo(mutant).name);
+    impl::Mutants mutants;
+    mutants.enable(mutant);
+    const ImplSystem system(*preset("spare-brokers"), mutants);
+    const Summary expected = expectSameAsOneProcess(system, Reduction::Por, /*same_lengths=*/false);
+    EXPECT_TRUE(std::any_of(expected.verdicts.begin(), expected.verdicts.end(), [](const Verdict& v) { return !v.known; }));
+  }
 }
 
 TEST(DistributedSearch, DepthLimitStopsEveryRankAtTheSameLevel) {
