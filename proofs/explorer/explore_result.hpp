@@ -98,6 +98,12 @@ struct ExploreOptions {
   // allocator's free lists, the program itself — exceeds the cap (read every kResidentEvery
   // admitted states). Makes where a capped run stops depend on the allocator: not for tests of counts.
   std::function<std::uint64_t()> resident_bytes;
+
+  // Whether *cancel is set, and whether a run that began at `start` has used up max_time.
+  bool interrupted() const { return cancel != nullptr && cancel->load(std::memory_order_relaxed); }
+  bool outOfTime(std::chrono::steady_clock::time_point start) const {
+    return max_time.count() > 0 && std::chrono::steady_clock::now() - start >= max_time;
+  }
 };
 
 template <System S>

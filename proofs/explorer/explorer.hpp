@@ -94,7 +94,6 @@ class Explorer {
   using Action = typename S::Action;
   using Slot = VisitedSet::Slot;     // a state's name: its visited-set slot
   using Index = std::uint32_t;       // a state's position in BFS order (liveness)
-  using Scratch = typename Stepper<S>::Scratch;
   static constexpr bool kChains = Stepper<S>::kChains;
   static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
@@ -285,10 +284,8 @@ class Explorer {
     return p;
   }
 
-  bool interrupted() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
-  bool timedOut() const {
-    return options_.max_time.count() > 0 && std::chrono::steady_clock::now() - start_ >= options_.max_time;
-  }
+  bool interrupted() const { return options_.interrupted(); }
+  bool timedOut() const { return options_.outOfTime(start_); }
   bool cancelled() const { return interrupted() || timedOut() || worker_failed_.load(std::memory_order_relaxed); }
 
   std::uint32_t compactGoals(PropertyMask reached) const { return GoalBits::compact(reached, roles_.liveness()); }
@@ -687,9 +684,10 @@ class Explorer {
     for (std::size_t i = 0; i < properties.size(); ++i) {
       const Occurrence& first = first_[i];
       if (first.count == 0) continue;
-      result.violations.push_back(counterexamples.safety(pathTo(first.state), i, properties[i], roles_.known(i), first.count,
-                                                         first.ordinal == kNone ? Counterexamples<S>::kNoAction
-                                                                                : first.ordinal));
+      // A state property's occurrence has no action: kNone, which is Counterexamples' kNoAction.
+      static_assert(kNone == Counterexamples<S>::kNoAction);
+      result.violations.push_back(
+          counterexamples.safety(pathTo(first.state), i, properties[i], roles_.known(i), first.count, first.ordinal));
     }
     std::vector<Slot> slot_of_bfs;  // liveness names states by BFS index
     for (std::size_t j = 0; j < liveness_first_.size(); ++j) {

@@ -55,13 +55,14 @@ inline std::size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
-// Starts `KCSPEC_EXE args...` with `work_dir` (created if missing) as its working directory,
+// Starts `program args...` with `work_dir` (created if missing) as its working directory,
 // `stdin_file` as its standard input and its output in the files run.stdout and run.stderr there.
 // The child's pid, or -1 when it cannot be started.
 // With `stdout_fd` (≥ 0), the child's standard output is that descriptor (e.g. a pipe the test
 // reads as it comes) instead of run.stdout.
-inline pid_t spawnKcspec(const std::vector<std::string>& args, const std::filesystem::path& work_dir,
-                         const std::filesystem::path& stdin_file = "/dev/null", int stdout_fd = -1) {
+inline pid_t spawnProgram(const std::string& program, const std::vector<std::string>& args,
+                          const std::filesystem::path& work_dir, const std::filesystem::path& stdin_file = "/dev/null",
+                          int stdout_fd = -1) {
   std::filesystem::create_directories(work_dir);
   const std::filesystem::path out_file = work_dir / "run.stdout", err_file = work_dir / "run.stderr";
   posix_spawn_file_actions_t actions;
@@ -74,15 +75,21 @@ inline pid_t spawnKcspec(const std::vector<std::string>& args, const std::filesy
   }
   posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addchdir_np(&actions, work_dir.c_str());
-  std::vector<std::string> argv_strings{KCSPEC_EXE};
+  std::vector<std::string> argv_strings{program};
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& arg : argv_strings) argv.push_back(arg.data());
   argv.push_back(nullptr);
   pid_t pid = 0;
-  const int spawned = ::posix_spawn(&pid, KCSPEC_EXE, &actions, nullptr, argv.data(), environ);
+  const int spawned = ::posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   return spawned == 0 ? pid : -1;
+}
+
+// spawnProgram for the kcspec executable (KCSPEC_EXE).
+inline pid_t spawnKcspec(const std::vector<std::string>& args, const std::filesystem::path& work_dir,
+                         const std::filesystem::path& stdin_file = "/dev/null", int stdout_fd = -1) {
+  return spawnProgram(KCSPEC_EXE, args, work_dir, stdin_file, stdout_fd);
 }
 
 // Waits for `pid` at most `limit`; kills it (SIGKILL) past that and says so (`hung`).

@@ -20,27 +20,6 @@ using cli_test::RunResult;
 
 const std::filesystem::path kWork = std::filesystem::temp_directory_path() / "kcspec-distributed-test";
 
-// Starts `program args...` as runKcspec starts kcspec (output in run.stdout and run.stderr).
-pid_t spawn(const std::string& program, const std::vector<std::string>& args, const std::filesystem::path& work_dir) {
-  std::filesystem::create_directories(work_dir);
-  const std::filesystem::path out_file = work_dir / "run.stdout", err_file = work_dir / "run.stderr";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addchdir_np(&actions, work_dir.c_str());
-  std::vector<std::string> strings{program};
-  strings.insert(strings.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& s : strings) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  if (::posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ) != 0) pid = -1;
-  posix_spawn_file_actions_destroy(&actions);
-  return pid;
-}
-
 // mpirun's flags for this machine: root may run it (CI runs as root), and 3 ranks may share 2 cores.
 std::vector<std::string> mpirunArgs(int ranks, const std::vector<std::string>& kcspec_args) {
   std::vector<std::string> args{"--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks), KCSPEC_EXE};
@@ -56,7 +35,7 @@ RunResult finish(pid_t pid, const std::filesystem::path& work_dir, int limit_ms)
 }
 
 RunResult mpirun(int ranks, const std::vector<std::string>& kcspec_args, const std::filesystem::path& work_dir) {
-  const pid_t pid = spawn(KCSPEC_MPIRUN, mpirunArgs(ranks, kcspec_args), work_dir);
+  const pid_t pid = cli_test::spawnProgram(KCSPEC_MPIRUN, mpirunArgs(ranks, kcspec_args), work_dir);
   if (pid < 0) {
     RunResult failed;
     failed.err = "cannot run " + std::string(KCSPEC_MPIRUN);
@@ -171,7 +150,7 @@ bool running(pid_t mpirun_pid, const std::filesystem::path& work_dir, std::size_
 // Starts `default` (minutes long) on `ranks` ranks in `dir`: mpirun's pid, or -1 when it did not
 // get going within 30 s.
 pid_t startLongRun(const std::filesystem::path& dir, int ranks) {
-  const pid_t pid = spawn(KCSPEC_MPIRUN,
+  const pid_t pid = cli_test::spawnProgram(KCSPEC_MPIRUN,
                           mpirunArgs(ranks, {"explore", "--preset", "default", "--threads", "1", "--distributed",
                                              "--progress-every", "1", "--out", "out"}),
                           dir);

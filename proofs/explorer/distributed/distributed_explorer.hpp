@@ -107,7 +107,6 @@ class DistributedExplorer {
   using State = typename S::State;
   using Action = typename S::Action;
   using Index = OwnedStates::Index;
-  using Scratch = typename Stepper<S>::Scratch;
   static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
   static constexpr std::uint8_t kRecovery = 1;  // message flags
   static constexpr std::uint8_t kEncoded = 2;
@@ -240,10 +239,8 @@ class DistributedExplorer {
     return options_.max_memory_bytes == 0 || resident <= options_.max_memory_bytes;
   }
 
-  bool interrupted() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
-  bool timedOut() const {
-    return options_.max_time.count() > 0 && std::chrono::steady_clock::now() - start_ >= options_.max_time;
-  }
+  bool interrupted() const { return options_.interrupted(); }
+  bool timedOut() const { return options_.outOfTime(start_); }
 
   Progress snapshot() const {
     Progress p;
@@ -296,6 +293,23 @@ class DistributedExplorer {
     return true;
   }
 
+  // The successors other ranks (and this one) sent: what route() wrote, admitted in order; false
+  // when the memory cap stops the run.
+  bool admitAll(const std::vector<std::string>& messages) {
+    for (const std::string& message : messages) {
+      WireReader reader(message);
+      while (!reader.done()) {
+        const Fingerprint stored = reader.get<std::uint64_t>();
+        const Fingerprint parent = reader.get<std::uint64_t>();
+        const std::uint8_t flags = reader.get<std::uint8_t>();
+        std::string_view bytes;
+        if (flags & kEncoded) bytes = reader.bytes(reader.get<std::uint32_t>());
+        if (!admit(stored, parent, bytes, (flags & kEncoded) != 0, (flags & kRecovery) != 0)) return false;
+      }
+    }
+    return true;
+  }
+
   void explore() {
     const std::vector<State> initial = system_.initialStates();
     std::string encoding;
@@ -323,11 +337,11 @@ class DistributedExplorer {
       frontier_ = std::move(next_frontier_);
       frontier_.finish();
       next_frontier_ = Frontier(options_.spill_directory);
-      std::array<std::uint64_t, 2> level{frontier_.size(), 0};
+      // The level's rounds: as many as the rank with the most of its states needs batches.
       const std::size_t full_batch = options_.batch_states != 0 ? options_.batch_states : std::size_t{2048} * threads_;
-      level[1] = (frontier_.size() + full_batch - 1) / full_batch;
-      comm_.maxAll(std::span<std::uint64_t>(level).subspan(1));
-      std::array<std::uint64_t, 1> level_states{level[0]};
+      std::array<std::uint64_t, 1> rounds{(frontier_.size() + full_batch - 1) / full_batch};
+      comm_.maxAll(rounds);
+      std::array<std::uint64_t, 1> level_states{frontier_.size()};
       comm_.sumAll(level_states);
       if (level_states[0] == 0) {
         level_begin_.pop_back();
@@ -339,8 +353,7 @@ class DistributedExplorer {
       const bool expand = options_.max_depth < 0 || depth < options_.max_depth;
       progress_depth_ = depth;
       bool truncated = false;
-      const std::uint64_t rounds = level[1];
-      for (std::uint64_t round = 0; round < rounds; ++round) {
+      for (std::uint64_t round = 0; round < rounds[0]; ++round) {
         const std::size_t begin = std::min<std::size_t>(frontier_.size(), round * full_batch);
         const std::size_t end = std::min<std::size_t>(frontier_.size(), begin + full_batch);
         std::vector<Chunk> chunks = expandBatch(begin, end, expand);
@@ -354,22 +367,7 @@ class DistributedExplorer {
         comm_.exchange(outgoing, incoming);
         outgoing.clear();
         for (const std::string& m : incoming) round_bytes_ += m.size();
-        if (!affords(memory())) stop_memory = true;
-        for (const std::string& message : incoming) {
-          if (stop_memory) break;
-          WireReader reader(message);
-          while (!reader.done()) {
-            const Fingerprint stored = reader.get<std::uint64_t>();
-            const Fingerprint parent = reader.get<std::uint64_t>();
-            const std::uint8_t flags = reader.get<std::uint8_t>();
-            std::string_view bytes;
-            if (flags & kEncoded) bytes = reader.bytes(reader.get<std::uint32_t>());
-            if (!admit(stored, parent, bytes, (flags & kEncoded) != 0, (flags & kRecovery) != 0)) {
-              stop_memory = true;
-              break;
-            }
-          }
-        }
+        if (!affords(memory()) || !admitAll(incoming)) stop_memory = true;
         incoming.clear();
         round_bytes_ = 0;
         if (!residentFits()) stop_memory = true;
@@ -690,8 +688,8 @@ class DistributedExplorer {
       std::uint32_t ordinal = first_[i].ordinal;
       const std::vector<Fingerprint> path = pathFrom(safety_winners[i], first_[i].state, ordinal);
       if (rank_ == 0) {
-        result.violations.push_back(counterexamples.safety(path, i, properties[i], roles_.known(i), safety[i].count,
-                                                           ordinal == kNone ? Counterexamples<S>::kNoAction : ordinal));
+        static_assert(kNone == Counterexamples<S>::kNoAction);  // a state property's occurrence has no action
+        result.violations.push_back(counterexamples.safety(path, i, properties[i], roles_.known(i), safety[i].count, ordinal));
       } else {
         result.violations.push_back(Counterexamples<S>::describe(properties[i], roles_.known(i), safety[i].count));
       }
