@@ -15,12 +15,15 @@
 // that is reported as usual, exit 1).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "cli/command.hpp"
@@ -163,22 +166,30 @@ int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
   sut_options.timeout = std::chrono::milliseconds(o.timeout_ms);
   sut_options.max_line_bytes = o.max_line_bytes;
   if (run_folder != nullptr) sut_options.stderr_log = run_folder->sutStderr().string();
+  // A replay sends the scenario's steps, whatever the SUT's version and init_ok's "actions".
+  const std::span<const Action> replayed = replay ? std::span<const Action>(scenario->steps) : std::span<const Action>();
   std::unique_ptr<conformance::SutSession> sut;
   g_interrupted.store(false);
   conformance::setInterruptFlag(&g_interrupted);
   try {
     sut = std::make_unique<conformance::SutSession>(sut_options, config,
-                                                    given ? std::optional<Observation>(given->world) : std::nullopt);
+                                                    given ? std::optional<Observation>(given->world) : std::nullopt,
+                                                    replayed);
   } catch (const std::runtime_error& e) {
     throw UserError(o.command.front(), e.what());
   }
-  if (conformance::neededProtocol(config, given.has_value()) > 1) {
+  if (conformance::neededProtocol(config, given.has_value(), replayed) > 1 || replay) {
     // A SUT that cannot make this run — one that does not speak the protocol it needs (2 for a
-    // given world, 3 for a configuration naming inter.broker.protocol.version), or answers
-    // `given` with `unsupported` — is said so once, before the run starts, not as a finding.
+    // given world, 3 for a configuration naming inter.broker.protocol.version, 5 or 6 for a
+    // replayed step of a newer kind), or answers `given` with `unsupported`, or (a replay) does not
+    // implement a step's kind — is said so once, before the run starts, not as a finding.
     const conformance::SutResult first = sut->begin();
     if (const auto* failure = std::get_if<conformance::SutFailure>(&first); failure && failure->cannot_run) {
       sut->quit();
+      if (replay) {
+        throw UserError("drive", fmt::format("the SUT cannot replay {} (docs/driver-protocol.md, \"Versions\"): {}",
+                                             o.scenario_file, failure->message));
+      }
       if (given) {
         throw UserError("drive", fmt::format("the SUT cannot start from the given world of {} "
                                              "(docs/driver-protocol.md, `given`): {}",
@@ -187,6 +198,17 @@ int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
       throw UserError("drive", fmt::format("the SUT cannot run this configuration (docs/driver-protocol.md, "
                                            "\"Versions\"): {}",
                                            failure->message));
+    }
+    if (const auto& implemented = sut->implementedActions(); replay && implemented && std::holds_alternative<Observation>(first)) {
+      for (std::size_t i = 0; i < scenario->steps.size(); ++i) {  // bounded by the scenario
+        const ActionKind kind = scenario->steps[i].kind;
+        if (std::find(implemented->begin(), implemented->end(), kind) != implemented->end()) continue;
+        sut->quit();
+        throw TextError(o.scenario_file, scenario->step_lines[i],
+                        fmt::format("the SUT cannot replay this step: `{}` is not among the action kinds its "
+                                    "init_ok lists (docs/driver-protocol.md, `init`)",
+                                    printAction(config, scenario->steps[i])));
+      }
     }
   }
 

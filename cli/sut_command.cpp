@@ -195,6 +195,12 @@ int runSut(impl::Mutants mutants) {
         send(errorReply(step->id, ErrorCode::BadAction, e.what()));
         continue;
       }
+      if (conformance::actionProtocol(action.kind) > protocol) {
+        send(errorReply(step->id, ErrorCode::BadAction,
+                        fmt::format("{} is an action of protocol {}; init asked for protocol {}", step->action_text,
+                                    conformance::actionProtocol(action.kind), protocol)));
+        continue;
+      }
       if (!cluster->isEnabled(action)) {
         send(errorReply(step->id, ErrorCode::NotEnabled, fmt::format("{} is not enabled", step->action_text)));
         continue;

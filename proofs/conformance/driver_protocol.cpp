@@ -4,17 +4,39 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "spec/vocabulary/observation_json.hpp"
 
 namespace kcspec::conformance {
 
-int neededProtocol(const Config& config, bool from_given_world) {
+int actionProtocol(ActionKind kind) {
+  switch (kind) {
+    case ActionKind::ExpireZkSession:
+      return kDriverProtocolSessionExpiryVersion;
+    case ActionKind::UpgradeIbp:
+    case ActionKind::LoseZkConnectionOnFeature:
+      return kDriverProtocolRollingUpgradeVersion;
+    default:
+      return 1;
+  }
+}
+
+namespace {
+int configurationProtocol(const Config& config, bool from_given_world) {
   if (config.bounds.zk_session_expiries > 0) return kDriverProtocolSessionExpiryVersion;
   if (config.upgrade_inter_broker_protocol_version) return kDriverProtocolRollingUpgradeVersion;
   if (config.inter_broker_protocol_version != kLatestProductionMetadataVersion) return kDriverProtocolIbpVersion;
   return from_given_world ? kDriverProtocolGivenVersion : 1;
+}
+}  // namespace
+
+int neededProtocol(const Config& config, bool from_given_world, std::span<const Action> steps) {
+  int needed = configurationProtocol(config, from_given_world);
+  for (const Action& step : steps) needed = std::max(needed, actionProtocol(step.kind));
+  return needed;
 }
 namespace {
 

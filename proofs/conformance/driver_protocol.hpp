@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -53,8 +54,13 @@ inline constexpr int kDriverProtocolIbpVersion = 3;
 inline constexpr int kDriverProtocolTopicIdsVersion = 4;
 inline constexpr int kDriverProtocolRollingUpgradeVersion = 5;
 inline constexpr int kDriverProtocolSessionExpiryVersion = 6;
-// The version a run asks for (above).
-int neededProtocol(const Config& config, bool from_given_world);
+// The oldest version that has the action kind: `upgrade-ibp` and `zk-connection-loss-feature` came
+// with version 5, `zk-session-expiry` with 6, every other kind is in version 1. A session is
+// never sent a kind its version lacks.
+int actionProtocol(ActionKind kind);
+// The version a run asks for (above); for a run that replays `steps` (`kcspec drive --mode
+// replay`), also the newest of their kinds' versions.
+int neededProtocol(const Config& config, bool from_given_world, std::span<const Action> steps = {});
 
 // A line longer than this (in bytes, without the newline) is malformed in either direction.
 inline constexpr std::size_t kDefaultMaxLineBytes = 8u << 20;

@@ -35,8 +35,12 @@ std::string printableShortened(std::string_view line) {
   return fmt::format("{}… ({} bytes)", printable(line.substr(0, kShown)), line.size());
 }
 
-// Why a SUT that does not speak the protocol a run asks for cannot make it.
-std::string whyProtocol(const Config& config, int protocol) {
+// Why a SUT that does not speak the protocol a run asks for cannot make it: `needing_step`, when a
+// replayed step asks for it, or else the configuration (or the given world).
+std::string whyProtocol(const Config& config, int protocol, const std::string& needing_step) {
+  if (!needing_step.empty()) {
+    return fmt::format("; the scenario's {} is an action of protocol {}", needing_step, protocol);
+  }
   if (protocol == kDriverProtocolSessionExpiryVersion) {
     return fmt::format("; the configuration bounds zk-session-expiries ({}), and a session expiring in the middle "
                        "of an event is part of protocol {}",
@@ -59,12 +63,20 @@ std::string whyProtocol(const Config& config, int protocol) {
 
 }  // namespace
 
-SutSession::SutSession(SutOptions options, const Config& config, std::optional<Observation> given)
+SutSession::SutSession(SutOptions options, const Config& config, std::optional<Observation> given,
+                       std::span<const Action> replayed_steps)
     : options_(std::move(options)),
       config_(config),
       config_text_(printConfig(config)),
       given_(std::move(given)),
-      needed_protocol_(neededProtocol(config, given_.has_value())) {
+      needed_protocol_(neededProtocol(config, given_.has_value(), replayed_steps)) {
+  if (needed_protocol_ > neededProtocol(config, given_.has_value())) {
+    for (std::size_t i = 0; i < replayed_steps.size(); ++i) {  // bounded by the history
+      if (actionProtocol(replayed_steps[i].kind) != needed_protocol_) continue;
+      needing_step_ = fmt::format("step {} (`{}`)", i + 1, printAction(config, replayed_steps[i]));
+      break;
+    }
+  }
   // Start once here so that a command that cannot run is a usage error, not a finding.
   child_ = std::make_unique<ChildProcess>(options_.command, options_.max_line_bytes, 4096, options_.stderr_log);
   ++starts_;
@@ -149,7 +161,7 @@ SutResult SutSession::exchange(const Request& request, ReplyType expected, const
                                             protocol_, reply.protocol),
                                 "the line: " + printableShortened(got.line));
       if (needed_protocol_ > 1 && reply.protocol < needed_protocol_) {
-        failure.message += whyProtocol(config_, needed_protocol_);
+        failure.message += whyProtocol(config_, needed_protocol_, needing_step_);
         failure.cannot_run = true;
       }
       return failure;
@@ -179,7 +191,7 @@ SutResult SutSession::start() {
   }
   initialized_ = std::holds_alternative<Observation>(result);
   if (failure != nullptr && protocol_ > 1 && failure->error_code == ErrorCode::UnsupportedProtocol) {
-    failure->message += whyProtocol(config_, protocol_);
+    failure->message += whyProtocol(config_, protocol_, needing_step_);
     failure->cannot_run = true;
   }
   return sendGiven(std::move(result));

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -58,8 +59,10 @@ class SutSession {
  public:
   // Throws std::runtime_error when the command cannot be started at all (a usage error). With
   // `given`, every history starts from that world: the session speaks protocol 2 and sends it
-  // (`given`) after each init and reset.
-  SutSession(SutOptions options, const Config& config, std::optional<Observation> given = std::nullopt);
+  // (`given`) after each init and reset. `replayed_steps`: the history a replay sends, whose kinds
+  // the session's version must have (a SUT that does not speak it cannot make the run).
+  SutSession(SutOptions options, const Config& config, std::optional<Observation> given = std::nullopt,
+             std::span<const Action> replayed_steps = {});
   ~SutSession();
 
   // The SUT in its starting state: `reset` if it is running and initialized, else (or when
@@ -80,13 +83,9 @@ class SutSession {
   // Whether they carry /feature and the brokers' ibp_upgraded (protocol 5): if not, the driver
   // compares without them (withoutRollingUpgradeMembers).
   bool showsRollingUpgrades() const { return protocol_ >= kDriverProtocolRollingUpgradeVersion; }
-  // Whether the session's protocol has the action kind: `upgrade-ibp` and `zk-connection-loss-feature`
-  // came with version 5, and an older SUT is never sent them.
-  // `zk-session-expiry` came with version 6.
-  bool speaks(ActionKind kind) const {
-    if (kind == ActionKind::ExpireZkSession) return showsSessionExpiries();
-    return showsRollingUpgrades() || (kind != ActionKind::UpgradeIbp && kind != ActionKind::LoseZkConnectionOnFeature);
-  }
+  // Whether the session's protocol has the action kind (actionProtocol): an older SUT is never sent
+  // a kind its version lacks.
+  bool speaks(ActionKind kind) const { return protocol_ >= actionProtocol(kind); }
   // Whether observations carry ZooKeeper's session_expiring_writes (protocol 6).
   bool showsSessionExpiries() const { return protocol_ >= kDriverProtocolSessionExpiryVersion; }
   // What of `world` this SUT is compared on.
@@ -106,6 +105,9 @@ class SutSession {
   std::optional<Observation> given_;
   int protocol_ = kDriverProtocolVersion;  // the version init asks for: the newest, then the one needed
   int needed_protocol_ = 1;                 // the oldest version that can run the session
+  // Why needed_protocol_ is what it is when a replayed step, not the configuration, asks for it:
+  // "step N (`action`)"; empty otherwise.
+  std::string needing_step_;
   std::unique_ptr<ChildProcess> child_;
   bool initialized_ = false;
   std::int64_t next_id_ = 1;

@@ -475,6 +475,46 @@ TEST(DriverProtocolVersions, SessionExpiriesAskForVersion6) {
   EXPECT_TRUE(older.session.comparable(armed).zk.session_expiring_writes.empty());
 }
 
+// A replay's steps ask for their kinds' versions: zk-connection-loss-feature needs 5 on a
+// configuration that names no upgrade, and a SUT that speaks 4 cannot replay it — the message names
+// the step; a session at 4 never speaks the kinds of 5 and 6.
+TEST(DriverProtocolVersions, AReplayedStepAsksForItsKindsVersion) {
+  EXPECT_EQ(actionProtocol(ActionKind::LoseZkConnectionOnFeature), 5);
+  EXPECT_EQ(actionProtocol(ActionKind::UpgradeIbp), 5);
+  EXPECT_EQ(actionProtocol(ActionKind::ExpireZkSession), 6);
+  EXPECT_EQ(actionProtocol(ActionKind::CreateTopic), 1);
+  Config losses = *preset("default");
+  losses.bounds.zk_connection_losses = 1;
+  const std::vector<Action> steps = {Action{ActionKind::ElectController, 1}, Action{ActionKind::LoseZkConnectionOnFeature}};
+  EXPECT_EQ(neededProtocol(losses, false), 1);
+  EXPECT_EQ(neededProtocol(losses, false, steps), 5);
+  EXPECT_EQ(neededProtocol(losses, true, std::span(steps).first(1)), 2);
+
+  const auto refuse = [](int id) {
+    return expectThenReply("*", R"({"type":"error","id":)" + std::to_string(id) +
+                                    R"(,"code":"unsupported_protocol","message":"I speak 1 to 4"})");
+  };
+  SutSession refusing(SutOptions{{"sh", "-c", refuse(1) + refuse(2) + "cat >/dev/null"}, std::chrono::milliseconds(10'000),
+                                 kDefaultMaxLineBytes, ""},
+                      losses, std::nullopt, steps);
+  const SutResult start = refusing.begin();
+  ASSERT_TRUE(std::holds_alternative<SutFailure>(start));
+  const SutFailure& failure = std::get<SutFailure>(start);
+  EXPECT_TRUE(failure.cannot_run);
+  EXPECT_EQ(failure.message, "the SUT answered init with error unsupported_protocol: I speak 1 to 4; the scenario's "
+                             "step 2 (`zk-connection-loss-feature`) is an action of protocol 5");
+
+  ScriptedSession older(expectThenReply(R"(*'"type":"init","id":1,"protocol":6,'*)",
+                                        R"({"type":"init_ok","id":1,"protocol":4,"observation":{}})") +
+                            "cat >/dev/null",
+                        std::nullopt);
+  ASSERT_TRUE(std::holds_alternative<Observation>(older.session.begin()));
+  EXPECT_FALSE(older.session.speaks(ActionKind::LoseZkConnectionOnFeature));
+  EXPECT_FALSE(older.session.speaks(ActionKind::UpgradeIbp));
+  EXPECT_FALSE(older.session.speaks(ActionKind::ExpireZkSession));
+  EXPECT_TRUE(older.session.speaks(ActionKind::DeliverRequest));
+}
+
 // Protocol 3: a configuration that names inter.broker.protocol.version.
 TEST(DriverProtocolVersions, AConfigurationThatNamesAProtocolAsksForVersion3) {
   EXPECT_EQ(neededProtocol(*preset("default"), false), 1);
