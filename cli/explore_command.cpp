@@ -593,14 +593,19 @@ int runExplore(const ExploreOptions& options, RunFolder* run_folder, Ranks* rank
   // A table the machine cannot hold would end the run in an allocation failure (or the kernel's
   // out-of-memory killer) before its first state: say so now.
   if (options.expect_states != 0) {
-    const std::uint64_t needed = explorer::presizedTableBytes(options.expect_states,
-                                                                 !options.no_liveness || options.reduction != "none");
+    // Distributed: this rank's share (each rank sizes its own table).
+    const std::uint64_t needed =
+        ranks != nullptr
+            ? explorer::distributed::OwnedStates::bytesToHold(static_cast<std::size_t>(
+                  explorer::distributed::expectedShare(options.expect_states, ranks->communicator->size())))
+            : explorer::presizedTableBytes(options.expect_states, !options.no_liveness || options.reduction != "none");
     const long pages = sysconf(_SC_PHYS_PAGES);
     const long page_bytes = sysconf(_SC_PAGE_SIZE);
     const std::uint64_t machine = pages > 0 && page_bytes > 0 ? std::uint64_t(pages) * std::uint64_t(page_bytes) : 0;
     if (machine != 0 && needed > machine) {
-      throw UserError("--expect-states", fmt::format("a visited set for {} states takes {:.1f} GiB, more than this "
-                                                     "machine's {:.1f} GiB of memory",
+      throw UserError("--expect-states", fmt::format("{} for {} states takes {:.1f} GiB, more than this machine's "
+                                                     "{:.1f} GiB of memory",
+                                                     ranks != nullptr ? "a rank's share of the states" : "a visited set",
                                                      options.expect_states, gibibytes(needed), gibibytes(machine)));
     }
   }

@@ -132,6 +132,11 @@ std::vector<Command> commands() {
                         // 2^32 states take about 73 GiB of table: more than this machine kind's 24 GiB.
                         {"expect_states_beyond_memory", {"explore", "--expect-states", "4294967296"},
                          "--expect-states: a visited set for 4294967296 states takes"},
+                        // Distributed (one rank without mpirun): the rank's share of 3 × 10^9 states,
+                        // about 111 GiB of table and records.
+                        {"expect_states_beyond_memory_distributed",
+                         {"explore", "--distributed", "--expect-states", "3000000000"},
+                         "--expect-states: a rank's share of the states for 3000000000 states takes"},
                         {"spill_dir_missing", {"explore", "--spill-dir", "{DIR}/no/such/dir"}, "--spill-dir: spill file in"},
                         {"progress_every_0", {"explore", "--progress-every", "0"}, "--progress-every"},
                         {"no_such_preset", {"explore", "--preset", "no-such"}, "--preset"},

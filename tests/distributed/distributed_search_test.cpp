@@ -233,6 +233,59 @@ TEST(DistributedSearch, ReportGivesEveryRanksShareAtRankZero) {
   EXPECT_EQ(outs[1].report.per_rank.size(), 1u);  // elsewhere: the rank's own
 }
 
+// --expect-states: a rank sizes its table for its share up front, the states already in it are
+// found after the resize, and the share goes in without the table or the records growing.
+TEST(OwnedStates, ReservedForItsShareItDoesNotGrow) {
+  const auto fingerprint = [](std::uint64_t i) { return VisitedSet::stored(i * 0x2545F4914F6CDD1Dull); };
+  OwnedStates owned;
+  for (std::uint64_t i = 1; i <= 100; ++i) owned.insert(fingerprint(i), fingerprint(i - 1));
+  constexpr std::size_t kShare = 50'000;
+  owned.reserve(kShare);
+  const std::uint64_t reserved = owned.bytes();
+  EXPECT_GE(reserved, OwnedStates::bytesToHold(kShare));
+  for (std::uint64_t i = 1; i <= 100; ++i) {
+    ASSERT_TRUE(owned.find(fingerprint(i)).has_value()) << i;
+    EXPECT_EQ(owned.fingerprintOf(*owned.find(fingerprint(i))), fingerprint(i));
+  }
+  for (std::uint64_t i = 101; i <= kShare; ++i) owned.insert(fingerprint(i), fingerprint(i - 1));
+  EXPECT_EQ(owned.bytes(), reserved);
+  owned.insert(fingerprint(kShare + 1), fingerprint(kShare));  // one more than reserved: the records grow
+  EXPECT_GT(owned.bytes(), reserved);
+  EXPECT_EQ(owned.size(), kShare + 1);
+  EXPECT_EQ(owned.parentOf(*owned.find(fingerprint(kShare))), fingerprint(kShare - 1));
+  EXPECT_EQ(expectedShare(0, 3), 0u);
+  EXPECT_EQ(expectedShare(3'000'000, 3), 1'000'000u * 21 / 20 + 1024);
+}
+
+// ExploreOptions::expected_states reaches every rank: each holds its share's table from the
+// start, and the counts and verdicts are those of a run without it.
+TEST(DistributedSearch, ExpectedStatesSizeEveryRanksTable) {
+  const SpecSystem system(*preset("crash-deletion"), SpecSystem::Symmetry::Reduced);
+  struct Out {
+    Summary summary;
+    DistributedReport report;
+  };
+  const auto run = [&](std::uint64_t expected_states) {
+    return test::onThreadRanks<Out>(3, [&](Communicator& comm) {
+      ExploreOptions o = options(1, Reduction::Por);
+      o.expected_states = expected_states;
+      Out out;
+      out.summary = summarize(exploreDistributed(system, o, comm, &out.report));
+      return out;
+    });
+  };
+  const std::vector<Out> plain = run(0);
+  constexpr std::uint64_t kExpected = 6'000'000;  // far more than the run's states
+  const std::vector<Out> sized = run(kExpected);
+  EXPECT_EQ(sized.front().summary, plain.front().summary);
+  ASSERT_EQ(sized.front().report.per_rank.size(), 3u);
+  for (std::size_t r = 0; r < 3; ++r) {
+    const std::uint64_t share_bytes = OwnedStates::bytesToHold(expectedShare(kExpected, 3));
+    EXPECT_GE(sized.front().report.per_rank[r].memory_bytes, share_bytes) << "rank " << r;
+    EXPECT_LT(plain.front().report.per_rank[r].memory_bytes, share_bytes) << "rank " << r;
+  }
+}
+
 TEST(OwnerOf, SpreadsFingerprintsOverEveryRank) {
   for (int ranks = 1; ranks <= 5; ++ranks) {
     std::vector<int> seen(static_cast<std::size_t>(ranks), 0);

@@ -310,7 +310,17 @@ class DistributedExplorer {
     return true;
   }
 
+  // Follows ExploreOptions::expected_states: this rank's share (expectedShare), sized up front
+  // when the cap allows it.
+  void presize() {
+    const std::uint64_t share = expectedShare(options_.expected_states, ranks_);
+    if (share == 0) return;
+    if (!affords(OwnedStates::bytesToHold(static_cast<std::size_t>(share)))) return;
+    owned_.reserve(static_cast<std::size_t>(share));
+  }
+
   void explore() {
+    presize();
     const std::vector<State> initial = system_.initialStates();
     std::string encoding;
     level_begin_.push_back(0);

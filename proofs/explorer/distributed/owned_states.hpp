@@ -6,6 +6,7 @@
 // since the parent may live on another rank.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <optional>
@@ -58,6 +59,23 @@ class OwnedStates {
   Fingerprint parentOf(Index index) const { return parents_.at(index); }
   Fingerprint fingerprintOf(Index index) const { return fingerprints_.at(index); }
 
+  // The slots that hold `states` without growing (at most 70 % full).
+  static std::size_t slotsToHold(std::size_t states) {
+    return std::bit_ceil(std::max<std::size_t>(kFirstSlots, (states * 10 + 6) / 7));
+  }
+  // The bytes a table sized up front for `states` takes (reserve).
+  static std::uint64_t bytesToHold(std::size_t states) {
+    return slotsToHold(states) * sizeof(Slot) + states * 2 * sizeof(Fingerprint);
+  }
+  // Sized up front so that `states` states go in without the table or the records growing
+  // (ExploreOptions::expected_states: a rank's share).
+  void reserve(std::size_t states) {
+    parents_.reserve(states);
+    fingerprints_.reserve(states);
+    const std::size_t slots = slotsToHold(states);
+    if (slots > slots_.size()) rebuild(slots);
+  }
+
   // The bytes the table and the per-state records take.
   std::uint64_t bytes() const {
     return slots_.capacity() * sizeof(Slot) + (parents_.capacity() + fingerprints_.capacity()) * sizeof(Fingerprint);
@@ -91,8 +109,9 @@ class OwnedStates {
     slots_[slot] = Slot{index, tagOf(stored)};
   }
 
-  void grow() {
-    const std::size_t slots = std::max<std::size_t>(kFirstSlots, slots_.size() * 2);
+  void grow() { rebuild(std::max<std::size_t>(kFirstSlots, slots_.size() * 2)); }
+
+  void rebuild(std::size_t slots) {
     KCSPEC_ASSERT(std::has_single_bit(slots));
     std::vector<Slot> old(slots);
     old.swap(slots_);
@@ -105,5 +124,15 @@ class OwnedStates {
   std::vector<Fingerprint> parents_;       // per index
   std::vector<Fingerprint> fingerprints_;  // per index
 };
+
+// A rank's share of `expected_states` (ExploreOptions::expected_states) for a table sized up
+// front: an even share and 5 % over for the spread of the fingerprints; 0 when there is none to
+// size (no figure, or more than a rank can index).
+inline std::uint64_t expectedShare(std::uint64_t expected_states, int ranks) {
+  const std::uint64_t even = expected_states / static_cast<std::uint64_t>(ranks);
+  if (even == 0 || even >= OwnedStates::kMaxStates) return 0;
+  const std::uint64_t share = even * 21 / 20 + 1024;
+  return share < OwnedStates::kMaxStates ? share : 0;
+}
 
 }  // namespace kcspec::explorer::distributed
