@@ -939,9 +939,9 @@ SegmentMask brokerDataSegments(const StateShape& shape, BrokerId b) {
   return (SegmentMask{1} << (1 + 3 * i)) | (SegmentMask{1} << (2 + 3 * i));
 }
 
-void encodeWorldAfter(const Observation& parent, std::string_view parent_encoding, const Observation& world,
-                      const Bounds& budget, const StateShape& shape, std::string& out, SegmentMask& changed,
-                      SegmentMask may_change) {
+void encodeWorldAfter(const Observation& parent, const Bounds& parent_budget, std::string_view parent_encoding,
+                      const Observation& world, const Bounds& budget, const StateShape& shape, std::string& out,
+                      SegmentMask& changed, SegmentMask may_change) {
   // The segments in forEachSegment's order, each the parent's bytes when its part is unchanged.
   changed = 0;
   SegmentMask bit = 1;
@@ -969,8 +969,8 @@ void encodeWorldAfter(const Observation& parent, std::string_view parent_encodin
     segment([&] { return sameBrokerRest(was, is, shape); }, walker::BrokerRest<const BrokerData>{is});
     segment([&] { return sameController(was.controller, is.controller, shape); }, is.controller);
   }
-  may_change |= bit;                      // the budget: a few bytes, encoding them costs what comparing would
-  segment([] { return false; }, budget);  // (so it is encoded again whatever the step)
+  may_change |= bit;  // the budget: compared (a few ints, cheaper than their varints) whatever the step
+  segment([&] { return parent_budget == budget; }, budget);
   changed &= kEveryWorldSegment;
   KCSPEC_ASSERT(parent_encoding.empty());
 }

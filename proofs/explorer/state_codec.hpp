@@ -125,7 +125,7 @@ void decodeWorld(std::string_view bytes, const StateShape& shape, Observation& w
 
 // The world's segments as bits: bit 0 ZooKeeper; for the i-th broker of the shape, bit 1 + 3i
 // its request queue, bit 2 + 3i its other fields and bit 3 + 3i its controller module. (The
-// budget, the last segment, is tiny and always re-encoded and copied whole.)
+// budget, the last segment, is tiny: compared whatever the step, and copied back whole.)
 using SegmentMask = std::uint32_t;
 inline constexpr SegmentMask kEveryWorldSegment = (SegmentMask{1} << (1 + 3 * kMaxBrokers)) - 1;
 static_assert(1 + 3 * kMaxBrokers <= 32, "a SegmentMask has a bit per segment");
@@ -134,15 +134,16 @@ static_assert(1 + 3 * kMaxBrokers <= 32, "a SegmentMask has a bit per segment");
 // changes (spec/rules/brokers.hpp processNextRequest). `b` must be one of the shape's brokers.
 SegmentMask brokerDataSegments(const StateShape& shape, BrokerId b);
 
-// encodeWorld(world, budget, shape, out), given the parent state `parent` the step that led to
-// `world` started from and its encoding `parent_encoding` (= encodeWorld(parent, …, shape)): the
+// encodeWorld(world, budget, shape, out), given the parent state `parent` (with `parent_budget`)
+// the step that led to `world` started from and its encoding `parent_encoding` (= encodeWorld(parent,
+// parent_budget, shape)): the
 // parts of the state the step left unchanged are copied from the parent's encoding instead of
 // walked again (the encoding is a sequence of self-contained segments, state_codec.cpp).
 // `changed` tells which of the world's segments differ from the parent's. Only the segments in
 // `may_change` are compared: the caller knows that the step left the others as they were.
-void encodeWorldAfter(const Observation& parent, std::string_view parent_encoding, const Observation& world,
-                      const Bounds& budget, const StateShape& shape, std::string& out, SegmentMask& changed,
-                      SegmentMask may_change = kEveryWorldSegment);
+void encodeWorldAfter(const Observation& parent, const Bounds& parent_budget, std::string_view parent_encoding,
+                      const Observation& world, const Bounds& budget, const StateShape& shape, std::string& out,
+                      SegmentMask& changed, SegmentMask may_change = kEveryWorldSegment);
 
 // copyWorld restricted to some segments (the others of `to` are left as they are).
 void copyWorldSegments(const Observation& from, Observation& to, const StateShape& shape, SegmentMask segments);

@@ -285,7 +285,7 @@ TEST(StateCodec, SegmentsAreReusedOnlyForUnchangedParts) {
   std::string plain, reused;
   encodeWorld(child.world, child.budget, shape, plain);
   SegmentMask changed = 0;
-  encodeWorldAfter(parent.world, parent_bytes, child.world, child.budget, shape, reused, changed);
+  encodeWorldAfter(parent.world, parent.budget, parent_bytes, child.world, child.budget, shape, reused, changed);
   EXPECT_EQ(reused, plain);
   EXPECT_NE(plain, parent_bytes);
   // Decoding the child over the parent gives the child; decoding the parent over it, the parent.
@@ -339,7 +339,7 @@ TEST(StateCodec, QueueSegmentsTakeTheHeadOffAndAppendWithoutReencoding) {
     std::string plain, reused;
     encodeWorld(child->world, child->budget, shape, plain);
     SegmentMask changed = 0;
-    encodeWorldAfter(parent->world, parent_bytes, child->world, child->budget, shape, reused, changed);
+    encodeWorldAfter(parent->world, parent->budget, parent_bytes, child->world, child->budget, shape, reused, changed);
     EXPECT_EQ(reused, plain);
     // (The budget's segment, after the world's, is always encoded again and counts as changed.)
     const SegmentMask world_segments = (SegmentMask{1} << (1 + 3 * shape.brokers().size())) - 1;
@@ -376,12 +376,12 @@ TEST(StateCodec, ADeliveryChangesOnlyItsBrokersDataSegments) {
       std::string plain, compared_all, compared_own;
       encodeWorld(child.world, child.budget, shape, plain);
       SegmentMask changed = 0;
-      encodeWorldAfter(state.world, parent_bytes, child.world, child.budget, shape, compared_all, changed);
+      encodeWorldAfter(state.world, state.budget, parent_bytes, child.world, child.budget, shape, compared_all, changed);
       const SegmentMask own = brokerDataSegments(shape, action.broker);
       // (The budget's segment, after the world's, is always encoded again and counts as changed.)
       const SegmentMask world_segments = (SegmentMask{1} << (1 + 3 * shape.brokers().size())) - 1;
       EXPECT_EQ(changed & world_segments & ~own, 0u) << printAction(config, action);
-      encodeWorldAfter(state.world, parent_bytes, child.world, child.budget, shape, compared_own, changed, own);
+      encodeWorldAfter(state.world, state.budget, parent_bytes, child.world, child.budget, shape, compared_own, changed, own);
       EXPECT_EQ(compared_own, plain) << printAction(config, action);
     }
   }
