@@ -95,7 +95,9 @@ Fingerprint SpecSystem::stepEncoded(const State& state, std::string_view encodin
   }
   const std::size_t begin = out.size();
   SegmentMask changed = 0;
-  encodeWorldAfter(state.world, state.budget, encoding, scratch.world, scratch.budget, shape_, out, changed, may_change);
+  // One step, or a step and its chain (whose deliveries may take off what the step appended).
+  encodeWorldAfter(state.world, state.budget, encoding, scratch.world, scratch.budget, shape_, out, changed, may_change,
+                   /*one_step=*/then == nullptr);
   const Fingerprint fingerprint = fingerprintOf(scratch.world, scratch.budget, std::string_view(out).substr(begin));
   copyWorldSegments(state.world, scratch.world, shape_, changed);  // scratch is `state` again
   scratch.budget = state.budget;

@@ -883,27 +883,53 @@ void decodeSegment(std::string_view body, const StateShape& shape, Part&& part) 
   }
 }
 
+// How a queue after a step differs from the queue before it.
+enum class QueueChange : std::uint8_t { Same, HeadsTaken, Appended, Other };
+
+// After one step, from the lengths alone, as a step changes a queue only at its ends
+// (spec/rules/step.hpp takeStep): the same length, the same queue; shorter and not empty, its head
+// taken off; longer, requests appended; empty, emptied. After a step and a chain of deliveries
+// (which may take off requests the step appended), by comparing the requests.
+QueueChange queueChange(const Inbox& was, const Inbox& is, bool one_step) {
+  if (one_step) {
+    if (is.size() == was.size()) return QueueChange::Same;
+    if (!is.empty() && is.size() < was.size()) return QueueChange::HeadsTaken;
+    return is.size() > was.size() ? QueueChange::Appended : QueueChange::Other;
+  }
+  if (is == was) return QueueChange::Same;
+  if (is.size() < was.size() && std::equal(is.begin(), is.end(), was.begin() + (was.size() - is.size()))) {
+    return QueueChange::HeadsTaken;
+  }
+  if (is.size() > was.size() && std::equal(was.begin(), was.end(), is.begin())) return QueueChange::Appended;
+  return QueueChange::Other;
+}
+
 // A queue's segment after a step, from its parent's `before`: the parent's bytes when the queue
-// is unchanged (false), else the parent's blocks without the first when the head was taken off,
-// the parent's blocks and the new requests' when requests were added, or every block (true).
+// is unchanged (false), else the parent's blocks without those taken off the head, the parent's
+// blocks and the new requests' when requests were added, or every block (true).
 bool encodeRequestsAfter(const Inbox& was, const Inbox& is, const Segment& before, const StateShape& shape,
-                         std::string& out) {
-  if (is == was) {
-    out += before.whole;
-    return false;
+                         bool one_step, std::string& out) {
+  switch (queueChange(was, is, one_step)) {
+    case QueueChange::Same:
+      out += before.whole;
+      return false;
+    case QueueChange::HeadsTaken: {
+      std::string_view blocks = before.body;
+      for (std::size_t taken = was.size() - is.size(); taken > 0; --taken) takeSegment(blocks);  // bounded by the queue
+      appendSegment(blocks, out);
+      return true;
+    }
+    case QueueChange::Appended: {
+      thread_local std::string body;
+      body.assign(before.body);
+      encodeRequestBlocks(is, was.size(), shape, body);
+      appendSegment(body, out);
+      return true;
+    }
+    case QueueChange::Other:
+      break;
   }
-  if (is.size() + 1 == was.size() && std::equal(is.begin(), is.end(), was.begin() + 1)) {
-    std::string_view blocks = before.body;
-    takeSegment(blocks);
-    appendSegment(blocks, out);
-  } else if (is.size() > was.size() && std::equal(was.begin(), was.end(), is.begin())) {
-    thread_local std::string body;
-    body.assign(before.body);
-    encodeRequestBlocks(is, was.size(), shape, body);
-    appendSegment(body, out);
-  } else {
-    encodeSegment(RequestBlocks<const Inbox>{is}, shape, out);
-  }
+  encodeSegment(RequestBlocks<const Inbox>{is}, shape, out);
   return true;
 }
 
@@ -941,7 +967,7 @@ SegmentMask brokerDataSegments(const StateShape& shape, BrokerId b) {
 
 void encodeWorldAfter(const Observation& parent, const Bounds& parent_budget, std::string_view parent_encoding,
                       const Observation& world, const Bounds& budget, const StateShape& shape, std::string& out,
-                      SegmentMask& changed, SegmentMask may_change) {
+                      SegmentMask& changed, SegmentMask may_change, bool one_step) {
   // The segments in forEachSegment's order, each the parent's bytes when its part is unchanged.
   changed = 0;
   SegmentMask bit = 1;
@@ -962,7 +988,7 @@ void encodeWorldAfter(const Observation& parent, const Bounds& parent_budget, st
     const Segment requests = takeSegment(parent_encoding);
     if ((may_change & bit) == 0) {
       out += requests.whole;
-    } else if (encodeRequestsAfter(was.inbox, is.inbox, requests, shape, out)) {
+    } else if (encodeRequestsAfter(was.inbox, is.inbox, requests, shape, one_step, out)) {
       changed |= bit;
     }
     bit <<= 1;

@@ -140,10 +140,13 @@ SegmentMask brokerDataSegments(const StateShape& shape, BrokerId b);
 // parts of the state the step left unchanged are copied from the parent's encoding instead of
 // walked again (the encoding is a sequence of self-contained segments, state_codec.cpp).
 // `changed` tells which of the world's segments differ from the parent's. Only the segments in
-// `may_change` are compared: the caller knows that the step left the others as they were.
+// `may_change` are compared: the caller knows that the step left the others as they were. With
+// `one_step` (`world` is the parent after one spec step), a request queue is judged by its length
+// alone (spec/rules/step.hpp takeStep: a step changes a queue only at its ends); else its requests
+// are compared.
 void encodeWorldAfter(const Observation& parent, const Bounds& parent_budget, std::string_view parent_encoding,
                       const Observation& world, const Bounds& budget, const StateShape& shape, std::string& out,
-                      SegmentMask& changed, SegmentMask may_change = kEveryWorldSegment);
+                      SegmentMask& changed, SegmentMask may_change = kEveryWorldSegment, bool one_step = false);
 
 // copyWorld restricted to some segments (the others of `to` are left as they are).
 void copyWorldSegments(const Observation& from, Observation& to, const StateShape& shape, SegmentMask segments);

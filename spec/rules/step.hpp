@@ -31,6 +31,12 @@ ClusterState next(const Config& config, const ClusterState& state, const Action&
 ClusterState next(const Config& config, const ClusterState& state, const Action& action);
 
 // next() in place: `state` becomes the successor (the explorer copies only what it must).
+//
+// How a step changes a broker's request queue: deliver-request to broker b takes b's head off and
+// touches no other queue; every other step leaves a queue as it was, appends requests at its end
+// (a controller sending) or empties it (its broker stopping). The explorer's codec encodes a
+// queue after a step from the lengths alone (proofs/explorer/state_codec.cpp encodeRequestsAfter);
+// tests/explorer/state_codec_test.cpp (StateCodec.AStepChangesAQueueOnlyAtItsEnds) checks it.
 void takeStep(const Config& config, ClusterState& state, const Action& action, StepObserver& observer);
 
 }  // namespace kcspec::spec

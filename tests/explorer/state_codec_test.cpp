@@ -15,6 +15,7 @@
 #include "proofs/explorer/visited_set.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
+#include "spec/vocabulary/presets.hpp"
 
 namespace kcspec::explorer {
 namespace {
@@ -270,6 +271,20 @@ TEST(StateCodec, FastPathsAgreeWithThePlainMembersAlongChains) {
   EXPECT_EQ(system.failures.load(), 0);
 }
 
+// The same on presets whose controller sends while deliveries are pending, so that a chain takes
+// off requests its first step appended (a queue of the same length, other requests: only a
+// comparison tells).
+TEST(StateCodec, FastPathsAgreeWithThePlainMembersAlongChainsOnPresets) {
+  for (const std::string_view name : {"crash-isr", "two-perturbations"}) {
+    SCOPED_TRACE(std::string(name));
+    const FastPathCheckingSystem system(*preset(name));
+    const auto result = explore(system, exploredToDepth(14, Reduction::Por));
+    EXPECT_GT(result.chained_steps, 1000u);
+    EXPECT_EQ(system.chained.load(), result.transitions);
+    EXPECT_EQ(system.failures.load(), 0);
+  }
+}
+
 // The segmented encoding on its own: a successor's encoding after a step that changed one part
 // reuses the parent's bytes for the others, and decoding over a previous state changes only the
 // parts whose bytes differ.
@@ -386,6 +401,53 @@ TEST(StateCodec, ADeliveryChangesOnlyItsBrokersDataSegments) {
     }
   }
   EXPECT_GT(deliveries, 1000u);
+}
+
+// What encodeRequestsAfter takes from the lengths alone (spec/rules/step.hpp takeStep): a
+// delivery to b takes b's head off and touches no other queue; every other step leaves a queue as
+// it was, appends at its end or empties it. Checked for every enabled action of every state along
+// seeded random walks of every preset (every perturbation kind among them), as deep as a walk goes.
+TEST(StateCodec, AStepChangesAQueueOnlyAtItsEnds) {
+  std::uint64_t checked = 0, taken = 0, appended = 0, emptied = 0;
+  for (const std::string_view name : kPresetNames) {
+    SCOPED_TRACE(std::string(name));
+    const Config config = *preset(name);
+    std::uint64_t random = 0x9E3779B97F4A7C15ull;
+    for (int walk = 0; walk < 24; ++walk) {
+      spec::ClusterState state = spec::initialState(config);
+      for (int depth = 0; depth < 120; ++depth) {
+        const std::vector<Action> actions = spec::enabledActions(config, state);
+        if (actions.empty()) break;
+        for (const Action& action : actions) {
+          const spec::ClusterState after = spec::next(config, state, action);
+          for (std::size_t b = 0; b < kMaxBrokers; ++b) {
+            const auto& was = state.world.brokers[b].inbox;
+            const auto& is = after.world.brokers[b].inbox;
+            ++checked;
+            if (is == was) continue;
+            const bool delivery = action.kind == ActionKind::DeliverRequest && action.broker == static_cast<BrokerId>(b);
+            if (delivery) {
+              const bool head_taken = is.size() + 1 == was.size() && std::equal(is.begin(), is.end(), was.begin() + 1);
+              EXPECT_TRUE(head_taken) << printAction(config, action) << ": broker " << b << "'s queue";
+              ++taken;
+              continue;
+            }
+            const bool appended_at_end = is.size() > was.size() && std::equal(was.begin(), was.end(), is.begin());
+            EXPECT_TRUE(appended_at_end || is.empty())
+                << printAction(config, action) << ": broker " << b << "'s queue, " << was.size() << " requests before, "
+                << is.size() << " after";
+            ++(appended_at_end ? appended : emptied);
+          }
+        }
+        random = random * 6364136223846793005ull + 1442695040888963407ull;
+        state = spec::next(config, state, actions[(random >> 33) % actions.size()]);
+      }
+    }
+  }
+  EXPECT_GT(taken, 10'000u);
+  EXPECT_GT(appended, 10'000u);
+  EXPECT_GT(emptied, 100u);
+  EXPECT_GT(checked, 1'000'000u);
 }
 
 // sameWorld (equality over the configuration's slots) says what operator== says, for states
