@@ -307,6 +307,14 @@ std::string expectThenReply(const std::string& pattern, const std::string& reply
   return "IFS= read -r l; case \"$l\" in " + pattern + ") printf '%s\\n' '" + reply + "';; *) echo \"unexpected: $l\" >&2; exit 1;; esac; ";
 }
 
+// A SUT of protocol `version` that answers the driver's first init (for the newest version) with
+// init_ok for its own, then reads on.
+std::string answersInitFor(int version) {
+  return expectThenReply(R"(*'"type":"init","id":1,"protocol":6,'*)",
+                         R"({"type":"init_ok","id":1,"protocol":)" + std::to_string(version) + R"(,"observation":{}})") +
+         "cat >/dev/null";
+}
+
 TEST(DriverGiven, ASessionFromAGivenWorldSendsItAfterEveryInitAndReset) {
   const std::string given_ok_2 = R"({"type":"given_ok","id":2,"observation":{"zookeeper":{"controller":1}}})";
   const std::string given_ok_4 = R"({"type":"given_ok","id":4,"observation":{"zookeeper":{"controller":1}}})";
@@ -352,10 +360,7 @@ TEST(DriverGiven, ASessionFromTheInitialStateAsksAnOlderSutForProtocol1) {
 }
 
 TEST(DriverGiven, ASutThatAnswersForItsOwnOlderVersionIsTakenAtIt) {
-  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":6,'*)",
-                                      R"({"type":"init_ok","id":1,"protocol":1,"observation":{}})") +
-                          "cat >/dev/null",
-                      std::nullopt);
+  ScriptedSession sut(answersInitFor(1), std::nullopt);
   const SutResult start = sut.session.begin();
   ASSERT_TRUE(std::holds_alternative<Observation>(start)) << std::get<SutFailure>(start).message;
   EXPECT_FALSE(sut.session.showsTopicIds());
@@ -408,10 +413,7 @@ TEST(DriverGiven, ASutThatCannotLoadAGivenWorldSaysSo) {
 }
 
 TEST(DriverGiven, ASutThatAnswersForVersion4IsComparedWithoutFeature) {
-  ScriptedSession sut(expectThenReply(R"(*'"type":"init","id":1,"protocol":6,'*)",
-                                      R"({"type":"init_ok","id":1,"protocol":4,"observation":{}})") +
-                          "cat >/dev/null",
-                      std::nullopt);
+  ScriptedSession sut(answersInitFor(4), std::nullopt);
   const SutResult start = sut.session.begin();
   ASSERT_TRUE(std::holds_alternative<Observation>(start)) << std::get<SutFailure>(start).message;
   EXPECT_TRUE(sut.session.showsTopicIds());
@@ -463,10 +465,7 @@ TEST(DriverProtocolVersions, SessionExpiriesAskForVersion6) {
             std::string::npos)
       << failure.message;
 
-  ScriptedSession older(expectThenReply(R"(*'"type":"init","id":1,"protocol":6,'*)",
-                                        R"({"type":"init_ok","id":1,"protocol":5,"observation":{}})") +
-                            "cat >/dev/null",
-                        std::nullopt);
+  ScriptedSession older(answersInitFor(5), std::nullopt);
   ASSERT_TRUE(std::holds_alternative<Observation>(older.session.begin()));
   EXPECT_FALSE(older.session.speaks(ActionKind::ExpireZkSession));
   EXPECT_TRUE(older.session.speaks(ActionKind::UpgradeIbp));
@@ -504,10 +503,7 @@ TEST(DriverProtocolVersions, AReplayedStepAsksForItsKindsVersion) {
   EXPECT_EQ(failure.message, "the SUT answered init with error unsupported_protocol: I speak 1 to 4; the scenario's "
                              "step 2 (`zk-connection-loss-feature`) is an action of protocol 5");
 
-  ScriptedSession older(expectThenReply(R"(*'"type":"init","id":1,"protocol":6,'*)",
-                                        R"({"type":"init_ok","id":1,"protocol":4,"observation":{}})") +
-                            "cat >/dev/null",
-                        std::nullopt);
+  ScriptedSession older(answersInitFor(4), std::nullopt);
   ASSERT_TRUE(std::holds_alternative<Observation>(older.session.begin()));
   EXPECT_FALSE(older.session.speaks(ActionKind::LoseZkConnectionOnFeature));
   EXPECT_FALSE(older.session.speaks(ActionKind::UpgradeIbp));
