@@ -22,25 +22,14 @@
 #include "proofs/explorer/state_codec.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/presets.hpp"
+#include "two_brokers.hpp"  // tests/common/
 
 namespace {
 
 using namespace kcspec;
 using namespace kcspec::explorer;
 
-Config benchConfig() {
-  Config config;
-  config.name = "bench";
-  config.brokers = BrokerSet{1, 2};
-  config.brokers_alive_at_start = BrokerSet{1, 2};
-  TopicConfig topic;
-  topic.name = "t";
-  topic.assignment = {BrokerList{1, 2}};
-  topic.exists_at_start = true;
-  config.topics.push_back(topic);
-  config.bounds = Bounds{.crashes = 1, .controller_failovers = 1};
-  return config;
-}
+Config benchConfig() { return test::twoBrokers(Bounds{.crashes = 1, .controller_failovers = 1}); }
 
 Config twoPerturbationsPreset() { return *preset("two-perturbations"); }
 

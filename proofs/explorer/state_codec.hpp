@@ -135,10 +135,10 @@ static_assert(1 + 3 * kMaxBrokers <= 32, "a SegmentMask has a bit per segment");
 SegmentMask brokerDataSegments(const StateShape& shape, BrokerId b);
 
 // encodeWorld(world, budget, shape, out), given the parent state `parent` (with `parent_budget`)
-// the step that led to `world` started from and its encoding `parent_encoding` (= encodeWorld(parent,
-// parent_budget, shape)): the
-// parts of the state the step left unchanged are copied from the parent's encoding instead of
-// walked again (the encoding is a sequence of self-contained segments, state_codec.cpp).
+// the step that led to `world` started from and its encoding `parent_encoding` (=
+// encodeWorld(parent, parent_budget, shape)): the parts of the state the step left unchanged are
+// copied from the parent's encoding instead of walked again (the encoding is a sequence of
+// self-contained segments, state_codec.cpp).
 // `changed` tells which of the world's segments differ from the parent's. Only the segments in
 // `may_change` are compared: the caller knows that the step left the others as they were. With
 // `one_step` (`world` is the parent after one spec step), a request queue is judged by its length

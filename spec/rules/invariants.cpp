@@ -217,7 +217,7 @@ bool shuttingDownBrokerNeverElected(const Config&, const ClusterState& before, c
 }
 
 // Whether broker b processed the request at the front of its queue in this step (deliver-request:
-// every other step only appends to a live broker's queue or, crashing it, empties it).
+// every other step only appends to a queue or empties it, step.hpp takeStep).
 const ControlRequest* requestProcessed(const ClusterState& before, const ClusterState& after, BrokerId b) {
   const BrokerData& was = before.world.brokers[static_cast<std::size_t>(b)];
   const BrokerData& is = after.world.brokers[static_cast<std::size_t>(b)];

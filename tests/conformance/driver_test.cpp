@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -421,15 +422,15 @@ TEST(DriverGiven, ASutThatAnswersForVersion4IsComparedWithoutFeature) {
 }
 
 // What begin() says of a SUT that refuses both inits (the newest version, then the one `config`
-// needs), saying `speaks` ("1 to 4").
-SutFailure refusedRun(const Config& config, const std::string& speaks) {
+// and the replayed `steps` need), saying `speaks` ("1 to 4").
+SutFailure refusedRun(const Config& config, const std::string& speaks, std::span<const Action> steps = {}) {
   const auto refuse = [&](int id) {
     return expectThenReply("*", R"({"type":"error","id":)" + std::to_string(id) +
                                     R"(,"code":"unsupported_protocol","message":"I speak )" + speaks + R"("})");
   };
   SutSession session(SutOptions{{"sh", "-c", refuse(1) + refuse(2) + "cat >/dev/null"}, std::chrono::milliseconds(10'000),
                                 kDefaultMaxLineBytes, ""},
-                     config, std::nullopt);
+                     config, std::nullopt, steps);
   const SutResult start = session.begin();
   if (!std::holds_alternative<SutFailure>(start)) {
     ADD_FAILURE() << "the session started";
@@ -489,16 +490,7 @@ TEST(DriverProtocolVersions, AReplayedStepAsksForItsKindsVersion) {
   EXPECT_EQ(neededProtocol(losses, false, steps), 5);
   EXPECT_EQ(neededProtocol(losses, true, std::span(steps).first(1)), 2);
 
-  const auto refuse = [](int id) {
-    return expectThenReply("*", R"({"type":"error","id":)" + std::to_string(id) +
-                                    R"(,"code":"unsupported_protocol","message":"I speak 1 to 4"})");
-  };
-  SutSession refusing(SutOptions{{"sh", "-c", refuse(1) + refuse(2) + "cat >/dev/null"}, std::chrono::milliseconds(10'000),
-                                 kDefaultMaxLineBytes, ""},
-                      losses, std::nullopt, steps);
-  const SutResult start = refusing.begin();
-  ASSERT_TRUE(std::holds_alternative<SutFailure>(start));
-  const SutFailure& failure = std::get<SutFailure>(start);
+  const SutFailure failure = refusedRun(losses, "1 to 4", steps);
   EXPECT_TRUE(failure.cannot_run);
   EXPECT_EQ(failure.message, "the SUT answered init with error unsupported_protocol: I speak 1 to 4; the scenario's "
                              "step 2 (`zk-connection-loss-feature`) is an action of protocol 5");

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "breadth_first_sample.hpp"
+#include "two_brokers.hpp"  // tests/common/
 #include "proofs/explorer/explorer.hpp"
 #include "proofs/explorer/spec_system.hpp"
 #include "proofs/explorer/state_codec.hpp"
@@ -21,18 +22,10 @@ namespace kcspec::explorer {
 namespace {
 
 Config everyPerturbationOnce() {
-  Config config;
-  config.name = "codec";
-  config.brokers = BrokerSet{1, 2};
-  config.brokers_alive_at_start = BrokerSet{1, 2};
-  TopicConfig topic;
-  topic.name = "t";
-  topic.assignment = {BrokerList{1, 2}};
-  topic.reassignment_targets = {{0, BrokerList{2}}};
-  topic.added_partitions = {BrokerList{2, 1}};
-  topic.exists_at_start = true;
-  config.topics.push_back(topic);
-  config.bounds = Bounds{.crashes = 1, .controller_failovers = 1, .partition_additions = 1, .isr_shrinks = 1};
+  Config config = test::twoBrokers(
+      Bounds{.crashes = 1, .controller_failovers = 1, .partition_additions = 1, .isr_shrinks = 1});
+  config.topics[0].reassignment_targets = {{0, BrokerList{2}}};
+  config.topics[0].added_partitions = {BrokerList{2, 1}};
   return config;
 }
 
