@@ -5,6 +5,7 @@
 #include "proofs/explorer/state_codec.hpp"
 #include "spec/rules/invariants.hpp"  // RecordingObserver
 #include "spec/rules/step.hpp"
+#include "spec/vocabulary/independence.hpp"
 
 namespace kcspec::explorer {
 
@@ -27,6 +28,17 @@ std::vector<SpecSystem::State> SpecSystem::initialStates() const { return {spec:
 
 void SpecSystem::actions(const State& state, std::vector<Action>& out) const {
   spec::enabledActions(config_, state, out);
+}
+
+std::optional<Action> SpecSystem::persistentActionIn(const State& state) const {
+  const PersistenceScope scope = persistenceScope(config_);
+  std::optional<Action> persistent;
+  config_.brokers.forEach([&](BrokerId b) {
+    if (persistent) return;
+    const Action delivery{.kind = ActionKind::DeliverRequest, .broker = b};
+    if (spec::isEnabled(config_, state, delivery) && deliveryIsPersistent(state.world, b, scope)) persistent = delivery;
+  });
+  return persistent;
 }
 
 SpecSystem::State SpecSystem::next(const State& state, const Action& action, PropertyMask& violated) const {

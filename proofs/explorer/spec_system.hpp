@@ -76,6 +76,10 @@ class SpecSystem {
   std::optional<std::size_t> persistentAction(const State& state, std::span<const Action> enabled) const {
     return persistentDelivery(state.world, persistenceScope(config_), enabled);
   }
+  // The same choice without the enabled actions (system.hpp FindsPersistentAction): the first
+  // configured broker's delivery that the spec enables and the relation calls persistent — the
+  // first persistent delivery persistentAction finds, as candidates list brokers in that order.
+  std::optional<Action> persistentActionIn(const State& state) const;
   // Each delivery lowers queuedRequests (persistent_delivery.hpp): the checker takes them in chains.
   std::uint64_t descentMeasure(const State& state) const { return queuedRequests(state.world); }
   // A step in place, for a delivery persistentAction named (no step property checked: invisible).

@@ -195,7 +195,13 @@ class Stepper {
 
   // The action the system names persistent in `state` (held in chain.actions), or nullptr.
   const Action* persistentIn(const State& state, ChainScratch& chain) const {
-    if constexpr (HasPersistentActions<S>) {
+    if constexpr (FindsPersistentAction<S>) {
+      chain.actions.clear();
+      std::optional<Action> persistent = system_.persistentActionIn(state);
+      if (!persistent) return nullptr;
+      chain.actions.push_back(std::move(*persistent));
+      return &chain.actions.front();
+    } else if constexpr (HasPersistentActions<S>) {
       chain.actions.clear();
       system_.actions(state, chain.actions);
       const std::optional<std::size_t> persistent =

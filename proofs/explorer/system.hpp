@@ -136,6 +136,13 @@ template <class S>
 concept PersistentActionsDescend = HasPersistentActions<S> && requires(const S& system, const typename S::State& state) {
   { system.descentMeasure(state) } -> std::convertible_to<std::uint64_t>;
 };
+//   std::optional<Action> persistentActionIn(const State&) const;
+//       optional with descentMeasure: the action persistentAction(state, actions(state)) names,
+//       found without listing every enabled action (a chain asks after each of its steps)
+template <class S>
+concept FindsPersistentAction = PersistentActionsDescend<S> && requires(const S& system, const typename S::State& state) {
+  { system.persistentActionIn(state) } -> std::same_as<std::optional<typename S::Action>>;
+};
 template <class S>
 concept AdvancesInPlace = requires(const S& system, typename S::State& state, const typename S::Action& action) {
   { system.advance(state, action) } -> std::same_as<void>;

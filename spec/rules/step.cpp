@@ -59,6 +59,20 @@ bool enabled(const Config& config, const ClusterState& s, const Action& a) {
   return withinBounds(s.budget, a) && ruleOf(a.kind).enabled(config, s, a);
 }
 
+// The candidates worth naming: a kind whose bound is spent is left out before any of its candidates
+// is (withinBounds would refuse each), a BrokerError kind's error variant likewise; the order of
+// the others is kept.
+CandidateKinds kindsWithinBounds(const Bounds& left) {
+  CandidateKinds kinds = CandidateKinds::all();
+  for (const ActionDefinition& d : kActionDefinitions) {
+    if (d.bound == nullptr || (left.perturbations != 0 && left.*d.bound > 0)) continue;
+    const auto index = static_cast<std::size_t>(d.kind);
+    if (d.perturbs == Perturbs::Always) kinds.kinds.reset(index);
+    if (d.perturbs == Perturbs::WhenError) kinds.error_variants.reset(index);
+  }
+  return kinds;
+}
+
 bool listedInZooKeeper(const ClusterState& s, TopicIndex t, int p) {
   return s.world.zk.topics[static_cast<std::size_t>(t)].lists(p);
 }
@@ -87,7 +101,8 @@ bool isEnabled(const Config& config, const ClusterState& state, const Action& ac
 }
 
 void enabledActions(const Config& config, const ClusterState& state, std::vector<Action>& out) {
-  forEachCandidate(config, [&](TopicIndex t, int p) { return listedInZooKeeper(state, t, p); }, [&](const Action& action) {
+  const auto in_zookeeper = [&](TopicIndex t, int p) { return listedInZooKeeper(state, t, p); };
+  forEachCandidate(config, in_zookeeper, kindsWithinBounds(state.budget), [&](const Action& action) {
     if (enabled(config, state, action)) out.push_back(action);  // well-formed by construction
   });
 }

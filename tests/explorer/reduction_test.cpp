@@ -55,12 +55,14 @@ struct RelationCounts {
   std::uint64_t dependent_pairs = 0;    // the relation makes no claim
   std::uint64_t absorbed_pairs = 0;     // crash after a delivery
   std::uint64_t persistent = 0;         // deliveries the relation calls persistent
+  std::uint64_t persistent_found_alone = 0;  // states whose persistentActionIn names one
   RelationCounts& operator+=(const RelationCounts& other) {
     states += other.states;
     independent_pairs += other.independent_pairs;
     dependent_pairs += other.dependent_pairs;
     absorbed_pairs += other.absorbed_pairs;
     persistent += other.persistent;
+    persistent_found_alone += other.persistent_found_alone;
     return *this;
   }
 };
@@ -92,6 +94,16 @@ RelationCounts checkRelation(const S& system) {
         queue.emplace_back();
         system.encode(successor, queue.back());
       }
+    }
+    // A chain asks for the persistent action without the enabled ones: the same choice.
+    if constexpr (FindsPersistentAction<S>) {
+      const std::optional<std::size_t> among = system.persistentAction(state, std::span<const Action>(actions));
+      const std::optional<Action> alone = system.persistentActionIn(state);
+      EXPECT_EQ(alone.has_value(), among.has_value()) << "at a state " << counts.states;
+      if (alone && among) {
+        EXPECT_EQ(*alone, actions[*among]) << "at a state " << counts.states;
+      }
+      counts.persistent_found_alone += alone ? 1 : 0;
     }
     for (const Action& delivery : actions) {
       if (delivery.kind != ActionKind::DeliverRequest) continue;
@@ -170,6 +182,7 @@ TEST(IndependenceRelation, HoldsForTheSpecInEveryState) {
     total += checkRelation(SpecSystem(config));
   }
   expectExercised(total);
+  EXPECT_GT(total.persistent_found_alone, 0u);
 }
 
 TEST(IndependenceRelation, HoldsForTheReferenceImplementationInEveryState) {
