@@ -67,9 +67,41 @@ TEST(ActionDefinitions, CandidatesRoundTripThroughTextAndCoverEveryKind) {
   EXPECT_GT(candidates, static_cast<int>(kActionKindCount));
 }
 
-// Along random histories of every check preset, the enabled actions are candidates the spec
-// enables one by one, each printed and parsed back unchanged.
+// Asking for some kinds names exactly every candidate of those kinds (and of the error variants
+// asked for), in the order of every candidate.
+TEST(ActionDefinitions, CandidatesOfTheKindsAskedForKeepTheirOrder) {
+  const Config config = *preset("every-perturbation");
+  const auto in_zookeeper = [&](TopicIndex t, int p) {
+    const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];
+    return p < static_cast<int>(topic.assignment.size() + topic.added_partitions.size());
+  };
+  std::vector<Action> every;
+  forEachCandidate(config, in_zookeeper, [&](const Action& a) { every.push_back(a); });
+  std::mt19937_64 random(20261206);
+  for (int round = 0; round < 40; ++round) {
+    CandidateKinds asked;
+    for (std::size_t k = 0; k < kActionKindCount; ++k) {
+      asked.kinds.set(k, random() % 2 == 0);
+      asked.error_variants.set(k, random() % 2 == 0);
+    }
+    std::vector<Action> expected;
+    for (const Action& a : every) {
+      if (asked.has(a.kind) && (!a.error || asked.hasErrorVariant(a.kind))) expected.push_back(a);
+    }
+    std::vector<Action> named;
+    forEachCandidate(config, in_zookeeper, asked, [&](const Action& a) { named.push_back(a); });
+    EXPECT_EQ(named, expected) << "round " << round;
+  }
+  std::vector<Action> none;
+  forEachCandidate(config, in_zookeeper, CandidateKinds{}, [&](const Action& a) { none.push_back(a); });
+  EXPECT_TRUE(none.empty());
+}
+
+// Along random histories of every check preset, the enabled actions are the candidates the spec
+// enables one by one, in the candidates' order (none left out by a spent bound's kind that could
+// be enabled), each printed and parsed back unchanged.
 TEST(ActionDefinitions, EnabledActionsAreCandidatesThatParseBack) {
+  std::size_t spent_kinds_seen = 0;
   for (std::string_view name : kCheckPresetNames) {
     const Config config = *preset(name);
     std::mt19937_64 random(20261202);
@@ -77,6 +109,14 @@ TEST(ActionDefinitions, EnabledActionsAreCandidatesThatParseBack) {
       spec::ClusterState state = spec::initialState(config);
       for (int step = 0; step < 60; ++step) {
         const std::vector<Action> enabled = spec::enabledActions(config, state);
+        std::vector<Action> every_enabled;
+        forEachCandidate(
+            config, [&](TopicIndex t, int p) { return state.world.zk.topics[static_cast<std::size_t>(t)].lists(p); },
+            [&](const Action& a) {
+              if (spec::isEnabled(config, state, a)) every_enabled.push_back(a);
+            });
+        ASSERT_EQ(enabled, every_enabled) << name;
+        spent_kinds_seen += state.budget.perturbations == 0 ? 1 : 0;
         if (enabled.empty()) break;
         for (const Action& a : enabled) {
           ASSERT_TRUE(spec::isEnabled(config, state, a)) << name << ": " << printAction(config, a);
@@ -87,6 +127,7 @@ TEST(ActionDefinitions, EnabledActionsAreCandidatesThatParseBack) {
       }
     }
   }
+  EXPECT_GT(spent_kinds_seen, 0u);  // histories reached states whose every bound is spent
 }
 
 }  // namespace
