@@ -273,6 +273,14 @@ TEST(ProvesPage, DocsCheckAcceptsOnlyAPageWrittenForTheCurrentCatalog) {
   changed.theorems.pop_back();
   EXPECT_FALSE(proofsPageProblems(page, changed).empty());
   EXPECT_FALSE(proofsPageProblems("# What kcspec proves\n", catalog).empty());
+  // The prose the generator writes, edited by hand (or left by an older generator), is found out.
+  for (std::string_view words : {std::string_view("**Chains.**"), std::string_view("and writes this page.")}) {
+    std::string edited = page;
+    const std::size_t at = edited.find(words);
+    ASSERT_NE(at, std::string::npos) << words;
+    edited.insert(at + words.size(), " Edited by hand.");
+    EXPECT_EQ(proofsPageProblems(edited, catalog).size(), 1u) << words;
+  }
 }
 
 // docs/proofs.md as committed: every counterexample's scenario replays through the spec, and a
