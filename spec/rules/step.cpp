@@ -11,11 +11,13 @@
 namespace kcspec::spec {
 namespace {
 
+// A per-kind bound and the overall one both have a use left.
+bool hasUseLeft(const Bounds& left, int Bounds::*bound) { return left.perturbations != 0 && left.*bound > 0; }
+
 // The action's bounds (its kind's and the overall one) are not spent.
 bool withinBounds(const Bounds& left, const Action& a) {
   int Bounds::*const bound = boundSpentBy(a);
-  if (bound == nullptr) return true;
-  return left.perturbations != 0 && left.*bound > 0;
+  return bound == nullptr || hasUseLeft(left, bound);
 }
 
 void spendBounds(Bounds& left, const Action& a) {
@@ -65,7 +67,7 @@ bool enabled(const Config& config, const ClusterState& s, const Action& a) {
 CandidateKinds kindsWithinBounds(const Bounds& left) {
   CandidateKinds kinds = CandidateKinds::all();
   for (const ActionDefinition& d : kActionDefinitions) {
-    if (d.bound == nullptr || (left.perturbations != 0 && left.*d.bound > 0)) continue;
+    if (d.bound == nullptr || hasUseLeft(left, d.bound)) continue;
     const auto index = static_cast<std::size_t>(d.kind);
     if (d.perturbs == Perturbs::Always) kinds.kinds.reset(index);
     if (d.perturbs == Perturbs::WhenError) kinds.error_variants.reset(index);

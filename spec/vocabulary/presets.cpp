@@ -27,10 +27,10 @@ namespace {
 // when a chain listed every enabled action after each delivery; 15,344,660 states in sessions
 // 29–30, before the independence relation's UpdateMetadata-against-refusable-AlterPartition
 // dependence; 5,376,260 and 35 s before the legacy admin path and the event each failover
-// queues); unreduced it has not been run to the end. Without
-// the overall bound the same kinds have billions of states (`every-perturbation`,
-// docs/performance.md). Until session 25 the main job had two perturbations per history: that is
-// the preset `two-perturbations`, built from this text.
+// queues); unreduced it has not been run to the end. Without the overall bound the same kinds
+// have billions of states (`every-perturbation`, docs/performance.md). Until session 25 the main
+// job had two perturbations per history: that is the preset `two-perturbations`, built from this
+// text.
 constexpr std::string_view kDefault = R"(# kcspec preset: default
 name default
 brokers 1 2 3
@@ -665,9 +665,10 @@ bound perturbations 2
 // kDefault's text (so that the two cannot drift apart): every kind alone and every pair of kinds
 // (10,551,744 states unreduced, about 45 s on two threads, in sessions 39–40; 4,628,885, about
 // 19 s, and 60,526 with the default reduction before session 29. With `zk-preferred-elections 1`
-// its exploration would not end: `delete-topic t`, `zk-elect-preferred t-0`, then every `elect-controller` fails at §5.4 step 14 on t-0's
-// missing leadership and moves the controller, the epoch growing without end (docs/spec/rules.md
-// "Findings": the failover loop) — so kDefault, and with it this preset, leaves that kind out.) The
+// its exploration would not end: `delete-topic t`, `zk-elect-preferred t-0`, then every
+// `elect-controller` fails at §5.4 step 14 on t-0's missing leadership and moves the controller,
+// the epoch growing without end (docs/spec/rules.md "Findings": the failover loop) — so kDefault,
+// and with it this preset, leaves that kind out.) The
 // exhaustive runs that also go without reduction use it (kcspec prove's scope of the same name,
 // `kcspec mutants --generated`, the benchmarks).
 std::string_view twoPerturbationsText() {
@@ -721,9 +722,9 @@ std::optional<std::uint64_t> presetStateCount(std::string_view name) {
   // crash-deletion's, cancel-during-shutdown's and spare-brokers' were re-measured in session 29
   // (every election now leaves ReplicaLeaderElection(ZkTriggered) on the new controller's queue,
   // §5.4 step 14); `two-perturbations`' in sessions 39 and 40 (45 s). `medium`'s is the count
-  // before session 29, a sizing hint only (26 minutes, not re-measured). `large` has none since session 23 (the
-  // INELIGIBLE_REPLICA change made `medium` 2.95 times larger; `large` has not been run to the
-  // end since, so its table grows as it goes).
+  // before session 29, a sizing hint only (26 minutes, not re-measured). `large` has none since
+  // session 23 (the INELIGIBLE_REPLICA change made `medium` 2.95 times larger; `large` has not
+  // been run to the end since, so its table grows as it goes).
   if (name == "two-perturbations") return 10'551'744;
   if (name == "crash-isr") return 1'330'258;
   if (name == "crash-deletion") return 2'346'799;
