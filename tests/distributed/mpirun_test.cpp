@@ -69,6 +69,8 @@ void expectSameReports(const std::string& name, const std::vector<std::string>& 
   one.insert(one.end(), {"--json", "--threads", "2"});
   const RunResult single = cli_test::runKcspec(one, kWork / name / "one");
   ASSERT_FALSE(single.hung) << single.describe();
+  // A run that printed no report says why (its status and stderr), not only that parsing failed.
+  ASSERT_TRUE(nlohmann::json::accept(single.out)) << single.describe();
   const nlohmann::json expected = nlohmann::json::parse(single.out);
   for (int ranks = 1; ranks <= 3; ++ranks) {
     SCOPED_TRACE(::testing::Message() << ranks << " ranks");
@@ -77,6 +79,7 @@ void expectSameReports(const std::string& name, const std::vector<std::string>& 
     const RunResult run = mpirun(ranks, spread, kWork / name / std::to_string(ranks));
     ASSERT_FALSE(run.hung) << run.describe();
     EXPECT_EQ(run.status, single.status) << run.describe();
+    ASSERT_TRUE(nlohmann::json::accept(run.out)) << run.describe();
     const nlohmann::json report = nlohmann::json::parse(run.out);  // rank 0's alone: one JSON object
     EXPECT_EQ(verdicts(report, with_lengths), verdicts(expected, with_lengths));
     ASSERT_TRUE(report.contains("distributed")) << run.out;
@@ -205,6 +208,7 @@ TEST(Distributed, WithoutMpirunItIsOneRank) {
   const RunResult run = cli_test::runKcspec(
       {"explore", "--preset", "crash-deletion", "--distributed", "--json", "--out", "out"}, kWork / "no-mpirun");
   ASSERT_FALSE(run.hung) << run.describe();
+  ASSERT_TRUE(nlohmann::json::accept(run.out)) << run.describe();
   const nlohmann::json report = nlohmann::json::parse(run.out);
   EXPECT_EQ(report["distributed"]["ranks"], 1);
   EXPECT_EQ(report["distributed"]["bytes_sent"], 0);
