@@ -1,5 +1,7 @@
 #include "spec/vocabulary/independence.hpp"
 
+#include <algorithm>
+
 #include "spec/vocabulary/assert.hpp"
 
 namespace kcspec {
@@ -17,14 +19,17 @@ bool headAnswersAlterPartition(const Observation& world, BrokerId host, BrokerId
 }
 
 // Whether `event` is an AlterPartition from `leader` whose proposed ISR names a broker that the
-// context of `host`'s module does not count as live: one the controller may answer
-// INELIGIBLE_REPLICA, which marks the change refused on the leader's replica — and an
-// UpdateMetadata that changes the leader's view of the brokers clears those marks.
+// context of `host`'s module does not count as live — not registered, or shutting down (Kafka's
+// isReplicaOnline excludes both): one the controller may answer INELIGIBLE_REPLICA, which marks
+// the change refused on the leader's replica — and an UpdateMetadata that changes the leader's
+// view of the brokers clears those marks.
 bool mayBeRefused(const Observation& world, BrokerId host, const ControllerEvent& event, BrokerId leader) {
   if (event.kind != ControllerEventKind::AlterPartitionReceived || event.broker != leader) return false;
   const ControllerContextData& ctx = brokerOf(world, host).controller.context;
   for (BrokerId r : event.proposed.isr) {
-    if (!isBrokerId(r) || ctx.live_broker_epochs[static_cast<std::size_t>(r)] < 0) return true;
+    if (!isBrokerId(r) || ctx.live_broker_epochs[static_cast<std::size_t>(r)] < 0 || ctx.shutting_down_broker_ids.contains(r)) {
+      return true;
+    }
   }
   return false;
 }
@@ -32,15 +37,6 @@ bool mayBeRefused(const Observation& world, BrokerId host, const ControllerEvent
 bool headMayBeRefused(const Observation& world, BrokerId host, BrokerId leader) {
   const auto& events = brokerOf(world, host).controller.events;
   return !events.empty() && mayBeRefused(world, host, events.front(), leader);
-}
-
-bool queuesRefusableAlterPartition(const Observation& world, BrokerId leader) {
-  for (BrokerId host = 0; host < kMaxBrokers; ++host) {
-    for (const ControllerEvent& event : brokerOf(world, host).controller.events) {
-      if (mayBeRefused(world, host, event, leader)) return true;
-    }
-  }
-  return false;
 }
 
 // Whether the head event of broker b's own controller module registers b again (a new broker epoch).
@@ -59,6 +55,59 @@ bool queuesAlterPartition(const Observation& world, BrokerId leader, const Parti
     }
   }
   return false;
+}
+
+// Whether topic `topic` cannot be deleted and created again on any path: its leader epochs then
+// only grow.
+bool recreationRuledOut(const Observation& world, TopicIndex topic, const PersistenceScope& scope) {
+  if (!scope.topics_may_be_created) return true;
+  if (scope.topics_may_be_deleted || world.zk.delete_topics.contains(topic)) return false;
+  for (const BrokerData& host : world.brokers) {
+    if (host.controller.context.topics_to_be_deleted.contains(topic)) return false;
+  }
+  return true;
+}
+
+// Whether no broker but b can come to lead `tp` at leader epoch `epoch` on a path that does not
+// deliver to b: none leads it at that epoch, no request queued or controller context carries the
+// epoch, and ZooKeeper's epoch for it is past it for good (or its topic is gone for good).
+bool noOtherCanLeadAt(const Observation& world, BrokerId b, TopicPartition tp, std::int32_t epoch,
+                      const PersistenceScope& scope) {
+  if (!recreationRuledOut(world, tp.topic, scope)) return false;
+  const TopicZnodes& topic = world.zk.topics[static_cast<std::size_t>(tp.topic)];
+  const auto& znode = topic.states[static_cast<std::size_t>(tp.partition)];
+  const bool past_for_good = topic.exists ? znode && znode->leader_and_isr.leader_epoch > epoch : !scope.topics_may_be_created;
+  if (!past_for_good) return false;
+  const auto index = static_cast<std::size_t>(partitionIndex(tp));
+  for (BrokerId host = 0; host < kMaxBrokers; ++host) {
+    const BrokerData& broker = brokerOf(world, host);
+    const auto& leadership = broker.controller.context.partitions[index].leadership;
+    // A context sends its leadership as it holds it: to the leader it names, too.
+    if (leadership && leadership->leader_and_isr.leader_epoch == epoch && isBrokerId(leadership->leader_and_isr.leader) &&
+        leadership->leader_and_isr.leader != b) {
+      return false;
+    }
+    if (host == b) continue;
+    const HostedReplica& replica = broker.replicas[index];
+    if (replica.present && replica.is_leader && replica.leader_epoch == epoch) return false;
+    for (const ControlRequest& request : broker.inbox) {
+      for (const auto& entry : request.leader_and_isr) {
+        if (entry.tp == tp && entry.leadership.leader_and_isr.leader_epoch == epoch &&
+            entry.leadership.leader_and_isr.leader == host) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+// Whether `broker` leads a partition. Only a leader's replica proposes ISR changes and waits for
+// their answers (alter_partition_pending), and only such a replica is marked refused by an
+// INELIGIBLE_REPLICA answer; a broker's replicas change by a delivery to it or its crash only.
+bool leadsAny(const BrokerData& broker) {
+  return std::any_of(broker.replicas.begin(), broker.replicas.end(),
+                     [](const HostedReplica& replica) { return replica.present && replica.is_leader; });
 }
 
 }  // namespace
@@ -91,6 +140,8 @@ std::optional<DeliveryFootprint> deliveryFootprint(const Observation& world, Bro
       break;
     case RequestKind::UpdateMetadata:
       footprint.metadata_cache = true;
+      footprint.clears_refusals =
+          head.controller_epoch > broker.known_controller_epoch || head.live_brokers != broker.metadata_live_brokers;
       break;
     case RequestKind::StopReplica:
       for (const auto& entry : head.stop_replica) {
@@ -121,7 +172,7 @@ bool independentOfDelivery(const Observation& world, BrokerId b, const Action& o
     case ActionKind::ProcessEvent:
       return !headAnswersAlterPartition(world, other.broker, b, footprint->replicas) &&
              !headRegistersAgain(world, other.broker, b) &&
-             !(footprint->metadata_cache && headMayBeRefused(world, other.broker, b));
+             !(footprint->clears_refusals && headMayBeRefused(world, other.broker, b));
     case ActionKind::FailLogDir:
       return !(other.broker == b && footprint->named.contains(other.tp));
     default:
@@ -132,9 +183,10 @@ bool independentOfDelivery(const Observation& world, BrokerId b, const Action& o
 bool deliveryIsPersistent(const Observation& world, BrokerId b, const PersistenceScope& scope) {
   const std::optional<DeliveryFootprint> footprint = deliveryFootprint(world, b);
   if (!footprint || scope.broker_sessions_may_expire) return false;
-  bool absent = true;
+  bool unread = true;  // no shrink-isr or expand-isr can read b's replica before the delivery
   footprint->replicas.forEach([&](TopicPartition tp) {
-    absent &= !brokerOf(world, b).replicas[static_cast<std::size_t>(partitionIndex(tp))].present;
+    const HostedReplica& replica = brokerOf(world, b).replicas[static_cast<std::size_t>(partitionIndex(tp))];
+    unread &= !replica.present || (!replica.is_leader && noOtherCanLeadAt(world, b, tp, replica.leader_epoch, scope));
   });
   bool no_log_to_fail = true;  // fail-log-dir <p> <b> needs a log of p on b not yet offline
   const BrokerData& broker = brokerOf(world, b);
@@ -142,8 +194,8 @@ bool deliveryIsPersistent(const Observation& world, BrokerId b, const Persistenc
     const HostedReplica& replica = broker.replicas[static_cast<std::size_t>(partitionIndex(tp))];
     no_log_to_fail &= broker.offline_log_dir_replicas.contains(tp) || (!replica.present && replica.leader_epoch < 0);
   });
-  return absent && no_log_to_fail && !queuesAlterPartition(world, b, footprint->replicas) &&
-         !(footprint->metadata_cache && queuesRefusableAlterPartition(world, b));
+  return unread && no_log_to_fail && !queuesAlterPartition(world, b, footprint->replicas) &&
+         !(footprint->clears_refusals && leadsAny(broker));
 }
 
 }  // namespace kcspec

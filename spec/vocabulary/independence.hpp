@@ -1,6 +1,6 @@
 // The independence relation between actions that the explorer's partial-order reduction relies on
 // (docs/proofs.md, "Partial-order reduction"), stated over the vocabulary's world: one statement
-// for the spec and the reference implementation alike, which tests/explorer/independence_test.cpp
+// for the spec and the reference implementation alike, which tests/explorer/reduction_test.cpp
 // checks against both, pair by pair, in every state of small configurations.
 //
 // The relation covers the action that makes up most of every graph (three transitions in four on
@@ -18,11 +18,19 @@
 //     of it is on a failed directory, and the failure resets the replica the delivery may change);
 //   - process-event b of RegisterBrokerAndReelect (a new session after lose-broker-session b): b
 //     goes by a new broker epoch, which decides whether b refuses the request;
-//   - when the request is an UpdateMetadata, process-event of an AlterPartition from b whose ISR
-//     names a broker the controller does not count as live: an INELIGIBLE_REPLICA answer marks the
-//     change refused on b's replica, and an UpdateMetadata that changes b's view clears the marks
-//     (found with broker session losses: a follower that runs on unregistered can be proposed).
-//     Such a delivery is persistent only while no such AlterPartition from b is queued.
+//   - when the request is an UpdateMetadata that changes b's view of the brokers (from a newer
+//     controller, or naming other live brokers), process-event of an AlterPartition from b whose ISR
+//     names a broker the controller does not count as live (not registered, or shutting down): an
+//     INELIGIBLE_REPLICA answer marks the change refused on b's replica, and an UpdateMetadata
+//     that changes b's view clears the marks (found with broker session losses: a follower that
+//     runs on unregistered can be proposed; and with a controlled shutdown and a failover: a
+//     follower shutting down can be proposed).
+//     Such a delivery is persistent only while b leads no partition.
+//   - create-topic t (and a controller giving t an id it lacks), when the request holds the last
+//     copy of an id of t or b's replica the delivery drops does: a new id is the least one nothing
+//     holds (topic_ids.hpp), so the two orders give t different ids. They commute up to a renaming of topic ids,
+//     which no rule or property can tell apart (withTopicIdsRenumbered); the independence test
+//     compares the spec's states up to it.
 // Everything else commutes with it: controllers append to b's queue's tail (the delivery takes
 // its head), deliver-stop-replica-response <b> takes the head of the response queue the delivery
 // appends to (as deliver-leader-and-isr-response <b> does of its LeaderAndIsr responses), and no
@@ -46,7 +54,10 @@ namespace kcspec {
 // b (the head first) or a crash of b, so a refused entry stays refused until the delivery.
 struct DeliveryFootprint {
   PartitionSet replicas;        // b's hosted replicas the head request changes (LeaderAndIsr, StopReplica)
-  bool metadata_cache = false;  // UpdateMetadata: b's metadata cache, live-broker list and refused ISR changes
+  bool metadata_cache = false;  // UpdateMetadata: b's metadata cache and live-broker list
+  // An UpdateMetadata from a newer controller than b knows, or naming other live brokers than b's
+  // list: it clears the ISR changes b's replicas were refused.
+  bool clears_refusals = false;
   // Every partition the head request names (LeaderAndIsr, StopReplica), refused or not: whether
   // b's replica of it is on a failed log directory decides its answer.
   PartitionSet named;
@@ -64,29 +75,50 @@ constexpr bool absorbsDelivery(BrokerId b, const Action& other) {
   return other.kind == ActionKind::CrashBroker && other.broker == b;
 }
 
-// What a configuration lets happen that a delivery's persistence must rule out.
+// What a configuration, and the perturbations a state has left, let happen that a delivery's
+// persistence must rule out.
 struct PersistenceScope {
   bool log_dirs_may_fail = false;           // fail-log-dir can be enabled (log-dir-failures > 0)
   bool broker_sessions_may_expire = false;  // lose-broker-session or zk-session-expiry can be enabled
+  bool topics_may_be_created = true;        // create-topic has a use left
+  bool topics_may_be_deleted = true;        // delete-topic has a use left
 };
 
-constexpr PersistenceScope persistenceScope(const Config& config) {
+// `left`: the perturbations the state has left (its budget). Only the topic bounds are read from
+// it: a spent bound stays spent on every path, while a broker session lost or a log directory
+// failed earlier leaves events and replicas behind that a persistent delivery must still rule out.
+constexpr PersistenceScope persistenceScope(const Config& config, const Bounds& left) {
   const bool perturbs = config.bounds.perturbations != 0;
+  const bool left_perturbs = left.perturbations != 0;
   // A controller's session expiring in the middle of an event (zk-session-expiry) is a broker's
   // session lost as lose-broker-session's is.
   return PersistenceScope{config.bounds.log_dir_failures > 0 && perturbs,
-                          (config.bounds.broker_session_losses > 0 || config.bounds.zk_session_expiries > 0) && perturbs};
+                          (config.bounds.broker_session_losses > 0 || config.bounds.zk_session_expiries > 0) && perturbs,
+                          left.topic_creations > 0 && left_perturbs, left.topic_deletions > 0 && left_perturbs};
 }
 
 // Whether deliver-request <b> is persistent in `world`: on every path from `world` that does not
-// take it, each action is independent of it or absorbs it. Sufficient, and what is checked: every
-// replica the head request changes is absent on b (so no shrink-isr or expand-isr can name b on it
-// before the delivery, as both need b's replica there, which only a delivery to b creates), no
-// controller has an AlterPartition from b on it queued, and — when log directories may fail — b
-// holds no log of a partition the request names that is not on a failed directory yet (fail-log-dir
-// needs one, and only a delivery to b creates one). When broker sessions may expire, no delivery
-// is persistent: lose-broker-session b, Expire and RegisterBrokerAndReelect, which gives b a new
-// broker epoch (refusing the request), may all come first.
+// take it, each action is independent of it or absorbs it. Sufficient, and what is checked, for
+// every replica the head request changes (shrink-isr and expand-isr read it):
+//   - b does not host it (only a delivery to b creates it), or
+//   - b follows it at a leader epoch E that no other broker can come to lead at before the
+//     delivery (expand-isr <p> leader L add b needs L to lead at b's epoch; b's epoch changes by
+//     a delivery to b only): no other broker leads p at E now, no LeaderAndIsr queued for a
+//     broker L names L leader of p at E, no controller's context holds E with a leader other
+//     than b (a context sends its leadership as it holds it, to a restarted leader too), and
+//     ZooKeeper's leader epoch of p is above E — a context reads its epochs from ZooKeeper or
+//     writes the next one there, conditionally on holding the znode's version, so neither gives
+//     E again (docs/proofs.md, "Partial-order reduction"). A topic deleted and created again
+//     starts its epochs anew, so this needs the topic's re-creation ruled out: no create-topic
+//     left (then a topic gone stays gone), or the topic not queued for deletion anywhere and no
+//     delete-topic left;
+// no controller has an AlterPartition from b on it queued; when the request is an UpdateMetadata
+// that clears refused ISR changes, b leads no partition (only a leader's pending proposal is
+// marked refused, and b's replicas change by deliveries to b only); and — when log directories
+// may fail — b holds no log of a partition the request names that is not on a failed directory
+// yet (fail-log-dir needs one, and only a delivery to b creates one). When broker sessions may
+// expire, no delivery is persistent: lose-broker-session b, Expire and RegisterBrokerAndReelect,
+// which gives b a new broker epoch (refusing the request), may all come first.
 bool deliveryIsPersistent(const Observation& world, BrokerId b, const PersistenceScope& scope);
 
 }  // namespace kcspec

@@ -1,37 +1,53 @@
 // freshTopicId and withoutTopicIds (topic_ids.hpp).
 #include "spec/vocabulary/topic_ids.hpp"
 
+#include <array>
 #include <bitset>
 #include <limits>
 
 #include "spec/vocabulary/assert.hpp"
 
 namespace kcspec {
+namespace {
 
-TopicId freshTopicId(const Observation& world, TopicIndex topic) {
-  const auto t = static_cast<std::size_t>(topic);
-  std::bitset<std::numeric_limits<TopicId>::max() + 1> held;
-  held.set(kNoTopicId);
-  held.set(world.zk.topics[t].topic_id);
-  for (const BrokerData& broker : world.brokers) {
-    for (const ControlRequest& request : broker.inbox) {
-      for (const LeaderAndIsrPartitionState& entry : request.leader_and_isr) {
-        if (entry.tp.topic == topic) held.set(entry.topic_id);
-      }
-      for (const UpdateMetadataPartitionState& entry : request.update_metadata) {
-        if (entry.tp.topic == topic) held.set(entry.topic_id);
-      }
+// Calls visit(topic, id) on every topic id that `world` holds — each znode, context, log, cache,
+// request, response and event field — in one fixed order. `W` is Observation or const Observation.
+template <class W, class Visit>
+void forEachTopicId(W& world, Visit visit) {
+  for (int t = 0; t < kMaxTopics; ++t) visit(static_cast<TopicIndex>(t), world.zk.topics[static_cast<std::size_t>(t)].topic_id);
+  for (auto& broker : world.brokers) {
+    for (auto& request : broker.inbox) {
+      for (auto& entry : request.leader_and_isr) visit(entry.tp.topic, entry.topic_id);
+      for (auto& entry : request.update_metadata) visit(entry.tp.topic, entry.topic_id);
     }
     for (int i = 0; i < kMaxPartitions; ++i) {
-      if (partitionAt(i).topic != topic) continue;
-      const auto& cached = broker.metadata_cache[static_cast<std::size_t>(i)];
-      if (cached) held.set(cached->topic_id);
-      held.set(broker.replicas[static_cast<std::size_t>(i)].topic_id);
+      const TopicIndex topic = partitionAt(i).topic;
+      auto& cached = broker.metadata_cache[static_cast<std::size_t>(i)];
+      if (cached) visit(topic, cached->topic_id);
+      visit(topic, broker.replicas[static_cast<std::size_t>(i)].topic_id);
     }
-    for (const LeaderAndIsrResponse& response : broker.leader_and_isr_responses) held.set(response.topic_ids[t]);
-    held.set(broker.controller.context.topic_ids[t]);
-    for (const ControllerEvent& event : broker.controller.events) held.set(event.topic_ids[t]);
+    for (auto& response : broker.leader_and_isr_responses) {
+      for (int t = 0; t < kMaxTopics; ++t) visit(static_cast<TopicIndex>(t), response.topic_ids[static_cast<std::size_t>(t)]);
+    }
+    for (int t = 0; t < kMaxTopics; ++t) {
+      visit(static_cast<TopicIndex>(t), broker.controller.context.topic_ids[static_cast<std::size_t>(t)]);
+    }
+    for (auto& event : broker.controller.events) {
+      for (int t = 0; t < kMaxTopics; ++t) visit(static_cast<TopicIndex>(t), event.topic_ids[static_cast<std::size_t>(t)]);
+    }
   }
+}
+
+using HeldIds = std::bitset<std::numeric_limits<TopicId>::max() + 1>;
+
+}  // namespace
+
+TopicId freshTopicId(const Observation& world, TopicIndex topic) {
+  HeldIds held;
+  held.set(kNoTopicId);
+  forEachTopicId(world, [&](TopicIndex t, TopicId id) {
+    if (t == topic) held.set(id);
+  });
   for (std::size_t id = 1; id < held.size(); ++id) {
     if (!held.test(id)) return static_cast<TopicId>(id);
   }
@@ -40,26 +56,24 @@ TopicId freshTopicId(const Observation& world, TopicIndex topic) {
 }
 
 Observation withoutTopicIds(Observation world) {
-  for (TopicZnodes& topic : world.zk.topics) topic.topic_id = kNoTopicId;
+  forEachTopicId(world, [](TopicIndex, TopicId& id) { id = kNoTopicId; });
   for (BrokerData& broker : world.brokers) {
-    for (ControlRequest& request : broker.inbox) {
-      for (LeaderAndIsrPartitionState& entry : request.leader_and_isr) entry.topic_id = kNoTopicId;
-      for (UpdateMetadataPartitionState& entry : request.update_metadata) entry.topic_id = kNoTopicId;
-    }
-    for (auto& entry : broker.metadata_cache) {
-      if (entry) entry->topic_id = kNoTopicId;
-    }
-    for (HostedReplica& replica : broker.replicas) replica.topic_id = kNoTopicId;
-    for (LeaderAndIsrResponse& response : broker.leader_and_isr_responses) {
-      response.by_topic_id = false;
-      response.topic_ids = {};
-    }
-    broker.controller.context.topic_ids = {};
-    for (ControllerEvent& event : broker.controller.events) {
-      event.by_topic_id = false;
-      event.topic_ids = {};
-    }
+    for (LeaderAndIsrResponse& response : broker.leader_and_isr_responses) response.by_topic_id = false;
+    for (ControllerEvent& event : broker.controller.events) event.by_topic_id = false;
   }
+  return world;
+}
+
+Observation withTopicIdsRenumbered(Observation world) {
+  // By topic, the new number of each old one (0: not met yet), and the numbers given so far.
+  std::array<std::array<TopicId, std::numeric_limits<TopicId>::max() + 1>, kMaxTopics> renamed{};
+  std::array<TopicId, kMaxTopics> given{};
+  forEachTopicId(world, [&](TopicIndex topic, TopicId& id) {
+    if (id == kNoTopicId) return;
+    TopicId& to = renamed[static_cast<std::size_t>(topic)][id];
+    if (to == kNoTopicId) to = ++given[static_cast<std::size_t>(topic)];
+    id = to;
+  });
   return world;
 }
 

@@ -21,4 +21,11 @@ TopicId freshTopicId(const Observation& world, TopicIndex topic);
 // "Versions"), which neither reports topic ids nor is asked for them.
 Observation withoutTopicIds(Observation world);
 
+// `world` with each topic's ids renamed 1, 2, … in the order one fixed walk of the world meets
+// them: two worlds that differ only by a renaming of ids (one-to-one, by topic) give the same
+// result. Every rule reads an id only to compare it with another (or with none) and draws a new
+// one with freshTopicId, so such worlds have the same futures, renamed alike: the partial-order
+// reduction's independent actions commute up to it (docs/proofs.md, "Partial-order reduction").
+Observation withTopicIdsRenumbered(Observation world);
+
 }  // namespace kcspec

@@ -247,6 +247,38 @@ bound ibp-upgrades 1
 bound perturbations 2
 )";
 
+// 2 brokers, t-0 on both (2 leads): broker 1 is moved off it, t is deleted — with 1's StopReplica
+// still queued — and created again, and its leader shrinks the ISR. No mutant's case: the
+// independence relation's. A delivery that drops the last holder of a topic id and the
+// create-topic that draws the least free one commute up to a renaming of ids only; a new
+// incarnation's leader epochs start again, so a follower's stale replica is read by expand-isr
+// unless re-creation is ruled out (independence.hpp, deliveryIsPersistent).
+constexpr std::string_view kRecreate = R"(name recreate-small
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 2,1
+  reassign 0 to 2
+  exists-at-start true
+bound reassignments 1
+bound topic-deletions 1
+bound topic-creations 1
+bound isr-shrinks 1
+)";
+
+// 2 brokers, t-0 on both: a controlled shutdown and a controller failover. No mutant's case: the
+// independence relation's. A leader's proposal to add back a follower that is shutting down is
+// answered INELIGIBLE_REPLICA, which an UpdateMetadata that changes the leader's view undoes.
+constexpr std::string_view kShutdownFailover = R"(name shutdown-failover-small
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound controlled-shutdowns 1
+bound controller-failovers 1
+)";
+
 struct MutantCase {
   std::string_view mutant;
   std::string_view config;

@@ -32,6 +32,8 @@
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/config_text.hpp"
 #include "spec/vocabulary/independence.hpp"
+#include "spec/vocabulary/observation_text.hpp"
+#include "spec/vocabulary/topic_ids.hpp"
 #include "proofs/explorer/persistent_delivery.hpp"
 
 namespace kcspec::explorer {
@@ -49,9 +51,22 @@ bool enables(const S& system, const typename S::State& state, const Action& acti
   return std::find(actions.begin(), actions.end(), action) != actions.end();
 }
 
+// The perturbations a state has left, which the persistence scope reads.
+const Bounds& budgetIn(const SpecSystem::State& state) { return state.budget; }
+const Bounds& budgetIn(const ImplSystem::State& state) { return state.view.budget; }
+
+// Whether two states of the spec differ only by a renaming of topic ids (topic_ids.hpp): a
+// delivery that drops the last holder of an id and a create-topic that draws the least free one
+// commute up to that. The implementation's states are compared as they are.
+bool sameUpToTopicIds(const SpecSystem&, const SpecSystem::State& one, const SpecSystem::State& two) {
+  return one.budget == two.budget && withTopicIdsRenumbered(one.world) == withTopicIdsRenumbered(two.world);
+}
+bool sameUpToTopicIds(const ImplSystem&, const ImplSystem::State&, const ImplSystem::State&) { return false; }
+
 struct RelationCounts {
   std::uint64_t states = 0;
   std::uint64_t independent_pairs = 0;  // checked to commute
+  std::uint64_t renamed_pairs = 0;      // of those, commuting up to a renaming of topic ids
   std::uint64_t dependent_pairs = 0;    // the relation makes no claim
   std::uint64_t absorbed_pairs = 0;     // crash after a delivery
   std::uint64_t persistent = 0;         // deliveries the relation calls persistent
@@ -59,6 +74,7 @@ struct RelationCounts {
   RelationCounts& operator+=(const RelationCounts& other) {
     states += other.states;
     independent_pairs += other.independent_pairs;
+    renamed_pairs += other.renamed_pairs;
     dependent_pairs += other.dependent_pairs;
     absorbed_pairs += other.absorbed_pairs;
     persistent += other.persistent;
@@ -112,7 +128,7 @@ RelationCounts checkRelation(const S& system) {
       const auto delivered = system.next(state, delivery, delivery_violations);
       // Each delivery lowers the measure that spares the catalog's systems the cycle proviso.
       EXPECT_EQ(queuedRequests(system.observe(delivered)) + 1, queuedRequests(world));
-      const bool persistent = deliveryIsPersistent(world, b, persistenceScope(system.config()));
+      const bool persistent = deliveryIsPersistent(world, b, persistenceScope(system.config(), budgetIn(state)));
       counts.persistent += persistent ? 1 : 0;
       const std::string where = printAction(system.config(), delivery) + " at a state " + std::to_string(counts.states);
       for (const Action& other : actions) {
@@ -141,12 +157,20 @@ RelationCounts checkRelation(const S& system) {
         PropertyMask other_second = 0, delivery_second = 0;
         const auto one = system.next(delivered, other, other_second);
         const auto two = system.next(other_first, delivery, delivery_second);
-        EXPECT_EQ(system.fingerprint(one), system.fingerprint(two)) << "the two orders reach different states";
+        const bool same = system.fingerprint(one) == system.fingerprint(two);
+        const bool renamed = !same && sameUpToTopicIds(system, one, two);
+        counts.renamed_pairs += renamed ? 1 : 0;
+        EXPECT_TRUE(same || renamed) << "the two orders reach different states; delivery first -> other first:\n"
+                                     << renderChangesText(diffObservations(system.config(), system.observe(one),
+                                                                           system.observe(two)));
         EXPECT_EQ(other_second, other_violations);
         EXPECT_EQ(delivery_second, delivery_violations);
         // Persistence is inductive: after any other action the delivery is persistent again.
         if (persistent) {
-          EXPECT_TRUE(deliveryIsPersistent(system.observe(other_first), b, persistenceScope(system.config())));
+          EXPECT_TRUE(deliveryIsPersistent(system.observe(other_first), b,
+                                           persistenceScope(system.config(), budgetIn(other_first))))
+              << "the other action changes:\n"
+              << renderChangesText(diffObservations(system.config(), world, system.observe(other_first)));
         }
       }
       // A state with a request queued reaches no goal, so a recovery path to a goal takes every
@@ -160,6 +184,58 @@ RelationCounts checkRelation(const S& system) {
     }
   }
   return counts;
+}
+
+// Only the persistence claims, in every reachable state of `system`: after any other enabled
+// action (crash of the broker aside) a persistent delivery is persistent again, and that action is
+// independent of it. Cheaper than checkRelation (no pair is taken in both orders), for a
+// configuration too large for it. Returns the number of persistent deliveries checked.
+template <class S>
+std::uint64_t checkPersistenceIsInductive(const S& system) {
+  std::uint64_t persistent_checked = 0;
+  std::unordered_set<Fingerprint> seen;
+  std::deque<std::string> queue;
+  for (const auto& initial : system.initialStates()) {
+    if (seen.insert(system.fingerprint(initial)).second) {
+      queue.emplace_back();
+      system.encode(initial, queue.back());
+    }
+  }
+  std::vector<Action> actions;
+  std::vector<typename S::State> successors;
+  while (!queue.empty()) {
+    const typename S::State state = system.decode(queue.front());
+    queue.pop_front();
+    const Observation& world = system.observe(state);
+    actions.clear();
+    system.actions(state, actions);
+    successors.clear();
+    for (const Action& action : actions) {
+      PropertyMask ignored = 0;
+      successors.push_back(system.next(state, action, ignored));
+      if (seen.insert(system.fingerprint(successors.back())).second) {
+        queue.emplace_back();
+        system.encode(successors.back(), queue.back());
+      }
+    }
+    for (const Action& delivery : actions) {
+      if (delivery.kind != ActionKind::DeliverRequest) continue;
+      const BrokerId b = delivery.broker;
+      if (!deliveryIsPersistent(world, b, persistenceScope(system.config(), budgetIn(state)))) continue;
+      ++persistent_checked;
+      for (std::size_t k = 0; k < actions.size(); ++k) {
+        const Action& other = actions[k];
+        if (other == delivery || absorbsDelivery(b, other)) continue;
+        SCOPED_TRACE(printAction(system.config(), delivery) + " with " + printAction(system.config(), other));
+        EXPECT_TRUE(independentOfDelivery(world, b, other));
+        EXPECT_TRUE(deliveryIsPersistent(system.observe(successors[k]), b,
+                                         persistenceScope(system.config(), budgetIn(successors[k]))))
+            << "the other action changes:\n"
+            << renderChangesText(diffObservations(system.config(), world, system.observe(successors[k])));
+      }
+    }
+  }
+  return persistent_checked;
 }
 
 // Every kind of claim was checked somewhere (the configurations together).
@@ -176,13 +252,33 @@ TEST(IndependenceRelation, HoldsForTheSpecInEveryState) {
                                 mutant_cases::kPreferredDelete, mutant_cases::kNoDeleteFailover,
                                 mutant_cases::kLogDirFailure, mutant_cases::kZkConnectionLoss,
                                 mutant_cases::kBrokerSessionLoss, mutant_cases::kOldProtocol,
-                                mutant_cases::kRollingUpgrade, mutant_cases::kZkSessionExpiry}) {
+                                mutant_cases::kRollingUpgrade, mutant_cases::kZkSessionExpiry,
+                                mutant_cases::kRecreate, mutant_cases::kShutdownFailover}) {
     const Config config = configNamed(text);
     SCOPED_TRACE(config.name);
     total += checkRelation(SpecSystem(config));
   }
   expectExercised(total);
   EXPECT_GT(total.persistent_found_alone, 0u);
+  EXPECT_GT(total.renamed_pairs, 0u);  // kRecreate: create-topic against deliveries
+}
+
+// Three brokers, t-0 on two of them, a crash and a controller failover: a controller whose
+// context is behind ZooKeeper (the one that lost its session, before it notices) sends its
+// leadership to the restarted leader, which then leads at a follower's old epoch — what
+// deliveryIsPersistent's clause on the contexts rules out (1.3 million states: the persistence
+// claims only).
+TEST(IndependenceRelation, PersistenceIsInductiveWithAStaleControllerContext) {
+  const Config config = configNamed(R"(name failover-three-brokers
+brokers 1 2 3
+alive-at-start 1 2 3
+topic t
+  partition 0 replicas 1,2
+  exists-at-start true
+bound crashes 1
+bound controller-failovers 1
+)");
+  EXPECT_GT(checkPersistenceIsInductive(SpecSystem(config)), 0u);
 }
 
 TEST(IndependenceRelation, HoldsForTheReferenceImplementationInEveryState) {
@@ -190,7 +286,8 @@ TEST(IndependenceRelation, HoldsForTheReferenceImplementationInEveryState) {
   for (std::string_view text : {mutant_cases::kCrash, mutant_cases::kShrinkCrash, mutant_cases::kShutdown,
                                 mutant_cases::kLogDirFailure, mutant_cases::kZkConnectionLoss,
                                 mutant_cases::kBrokerSessionLoss, mutant_cases::kOldProtocol,
-                                mutant_cases::kRollingUpgrade, mutant_cases::kZkSessionExpiry}) {
+                                mutant_cases::kRollingUpgrade, mutant_cases::kZkSessionExpiry,
+                                mutant_cases::kShutdownFailover}) {
     const Config config = configNamed(text);
     SCOPED_TRACE(config.name);
     total += checkRelation(ImplSystem(config));
