@@ -1,7 +1,5 @@
 #include "spec/vocabulary/independence.hpp"
 
-#include <algorithm>
-
 #include "spec/vocabulary/assert.hpp"
 
 namespace kcspec {
@@ -102,12 +100,88 @@ bool noOtherCanLeadAt(const Observation& world, BrokerId b, TopicPartition tp, s
   return true;
 }
 
-// Whether `broker` leads a partition. Only a leader's replica proposes ISR changes and waits for
-// their answers (alter_partition_pending), and only such a replica is marked refused by an
-// INELIGIBLE_REPLICA answer; a broker's replicas change by a delivery to it or its crash only.
-bool leadsAny(const BrokerData& broker) {
-  return std::any_of(broker.replicas.begin(), broker.replicas.end(),
-                     [](const HostedReplica& replica) { return replica.present && replica.is_leader; });
+// Whether a reassignment may yet change `tp`'s replicas: one may start, or one is under way or
+// asked for (a queued request, /admin/reassign_partitions, adding replicas in ZooKeeper, a context
+// reassigning it).
+bool reassignmentMayChange(const Observation& world, TopicPartition tp, const PersistenceScope& scope) {
+  if (scope.reassignments_may_start || world.zk.reassign_partitions.exists) return true;
+  const auto& assignment = world.zk.topics[static_cast<std::size_t>(tp.topic)].partitions[static_cast<std::size_t>(tp.partition)];
+  if (assignment && !assignment->adding_replicas.empty()) return true;
+  for (const BrokerData& host : world.brokers) {
+    if (host.controller.context.partitions_being_reassigned.contains(tp)) return true;
+    for (const ControllerEvent& event : host.controller.events) {
+      if (event.kind == ControllerEventKind::ApiPartitionReassignment ||
+          event.kind == ControllerEventKind::ZkPartitionReassignment) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool assigns(const std::optional<ReplicaAssignment>& assignment, BrokerId broker) {
+  return assignment && assignment->replicas.contains(broker);
+}
+
+// Whether a broker outside `isr` (and not `leader`) follows `tp` at leader epoch `epoch`, or can
+// come to before a delivery to `leader`: a follower's replica changes by a LeaderAndIsr at a higher
+// epoch that names it among the replicas — one queued for it, or one a controller sends from its
+// context (or from ZooKeeper, after a failover) to the replicas it assigns.
+bool someFollowerCanCatchUpAt(const Observation& world, BrokerId leader, TopicPartition tp, std::int32_t epoch,
+                              const BrokerList& isr, const PersistenceScope& scope) {
+  if (reassignmentMayChange(world, tp, scope) || !recreationRuledOut(world, tp.topic, scope)) return true;
+  const auto index = static_cast<std::size_t>(partitionIndex(tp));
+  const TopicZnodes& topic = world.zk.topics[static_cast<std::size_t>(tp.topic)];
+  const auto& znode = topic.states[static_cast<std::size_t>(tp.partition)];
+  const bool zk_at_epoch = topic.exists && znode && znode->leader_and_isr.leader_epoch == epoch;
+  for (BrokerId follower = 0; follower < kMaxBrokers; ++follower) {
+    if (follower == leader || isr.contains(follower)) continue;
+    const BrokerData& broker = brokerOf(world, follower);
+    const HostedReplica& replica = broker.replicas[index];
+    if (replica.present && !replica.is_leader && replica.leader_epoch == epoch) return true;
+    for (const ControlRequest& request : broker.inbox) {
+      for (const auto& entry : request.leader_and_isr) {
+        if (entry.tp == tp && entry.leadership.leader_and_isr.leader_epoch == epoch &&
+            entry.assignment.replicas.contains(follower)) {
+          return true;
+        }
+      }
+    }
+    if (zk_at_epoch && assigns(topic.partitions[static_cast<std::size_t>(tp.partition)], follower)) return true;
+    for (const BrokerData& host : world.brokers) {
+      const PartitionContext& context = host.controller.context.partitions[index];
+      if (context.leadership && context.leadership->leader_and_isr.leader_epoch == epoch &&
+          assigns(context.assignment, follower)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Whether `leader`, which leads `tp`, can propose no ISR change for it before a delivery to it:
+// a proposal in flight stays pending until answered (none is queued) or until a LeaderAndIsr;
+// else no shrink-isr is left (or the ISR is the leader alone) and no follower outside the ISR can
+// catch up at the leader's epoch (expand-isr).
+bool leaderCannotPropose(const Observation& world, BrokerId leader, TopicPartition tp, const PersistenceScope& scope) {
+  const HostedReplica& replica = brokerOf(world, leader).replicas[static_cast<std::size_t>(partitionIndex(tp))];
+  KCSPEC_ASSERT(replica.present && replica.is_leader);
+  if (replica.alter_partition_pending) return !queuesAlterPartition(world, leader, PartitionSet{tp});
+  if (scope.isr_shrinks_may_happen && replica.isr.size() > 1) return false;
+  return !someFollowerCanCatchUpAt(world, leader, tp, replica.leader_epoch, replica.isr, scope);
+}
+
+// Whether broker b may propose an ISR change for a partition it leads before a delivery to it.
+// Only a leader's replica proposes ISR changes and waits for their answers
+// (alter_partition_pending), and only such a replica is marked refused by an INELIGIBLE_REPLICA
+// answer; a broker's replicas change by a delivery to it or its crash only.
+bool mayProposeAny(const Observation& world, BrokerId b, const PersistenceScope& scope) {
+  const BrokerData& broker = brokerOf(world, b);
+  for (int i = 0; i < kMaxPartitions; ++i) {
+    const HostedReplica& replica = broker.replicas[static_cast<std::size_t>(i)];
+    if (replica.present && replica.is_leader && !leaderCannotPropose(world, b, partitionAt(i), scope)) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -186,7 +260,8 @@ bool deliveryIsPersistent(const Observation& world, BrokerId b, const Persistenc
   bool unread = true;  // no shrink-isr or expand-isr can read b's replica before the delivery
   footprint->replicas.forEach([&](TopicPartition tp) {
     const HostedReplica& replica = brokerOf(world, b).replicas[static_cast<std::size_t>(partitionIndex(tp))];
-    unread &= !replica.present || (!replica.is_leader && noOtherCanLeadAt(world, b, tp, replica.leader_epoch, scope));
+    unread &= !replica.present || (replica.is_leader ? leaderCannotPropose(world, b, tp, scope)
+                                                     : noOtherCanLeadAt(world, b, tp, replica.leader_epoch, scope));
   });
   bool no_log_to_fail = true;  // fail-log-dir <p> <b> needs a log of p on b not yet offline
   const BrokerData& broker = brokerOf(world, b);
@@ -195,7 +270,7 @@ bool deliveryIsPersistent(const Observation& world, BrokerId b, const Persistenc
     no_log_to_fail &= broker.offline_log_dir_replicas.contains(tp) || (!replica.present && replica.leader_epoch < 0);
   });
   return unread && no_log_to_fail && !queuesAlterPartition(world, b, footprint->replicas) &&
-         !(footprint->clears_refusals && leadsAny(broker));
+         !(footprint->clears_refusals && mayProposeAny(world, b, scope));
 }
 
 }  // namespace kcspec

@@ -25,7 +25,7 @@
 //     that changes b's view clears the marks (found with broker session losses: a follower that
 //     runs on unregistered can be proposed; and with a controlled shutdown and a failover: a
 //     follower shutting down can be proposed).
-//     Such a delivery is persistent only while b leads no partition.
+//     Such a delivery is persistent only while b can make no such proposal.
 //   - create-topic t (and a controller giving t an id it lacks), when the request holds the last
 //     copy of an id of t or b's replica the delivery drops does: a new id is the least one nothing
 //     holds (topic_ids.hpp), so the two orders give t different ids. They commute up to a renaming of topic ids,
@@ -82,10 +82,12 @@ struct PersistenceScope {
   bool broker_sessions_may_expire = false;  // lose-broker-session or zk-session-expiry can be enabled
   bool topics_may_be_created = true;        // create-topic has a use left
   bool topics_may_be_deleted = true;        // delete-topic has a use left
+  bool isr_shrinks_may_happen = true;       // shrink-isr has a use left
+  bool reassignments_may_start = true;      // reassign, cancel-reassignment or zk-reassign has a use left
 };
 
-// `left`: the perturbations the state has left (its budget). Only the topic bounds are read from
-// it: a spent bound stays spent on every path, while a broker session lost or a log directory
+// `left`: the perturbations the state has left (its budget). Only the topic, ISR-shrink and
+// reassignment bounds are read from it: a spent bound stays spent on every path, while a broker session lost or a log directory
 // failed earlier leaves events and replicas behind that a persistent delivery must still rule out.
 constexpr PersistenceScope persistenceScope(const Config& config, const Bounds& left) {
   const bool perturbs = config.bounds.perturbations != 0;
@@ -94,13 +96,22 @@ constexpr PersistenceScope persistenceScope(const Config& config, const Bounds& 
   // session lost as lose-broker-session's is.
   return PersistenceScope{config.bounds.log_dir_failures > 0 && perturbs,
                           (config.bounds.broker_session_losses > 0 || config.bounds.zk_session_expiries > 0) && perturbs,
-                          left.topic_creations > 0 && left_perturbs, left.topic_deletions > 0 && left_perturbs};
+                          left.topic_creations > 0 && left_perturbs,
+                          left.topic_deletions > 0 && left_perturbs,
+                          left.isr_shrinks > 0 && left_perturbs,
+                          (left.reassignments > 0 || left.zk_reassignments > 0) && left_perturbs};
 }
 
 // Whether deliver-request <b> is persistent in `world`: on every path from `world` that does not
 // take it, each action is independent of it or absorbs it. Sufficient, and what is checked, for
 // every replica the head request changes (shrink-isr and expand-isr read it):
 //   - b does not host it (only a delivery to b creates it), or
+//   - b leads it and can propose no ISR change for it before the delivery (shrink-isr and
+//     expand-isr with leader b): its proposal is pending with none queued to answer it, or no
+//     shrink-isr is left (or b is alone in its ISR) and no broker outside b's ISR follows at b's
+//     leader epoch or can come to — none has a LeaderAndIsr at that epoch naming it queued, no
+//     context and not ZooKeeper holds that epoch with it among the replicas, no reassignment can
+//     add it, and the topic cannot be created again; or
 //   - b follows it at a leader epoch E that no other broker can come to lead at before the
 //     delivery (expand-isr <p> leader L add b needs L to lead at b's epoch; b's epoch changes by
 //     a delivery to b only): no other broker leads p at E now, no LeaderAndIsr queued for a
@@ -113,8 +124,9 @@ constexpr PersistenceScope persistenceScope(const Config& config, const Bounds& 
 //     left (then a topic gone stays gone), or the topic not queued for deletion anywhere and no
 //     delete-topic left;
 // no controller has an AlterPartition from b on it queued; when the request is an UpdateMetadata
-// that clears refused ISR changes, b leads no partition (only a leader's pending proposal is
-// marked refused, and b's replicas change by deliveries to b only); and — when log directories
+// that clears refused ISR changes, b can propose no ISR change for any partition it leads (as
+// above: only a leader's pending proposal is marked refused, and b's replicas change by
+// deliveries to b only); and — when log directories
 // may fail — b holds no log of a partition the request names that is not on a failed directory
 // yet (fail-log-dir needs one, and only a delivery to b creates one). When broker sessions may
 // expire, no delivery is persistent: lose-broker-session b, Expire and RegisterBrokerAndReelect,

@@ -253,7 +253,7 @@ TEST(IndependenceRelation, HoldsForTheSpecInEveryState) {
                                 mutant_cases::kLogDirFailure, mutant_cases::kZkConnectionLoss,
                                 mutant_cases::kBrokerSessionLoss, mutant_cases::kOldProtocol,
                                 mutant_cases::kRollingUpgrade, mutant_cases::kZkSessionExpiry,
-                                mutant_cases::kRecreate, mutant_cases::kShutdownFailover}) {
+                                mutant_cases::kRecreate, mutant_cases::kShutdownFailover, mutant_cases::kReassign}) {
     const Config config = configNamed(text);
     SCOPED_TRACE(config.name);
     total += checkRelation(SpecSystem(config));
