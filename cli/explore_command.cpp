@@ -642,7 +642,7 @@ CommandRun addExploreCommand(CLI::App& app) {
       "explore", "Explore every state of a configuration (breadth first) and check the invariant catalog");
   command->footer(std::string(kExitStatusFooter));
   auto* preset_option =
-      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most three per history; about 90 seconds on 2 cores with the default reduction, far too large without), medium (five perturbation kinds, at most three per history; about 4 seconds with the default reduction, 26 minutes and 13 GB without), large (medium with a partition at replication factor 3; about 20 seconds with the default reduction, hours without: use --spill-dir), two-perturbations (default with at most two per history; about 2 seconds with the default reduction, 45 without), or one of " + presetNameList(4) + " (default: default)");
+      command->add_option("--preset", options->preset, "An embedded configuration: default (every perturbation kind, at most three per history; about a minute on 2 cores with the default reduction, far too large without), medium (five perturbation kinds, at most three per history; about 10 seconds with the default reduction, 26 minutes and 13 GB without), large (medium with a partition at replication factor 3; about 50 seconds with the default reduction, hours without: use --spill-dir), two-perturbations (default with at most two per history; about a second with the default reduction, 45 without), or one of " + presetNameList(4) + " (default: default)");
   auto* config_option = command->add_option("--config", options->config_file, "A configuration file (config_text.hpp's format)");
   preset_option->excludes(config_option);
   config_option->excludes(preset_option);
