@@ -67,8 +67,9 @@ bool recreationRuledOut(const Observation& world, TopicIndex topic, const Persis
 }
 
 // Whether no broker but b can come to lead `tp` at leader epoch `epoch` on a path that does not
-// deliver to b: none leads it at that epoch, no request queued or controller context carries the
-// epoch, and ZooKeeper's epoch for it is past it for good (or its topic is gone for good).
+// deliver to b: none leads it at that epoch, no LeaderAndIsr queued for a broker names that broker
+// leader at the epoch, no controller context holds the epoch with a leader other than b, and
+// ZooKeeper's epoch for it is past it for good (or its topic is gone for good).
 bool noOtherCanLeadAt(const Observation& world, BrokerId b, TopicPartition tp, std::int32_t epoch,
                       const PersistenceScope& scope) {
   if (!recreationRuledOut(world, tp.topic, scope)) return false;
