@@ -11,9 +11,6 @@
 namespace kcspec::spec {
 namespace {
 
-// A per-kind bound and the overall one both have a use left.
-bool hasUseLeft(const Bounds& left, int Bounds::*bound) { return left.perturbations != 0 && left.*bound > 0; }
-
 // The action's bounds (its kind's and the overall one) are not spent.
 bool withinBounds(const Bounds& left, const Action& a) {
   int Bounds::*const bound = boundSpentBy(a);

@@ -60,6 +60,10 @@ struct Bounds {
   friend constexpr bool operator==(const Bounds&, const Bounds&) = default;
 };
 
+// Whether `left`, a history's remaining bounds, has a use of `bound` left: its own and the
+// overall one are both unspent.
+constexpr bool hasUseLeft(const Bounds& left, int Bounds::*bound) { return left.perturbations != 0 && left.*bound > 0; }
+
 // The per-kind bound names, in the order of Bounds' fields, as the configuration format spells
 // them (the overall bound, Bounds::perturbations, is spelled kOverallBoundName).
 inline constexpr std::array<std::string_view, 19> kBoundNames = {

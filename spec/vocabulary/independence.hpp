@@ -91,15 +91,14 @@ struct PersistenceScope {
 // failed earlier leaves events and replicas behind that a persistent delivery must still rule out.
 constexpr PersistenceScope persistenceScope(const Config& config, const Bounds& left) {
   const bool perturbs = config.bounds.perturbations != 0;
-  const bool left_perturbs = left.perturbations != 0;
   // A controller's session expiring in the middle of an event (zk-session-expiry) is a broker's
   // session lost as lose-broker-session's is.
   return PersistenceScope{config.bounds.log_dir_failures > 0 && perturbs,
                           (config.bounds.broker_session_losses > 0 || config.bounds.zk_session_expiries > 0) && perturbs,
-                          left.topic_creations > 0 && left_perturbs,
-                          left.topic_deletions > 0 && left_perturbs,
-                          left.isr_shrinks > 0 && left_perturbs,
-                          (left.reassignments > 0 || left.zk_reassignments > 0) && left_perturbs};
+                          hasUseLeft(left, &Bounds::topic_creations),
+                          hasUseLeft(left, &Bounds::topic_deletions),
+                          hasUseLeft(left, &Bounds::isr_shrinks),
+                          hasUseLeft(left, &Bounds::reassignments) || hasUseLeft(left, &Bounds::zk_reassignments)};
 }
 
 // Whether deliver-request <b> is persistent in `world`: on every path from `world` that does not

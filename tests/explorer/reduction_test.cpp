@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "impl/mutants.hpp"
@@ -83,10 +84,10 @@ struct RelationCounts {
   }
 };
 
-// Every reachable state of `system`, breadth first, each checked once.
-template <class S>
-RelationCounts checkRelation(const S& system) {
-  RelationCounts counts;
+// Calls visit(state, actions, successors) on every reachable state of `system`, breadth first,
+// each once: its enabled actions and, position by position, the state each leads to.
+template <class S, class Visit>
+void forEachReachableState(const S& system, Visit visit) {
   std::unordered_set<Fingerprint> seen;
   std::deque<std::string> queue;
   for (const auto& initial : system.initialStates()) {
@@ -96,21 +97,33 @@ RelationCounts checkRelation(const S& system) {
     }
   }
   std::vector<Action> actions;
+  std::vector<typename S::State> successors;
   while (!queue.empty()) {
     const typename S::State state = system.decode(queue.front());
     queue.pop_front();
-    ++counts.states;
-    const Observation& world = system.observe(state);
     actions.clear();
     system.actions(state, actions);
+    successors.clear();
     for (const Action& action : actions) {
       PropertyMask ignored = 0;
-      const auto successor = system.next(state, action, ignored);
-      if (seen.insert(system.fingerprint(successor)).second) {
+      successors.push_back(system.next(state, action, ignored));
+      if (seen.insert(system.fingerprint(successors.back())).second) {
         queue.emplace_back();
-        system.encode(successor, queue.back());
+        system.encode(successors.back(), queue.back());
       }
     }
+    visit(state, std::as_const(actions), std::as_const(successors));
+  }
+}
+
+// Every reachable state of `system`, each checked once.
+template <class S>
+RelationCounts checkRelation(const S& system) {
+  RelationCounts counts;
+  forEachReachableState(system, [&](const typename S::State& state, const std::vector<Action>& actions,
+                                    const std::vector<typename S::State>&) {
+    ++counts.states;
+    const Observation& world = system.observe(state);
     // A chain asks for the persistent action without the enabled ones: the same choice.
     if constexpr (FindsPersistentAction<S>) {
       const std::optional<std::size_t> among = system.persistentAction(state, std::span<const Action>(actions));
@@ -182,7 +195,7 @@ RelationCounts checkRelation(const S& system) {
       EXPECT_EQ(system.violatedStateProperties(delivered), system.violatedStateProperties(state)) << where;
       EXPECT_TRUE(system.isRecovery(delivery));
     }
-  }
+  });
   return counts;
 }
 
@@ -193,31 +206,9 @@ RelationCounts checkRelation(const S& system) {
 template <class S>
 std::uint64_t checkPersistenceIsInductive(const S& system) {
   std::uint64_t persistent_checked = 0;
-  std::unordered_set<Fingerprint> seen;
-  std::deque<std::string> queue;
-  for (const auto& initial : system.initialStates()) {
-    if (seen.insert(system.fingerprint(initial)).second) {
-      queue.emplace_back();
-      system.encode(initial, queue.back());
-    }
-  }
-  std::vector<Action> actions;
-  std::vector<typename S::State> successors;
-  while (!queue.empty()) {
-    const typename S::State state = system.decode(queue.front());
-    queue.pop_front();
+  forEachReachableState(system, [&](const typename S::State& state, const std::vector<Action>& actions,
+                                    const std::vector<typename S::State>& successors) {
     const Observation& world = system.observe(state);
-    actions.clear();
-    system.actions(state, actions);
-    successors.clear();
-    for (const Action& action : actions) {
-      PropertyMask ignored = 0;
-      successors.push_back(system.next(state, action, ignored));
-      if (seen.insert(system.fingerprint(successors.back())).second) {
-        queue.emplace_back();
-        system.encode(successors.back(), queue.back());
-      }
-    }
     for (const Action& delivery : actions) {
       if (delivery.kind != ActionKind::DeliverRequest) continue;
       const BrokerId b = delivery.broker;
@@ -234,7 +225,7 @@ std::uint64_t checkPersistenceIsInductive(const S& system) {
             << renderChangesText(diffObservations(system.config(), world, system.observe(successors[k])));
       }
     }
-  }
+  });
   return persistent_checked;
 }
 
