@@ -3,6 +3,7 @@
 // unreduced search), and a run that ends cleanly when a rank is killed or mpirun is interrupted.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -18,7 +19,21 @@ namespace {
 
 using cli_test::RunResult;
 
-const std::filesystem::path kWork = std::filesystem::temp_directory_path() / "kcspec-distributed-test";
+// This process's own folder (two checkouts' suites may run at once on one machine), removed when
+// its tests pass and kept for reading when one fails.
+const std::filesystem::path kWork =
+    std::filesystem::temp_directory_path() / ("kcspec-distributed-test-" + std::to_string(::getpid()));
+
+class RemoveWorkFolder : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    if (!::testing::UnitTest::GetInstance()->Passed()) return;
+    std::error_code ignored;
+    std::filesystem::remove_all(kWork, ignored);
+  }
+};
+[[maybe_unused]] ::testing::Environment* const kRemoveWorkFolder =
+    ::testing::AddGlobalTestEnvironment(new RemoveWorkFolder);
 
 // mpirun's flags for this machine: root may run it (CI runs as root), and 3 ranks may share 2 cores.
 std::vector<std::string> mpirunArgs(int ranks, const std::vector<std::string>& kcspec_args) {
