@@ -249,6 +249,19 @@ bound controller-failovers 1
 bound perturbations 2
 )";
 
+// L11's scope: broker 1, the partition's only replica, may crash before the first controller is
+// elected and the partition be reassigned to broker 2 before it has a state znode.
+constexpr std::string_view kReassignedBeforeCreation = R"(name reassigned-before-creation
+brokers 1 2
+alive-at-start 1 2
+topic t
+  partition 0 replicas 1
+  reassign 0 to 2
+  exists-at-start true
+bound crashes 1
+bound reassignments 1
+)";
+
 Catalog buildCatalog() {
   Catalog catalog;
   addCompileTimeTheorems(catalog);
@@ -280,6 +293,9 @@ Catalog buildCatalog() {
   embedded("broker-session-losses",
            "2 brokers, 1 partition at RF 2; a broker's session expiry, a crash, an ISR shrink and a controller failover",
            kBrokerSessionLosses);
+  embedded("reassigned-before-creation",
+           "2 brokers, 1 partition at RF 1 reassignable to the other broker; a crash and a reassignment",
+           kReassignedBeforeCreation);
 
   constexpr std::array<std::string_view, 0> none{};
   constexpr std::array<std::string_view, 1> l6{"L6"};
@@ -300,6 +316,8 @@ Catalog buildCatalog() {
   constexpr std::array<std::string_view, 2> l9_l10{"L9", "L10"};
   addExhaustiveTheorems(catalog, "zk-connection-losses", l9_l10);
   addExhaustiveTheorems(catalog, "broker-session-losses", none);
+  constexpr std::array<std::string_view, 2> t3_l11{"T3", "L11"};
+  addExhaustiveTheorems(catalog, "reassigned-before-creation", t3_l11);
 
   // The README's main job until session 25, `default` with two perturbations per history: every
   // perturbation kind is enabled, so it reaches all four known deviations the smaller scopes show

@@ -25,7 +25,7 @@ inline constexpr std::string_view kFindingKinds[] = {
     "leaderless-with-live-isr",  // L2
     "deletion-pending",          // L1: /admin/delete_topics/<t>
     "leftover-of-deleted-topic", // S5: nodes of a topic that no longer exists, or partitions not in its assignment
-    "reassignment-pending",      // L5: adding/removing replicas, or /admin/reassign_partitions entries
+    "reassignment-pending",      // L5 (L11 when complete at creation): adding/removing replicas, or /admin/reassign_partitions entries
     "preferred-election-pending" // /admin/preferred_replica_election
 };
 

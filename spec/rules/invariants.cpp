@@ -462,35 +462,71 @@ bool waitsForFailedLogDir(const ClusterState& s, TopicPartition tp, const Replic
   return waits;
 }
 
-bool reassignmentsComplete(const Config& config, const ClusterState& s) {
-  const ControllerData* controller = activeController(s);
-  if (!controller) return false;
-  // Partitions of deleted topics left in the set are S7's business — also when the topic has been
-  // created again: the new partition's entry has nothing to add or remove, and only
-  // maybeCompleteReassignment (an ISR change) or a failover removes it
-  // (docs/findings/recreated-during-reassignment-L5.scenario; Kafka's ListPartitionReassignments
-  // leaves such an entry out too). Those of topics queued for deletion are S8's.
-  const ControllerContextData& ctx = controller->context;
-  bool pending = false;
+// A reassignment begun while its partition had no state znode (NewPartition: its replicas' brokers
+// were down when the controller started) finds no leader epoch to bump, and when the partition
+// comes online, New->Online makes every live replica of the reassigning assignment (RS), the added
+// ones included, a member of its first ISR: the reassignment is complete before any replica
+// proposes a change. Nothing then runs maybeCompleteReassignment for it — no ISR change follows
+// (the ISR already holds every replica) and onBrokerStartup resumes only reassignments that target
+// the new broker — until a failover (initializePartitionReassignments) or a perturbation (docs/spec/
+// rules.md "Findings so far", L11). Such a partition's state znode is as New->Online wrote it: a
+// reassignment begun on a partition with a znode bumps its epoch (phase A) or completes at once.
+bool completedAtCreation(const ClusterState& s, TopicPartition tp, const ReplicaAssignment& assignment) {
+  const auto& znode = s.world.zk.topics[static_cast<std::size_t>(tp.topic)].states[static_cast<std::size_t>(tp.partition)];
+  if (!znode || znode->leader_and_isr.partition_epoch != LeaderAndIsr::kInitialPartitionEpoch) return false;
+  bool isr_holds_every_replica = true;
+  for (BrokerId r : assignment.replicas) isr_holds_every_replica &= znode->leader_and_isr.isr.contains(r);
+  return isr_holds_every_replica;
+}
+
+// The reassignments L5 and L11 wait for, each once as the controller's entry and once as its
+// ZooKeeper assignment: `visit(tp, assignment)` for each one being reassigned of a topic not queued
+// for deletion (S8's business) and not waiting for a perturbation (a replica's broker shutting down,
+// a replica on a failed log directory, a view a lost ZooKeeper response left behind).
+// Partitions of deleted topics left in partitionsBeingReassigned are S7's business — also when the
+// topic has been created again: the new partition's entry has nothing to add or remove, and only
+// maybeCompleteReassignment (an ISR change) or a failover removes it
+// (tests/scenarios/deviation_s7_recreated_during_reassignment.scenario; Kafka's
+// ListPartitionReassignments leaves such an entry out too).
+template <class Visit>
+void forEachAwaitedReassignment(const Config& config, const ClusterState& s, const ControllerContextData& ctx,
+                                Visit&& visit) {
+  const auto awaited = [&](TopicPartition tp, const ReplicaAssignment& assignment) {
+    return assignment.isBeingReassigned() && !ctx.topics_to_be_deleted.contains(tp.topic) &&
+           !waitsForShuttingDownReplica(ctx, assignment) && !waitsForFailedLogDir(s, tp, assignment) &&
+           !viewLostWithResponse(config, s, tp);
+  };
   ctx.partitions_being_reassigned.forEach([&](TopicPartition tp) {
     const std::optional<ReplicaAssignment>& assignment = ctx.partitions[static_cast<std::size_t>(partitionIndex(tp))].assignment;
-    pending |= assignment.has_value() && assignment->isBeingReassigned() && !ctx.topics_to_be_deleted.contains(tp.topic) &&
-               !waitsForShuttingDownReplica(ctx, *assignment) && !waitsForFailedLogDir(s, tp, *assignment) &&
-               !viewLostWithResponse(config, s, tp);
+    if (assignment && awaited(tp, *assignment)) visit(tp, *assignment);
   });
-  if (pending) return false;
   for (TopicIndex t = 0; t < kMaxTopics; ++t) {
-    if (ctx.topics_to_be_deleted.contains(t)) continue;
     const auto& partitions = s.world.zk.topics[static_cast<std::size_t>(t)].partitions;
     for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
       const std::optional<ReplicaAssignment>& assignment = partitions[static_cast<std::size_t>(p)];
-      if (assignment && assignment->isBeingReassigned() && !waitsForShuttingDownReplica(ctx, *assignment) &&
-          !waitsForFailedLogDir(s, TopicPartition{t, p}, *assignment) && !viewLostWithResponse(config, s, TopicPartition{t, p})) {
-        return false;
-      }
+      if (assignment && awaited(TopicPartition{t, p}, *assignment)) visit(TopicPartition{t, p}, *assignment);
     }
   }
-  return true;
+}
+
+bool reassignmentsComplete(const Config& config, const ClusterState& s) {
+  const ControllerData* controller = activeController(s);
+  if (!controller) return false;
+  bool pending = false;
+  forEachAwaitedReassignment(config, s, controller->context, [&](TopicPartition tp, const ReplicaAssignment& assignment) {
+    pending |= !completedAtCreation(s, tp, assignment);  // L11's
+  });
+  return !pending;
+}
+
+bool newPartitionReassignmentsComplete(const Config& config, const ClusterState& s) {
+  const ControllerData* controller = activeController(s);
+  if (!controller) return false;
+  bool stuck = false;
+  forEachAwaitedReassignment(config, s, controller->context, [&](TopicPartition tp, const ReplicaAssignment& assignment) {
+    stuck |= completedAtCreation(s, tp, assignment);
+  });
+  return !stuck;
 }
 
 // L9, L10: the active controller's view of the partitions of topics it is not deleting.
@@ -608,7 +644,7 @@ constexpr Property kCatalog[] = {
     {"L4", "ControlledShutdownCompletes",
      "A shutting-down broker leads no partition that has another live, not-shutting-down ISR member.",
      "KAFKA-6753 (mutant M6); kafka.md §5.9", PropertyKind::Liveness, controlledShutdownCompletes},
-    {"L5", "ReassignmentsComplete", "Every reassignment of a partition whose topic exists and is not queued for deletion completes, unless one of its replicas' brokers is shutting down or one of its replicas is on a failed log directory; an entry of partitionsBeingReassigned with nothing left to add or remove is S7's.", "KAFKA-8237; kafka.md §5.7, §5.12",
+    {"L5", "ReassignmentsComplete", "Every reassignment of a partition whose topic exists and is not queued for deletion completes, unless one of its replicas' brokers is shutting down or one of its replicas is on a failed log directory; an entry of partitionsBeingReassigned with nothing left to add or remove is S7's, a reassignment complete when its partition came online is L11's.", "KAFKA-8237; kafka.md §5.7, §5.12",
      PropertyKind::Liveness, reassignmentsComplete},
     {"L6", "DeletionCompletesAfterErrors",
      "Even after a StopReplica error, a topic whose deletion was requested and that is not being reassigned is deleted once all its replicas' brokers are up and not shutting down and none of its replicas is on a failed log directory.",
@@ -658,6 +694,18 @@ constexpr Property kCatalog[] = {
      "sends) keeps the old ISR while ZooKeeper has the new one, and the leader gives up until a LeaderAndIsr reaches "
      "it. A reassignment waiting for that ISR change never completes, until an election, an ISR removal or a "
      "failover reads the znode again (tests/scenarios/zk_connection_loss_during_alter_partition.scenario)."},
+    {"L11", "NewPartitionReassignmentsComplete",
+     "A reassignment begun before its partition had a state znode completes once the partition is online (its "
+     "first ISR holding every replica of the reassigning assignment).",
+     "kafka.md §2.5, §5.5.2, §5.7.4", PropertyKind::Liveness, newPartitionReassignmentsComplete, nullptr,
+     "A reassignment of a partition that has no state znode yet (NewPartition: its replicas' brokers were down when "
+     "the controller started) cannot bump the leader epoch (updateLeaderEpoch finds no state and logs it), and when a "
+     "replica's broker returns, New->Online writes a first ISR of every live replica of the reassigning assignment, "
+     "the added ones included. The reassignment is then complete, but only maybeCompleteReassignment notices that: "
+     "no ISR change follows (nothing is left to add), onBrokerStartup resumes only reassignments that target the "
+     "new broker, so the partition stays in partitionsBeingReassigned with its removing replicas assigned until a "
+     "controller failover (initializePartitionReassignments) or a perturbation "
+     "(tests/scenarios/deviation_l11_reassigned_before_creation.scenario)."},
 };
 
 }  // namespace

@@ -1,7 +1,7 @@
 // The liveness findings of the preset `default` (three perturbations per history; called
 // `three-perturbations` when they were found, in session 24) that are Kafka 3.8's own behaviour
-// (docs/spec/rules.md "Findings so far"), and the scopes of L3 and L5 that leave them to L7, L8
-// and S7.
+// (docs/spec/rules.md "Findings so far"), and the scopes of L3 and L5 that leave them to L7, L8,
+// S7 and L11.
 // Each history of tests/scenarios/ is replayed, then the recovery walk its comments give (what the
 // explorer printed after "from here, recovery actions alone never reach the goal"), and the goals
 // are judged in the quiescent state it ends in; the same state with the scope's condition undone
@@ -120,7 +120,10 @@ TEST(DeviationS7, ARecreatedTopicKeepsTheStaleReassignmentEntryAndL5CountsItAsS7
   ASSERT_TRUE(assignment.has_value());
   EXPECT_FALSE(assignment->isBeingReassigned());
   EXPECT_TRUE(goalHolds("L5", r.config, r.state));
-  // An entry whose assignment still has a replica to add is a reassignment L5 waits for.
+  // An entry whose assignment still has a replica to add (one outside the ISR) is a reassignment
+  // L5 waits for.
+  ASSERT_EQ(assignment->replicas, (BrokerList{1, 2}));
+  assignment->replicas = BrokerList{1, 2, 3};
   assignment->adding_replicas = BrokerList{3};
   EXPECT_FALSE(goalHolds("L5", r.config, r.state));
 }
@@ -142,6 +145,41 @@ TEST(DeviationL8, AControllerReElectedWithAnUnflushedBatchNeverSendsARestartedBr
   controller->rsm_batch_unflushed = false;
   EXPECT_FALSE(goalHolds("L3", r.config, r.state));
   EXPECT_TRUE(goalHolds("L8", r.config, r.state));
+}
+
+TEST(DeviationL11, AReassignmentBegunBeforeItsPartitionHadAZnodeIsCompleteButNeverNoticedAndL5LeavesItToL11) {
+  ASSERT_TRUE(isKnownKafkaDeviation("L11"));
+  EXPECT_NE(catalogProperty("L11")->kafka_deviation.find("onBrokerStartup"), std::string_view::npos);
+  Replayed r = replayWithRecoveryWalk("deviation_l11_reassigned_before_creation.scenario");
+  ControllerData* controller = nullptr;
+  for (BrokerData& broker : r.state.world.brokers) {
+    if (broker.alive && broker.controller.active && !broker.controller.session_lost) controller = &broker.controller;
+  }
+  ASSERT_NE(controller, nullptr);
+  const TopicPartition t0{0, 0};
+  // t-0 is still being reassigned, although its first ISR already holds the target (2) and the
+  // replica to remove (1).
+  ASSERT_TRUE(controller->context.partitions_being_reassigned.contains(t0));
+  const std::optional<ReplicaAssignment>& assignment = controller->context.partitions[0].assignment;
+  ASSERT_TRUE(assignment.has_value());
+  EXPECT_EQ(assignment->targetReplicas(), BrokerList{2});
+  std::optional<PartitionStateZnode>& znode = r.state.world.zk.topics[0].states[0];
+  ASSERT_TRUE(znode.has_value());
+  EXPECT_EQ(znode->leader_and_isr.partition_epoch, LeaderAndIsr::kInitialPartitionEpoch);
+  EXPECT_TRUE(znode->leader_and_isr.isr.contains(1) && znode->leader_and_isr.isr.contains(2));
+  EXPECT_FALSE(goalHolds("L11", r.config, r.state));
+  EXPECT_TRUE(goalHolds("L5", r.config, r.state));
+  // The same ISR written by a later change (a leader's AlterPartition, whose processing runs
+  // maybeCompleteReassignment): L5 waits for that reassignment, and L11 does not.
+  znode->leader_and_isr.partition_epoch = 1;
+  EXPECT_FALSE(goalHolds("L5", r.config, r.state));
+  EXPECT_TRUE(goalHolds("L11", r.config, r.state));
+  // The first ISR without the replica to remove: its broker's return makes the leader propose it,
+  // and that AlterPartition completes the reassignment, so L5 waits for it.
+  znode->leader_and_isr.partition_epoch = LeaderAndIsr::kInitialPartitionEpoch;
+  znode->leader_and_isr.isr = BrokerList{2};
+  EXPECT_FALSE(goalHolds("L5", r.config, r.state));
+  EXPECT_TRUE(goalHolds("L11", r.config, r.state));
 }
 
 }  // namespace

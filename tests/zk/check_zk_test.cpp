@@ -15,12 +15,14 @@
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "impl/cluster.hpp"
 #include "impl/zookeeper/kafka_zk_client.hpp"
 #include "impl/zookeeper/real_zk_store.hpp"
 #include "proofs/zk_check/zk_findings.hpp"
+#include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
 #include "zk_env.hpp"
 
@@ -131,6 +133,46 @@ TEST(CheckZk, ADeletionWhoseRestoredAssignmentHasAGapNamesTheUnlistedPartitions)
     EXPECT_NE(f.message.find("does not list partition(s) 0"), std::string::npos) << f.message;
   }
   EXPECT_TRUE(found);
+}
+
+// tests/scenarios/deviation_l11_reassigned_before_creation.scenario, then its commented recovery
+// walk, run by the reference controller on a real ZooKeeper: t-0 was reassigned to broker 2 before
+// it had a state znode, and New->Online wrote a first ISR holding every replica. The reassignment
+// is complete but pending for good (L11, a known Kafka deviation), and check-zk says so.
+TEST(CheckZk, AReassignmentCompleteAtCreationIsReportedAsL11s) {
+  KCSPEC_REQUIRE_ZK(server);
+  const std::string file = "tests/scenarios/deviation_l11_reassigned_before_creation.scenario";
+  Populated l11 = populate(server, file);
+  const std::string path = std::string(KCSPEC_SOURCE_DIR) + "/" + file;
+  const std::string text = zktest::readFile(path);
+  const Scenario scenario = parseScenario(text, path);
+  std::istringstream lines(text);
+  std::string line;
+  int line_number = 0;
+  bool walking = false;
+  int walked = 0;
+  while (std::getline(lines, line)) {
+    ++line_number;
+    walking |= line.starts_with("# from here");
+    if (!walking || !line.starts_with("#   ")) continue;
+    const Action action = parseAction(scenario.config, line.substr(4), path, line_number);
+    ASSERT_TRUE(l11.cluster->isEnabled(action)) << file << ":" << line_number;
+    l11.cluster->apply(action);
+    ++walked;
+  }
+  ASSERT_GT(walked, 0);
+  const std::vector<zkcheck::ZkFinding> findings = zkcheck::findViolations(snapshotOf(l11.connect));
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].kind, "reassignment-pending");
+  EXPECT_EQ(findings[0].property_id, "L11");
+  EXPECT_EQ(findings[0].property_name, "NewPartitionReassignmentsComplete");
+  EXPECT_NE(findings[0].message.find("only a controller failover completes it"), std::string::npos) << findings[0].message;
+  // Written again (data version 1), the same state is a reassignment L5 waits for.
+  l11.store->setData("/brokers/topics/t/partitions/0/state",
+                     "{\"controller_epoch\":1,\"leader\":2,\"version\":1,\"leader_epoch\":0,\"isr\":[2,1]}", -1);
+  const std::vector<zkcheck::ZkFinding> rewritten = zkcheck::findViolations(snapshotOf(l11.connect));
+  ASSERT_EQ(rewritten.size(), 1u);
+  EXPECT_EQ(rewritten[0].property_id, "L5");
 }
 
 // Broken states: the healthy Appendix B.1 end state (t-0 leader 1, ISR [1,2,3], brokers 1,2,3,
