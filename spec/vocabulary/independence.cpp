@@ -257,7 +257,10 @@ bool independentOfDelivery(const Observation& world, BrokerId b, const Action& o
 
 bool deliveryIsPersistent(const Observation& world, BrokerId b, const PersistenceScope& scope) {
   const std::optional<DeliveryFootprint> footprint = deliveryFootprint(world, b);
-  if (!footprint || scope.broker_sessions_may_expire) return false;
+  // b may still go by a new broker epoch: a session can be lost, or b's is lost and it registers again.
+  const bool epoch_may_change = scope.broker_sessions_may_expire || !world.zk.session_expiring_writes.empty() ||
+                                !world.zk.brokers[static_cast<std::size_t>(b)].registered;
+  if (!footprint || epoch_may_change) return false;
   bool unread = true;  // no shrink-isr or expand-isr can read b's replica before the delivery
   footprint->replicas.forEach([&](TopicPartition tp) {
     const HostedReplica& replica = brokerOf(world, b).replicas[static_cast<std::size_t>(partitionIndex(tp))];

@@ -79,22 +79,24 @@ constexpr bool absorbsDelivery(BrokerId b, const Action& other) {
 // persistence must rule out.
 struct PersistenceScope {
   bool log_dirs_may_fail = false;           // fail-log-dir can be enabled (log-dir-failures > 0)
-  bool broker_sessions_may_expire = false;  // lose-broker-session or zk-session-expiry can be enabled
+  bool broker_sessions_may_expire = false;  // lose-broker-session or zk-session-expiry has a use left
   bool topics_may_be_created = true;        // create-topic has a use left
   bool topics_may_be_deleted = true;        // delete-topic has a use left
   bool isr_shrinks_may_happen = true;       // shrink-isr has a use left
   bool reassignments_may_start = true;      // reassign, cancel-reassignment or zk-reassign has a use left
 };
 
-// `left`: the perturbations the state has left (its budget). Only the topic, ISR-shrink and
-// reassignment bounds are read from it: a spent bound stays spent on every path, while a broker session lost or a log directory
-// failed earlier leaves events and replicas behind that a persistent delivery must still rule out.
+// `left`: the perturbations the state has left (its budget). The topic, ISR-shrink, reassignment
+// and session bounds are read from it: a spent bound stays spent on every path (what a session lost
+// earlier leaves behind, deliveryIsPersistent reads in the world). A log directory failed earlier
+// leaves replicas behind that a persistent delivery must still rule out, so that bound is the
+// configuration's.
 constexpr PersistenceScope persistenceScope(const Config& config, const Bounds& left) {
   const bool perturbs = config.bounds.perturbations != 0;
   // A controller's session expiring in the middle of an event (zk-session-expiry) is a broker's
   // session lost as lose-broker-session's is.
   return PersistenceScope{config.bounds.log_dir_failures > 0 && perturbs,
-                          (config.bounds.broker_session_losses > 0 || config.bounds.zk_session_expiries > 0) && perturbs,
+                          hasUseLeft(left, &Bounds::broker_session_losses) || hasUseLeft(left, &Bounds::zk_session_expiries),
                           hasUseLeft(left, &Bounds::topic_creations),
                           hasUseLeft(left, &Bounds::topic_deletions),
                           hasUseLeft(left, &Bounds::isr_shrinks),
@@ -127,9 +129,13 @@ constexpr PersistenceScope persistenceScope(const Config& config, const Bounds& 
 // above: only a leader's pending proposal is marked refused, and b's replicas change by
 // deliveries to b only); and — when log directories
 // may fail — b holds no log of a partition the request names that is not on a failed directory
-// yet (fail-log-dir needs one, and only a delivery to b creates one). When broker sessions may
-// expire, no delivery is persistent: lose-broker-session b, Expire and RegisterBrokerAndReelect,
-// which gives b a new broker epoch (refusing the request), may all come first.
+// yet (fail-log-dir needs one, and only a delivery to b creates one). While b may still go by a
+// new broker epoch (refusing the request), no delivery to b is persistent: while a broker session
+// can be lost (lose-broker-session or zk-session-expiry has a use left, or a write is armed to
+// expire a controller's session: session_expiring_writes), and while b's registration is gone
+// (lose-broker-session b and Expire came, RegisterBrokerAndReelect is to come). Once b is
+// registered again and no session can be lost, only a crash changes b's epoch, and it absorbs the
+// delivery.
 bool deliveryIsPersistent(const Observation& world, BrokerId b, const PersistenceScope& scope);
 
 }  // namespace kcspec
