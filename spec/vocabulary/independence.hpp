@@ -78,7 +78,7 @@ constexpr bool absorbsDelivery(BrokerId b, const Action& other) {
 // What a configuration, and the perturbations a state has left, let happen that a delivery's
 // persistence must rule out.
 struct PersistenceScope {
-  bool log_dirs_may_fail = false;           // fail-log-dir can be enabled (log-dir-failures > 0)
+  bool log_dirs_may_fail = false;           // fail-log-dir has a use left
   bool broker_sessions_may_expire = false;  // lose-broker-session or zk-session-expiry has a use left
   bool topics_may_be_created = true;        // create-topic has a use left
   bool topics_may_be_deleted = true;        // delete-topic has a use left
@@ -86,16 +86,14 @@ struct PersistenceScope {
   bool reassignments_may_start = true;      // reassign, cancel-reassignment or zk-reassign has a use left
 };
 
-// `left`: the perturbations the state has left (its budget). The topic, ISR-shrink, reassignment
-// and session bounds are read from it: a spent bound stays spent on every path (what a session lost
-// earlier leaves behind, deliveryIsPersistent reads in the world). A log directory failed earlier
-// leaves replicas behind that a persistent delivery must still rule out, so that bound is the
-// configuration's.
-constexpr PersistenceScope persistenceScope(const Config& config, const Bounds& left) {
-  const bool perturbs = config.bounds.perturbations != 0;
+// `left`: the perturbations the state has left (its budget). Every bound the scope names is read
+// from it: a spent bound stays spent on every path (what a session lost earlier leaves behind,
+// deliveryIsPersistent reads in the world; a replica on a failed directory stays there until its
+// broker restarts, and only fail-log-dir puts one there).
+constexpr PersistenceScope persistenceScope(const Config&, const Bounds& left) {
   // A controller's session expiring in the middle of an event (zk-session-expiry) is a broker's
   // session lost as lose-broker-session's is.
-  return PersistenceScope{config.bounds.log_dir_failures > 0 && perturbs,
+  return PersistenceScope{hasUseLeft(left, &Bounds::log_dir_failures),
                           hasUseLeft(left, &Bounds::broker_session_losses) || hasUseLeft(left, &Bounds::zk_session_expiries),
                           hasUseLeft(left, &Bounds::topic_creations),
                           hasUseLeft(left, &Bounds::topic_deletions),
