@@ -515,7 +515,9 @@ bound perturbations 3
 // LeaderAndIsr answers (KAFKA_STORAGE_ERROR) and moves leadership; a deletion of t meets the failed
 // replica (StopReplica answered with the same error); a crash (a restart heals the directory) or a
 // failover (the next controller learns it again) may come in between; at most three perturbations
-// per history: 16,048,406 states, about 100 s on two threads (docs/performance.md "Session 30").
+// per history: 4,682,796 states, about 25 s on two threads (docs/performance.md "Session 42";
+// 16,048,406 and about 100 s in session 30, while any use of fail-log-dir in the configuration held
+// back deliveries in every state).
 constexpr std::string_view kLogDirFailure = R"(# kcspec preset: log-dir-failure
 name log-dir-failure
 brokers 1 2 3
@@ -565,9 +567,9 @@ bound perturbations 3
 // expires — its registration goes (and /controller when it holds it) while it keeps leading what
 // it led — and it registers again with a new broker epoch through Expire and
 // RegisterBrokerAndReelect; with a crash, a failover and an ISR shrink; at most two perturbations
-// per history. Two brokers: no delivery is persistent where sessions may expire (independence.hpp),
-// so the reduction saves nothing here, and three brokers take 26 million states (docs/performance.md
-// "Session 31").
+// per history. Two brokers: 47,593 states with the default reduction, 653,660 unreduced (until
+// session 42 no delivery was persistent in a configuration where sessions may expire, and three
+// brokers took 26 million states: docs/performance.md "Session 31", "Session 42").
 constexpr std::string_view kBrokerSessionLoss = R"(# kcspec preset: broker-session-loss
 name broker-session-loss
 brokers 1 2
@@ -641,8 +643,9 @@ bound perturbations 3
 // an election after the crash or at a failover, an ISR removal, the epoch bump of t-0's
 // reassignment to 2,3, a leader's AlterPartition, u-0's creation — and the rest of that event meets
 // SESSIONEXPIRED; Expire, RegisterBrokerAndReelect and the next election follow. At most two
-// perturbations per history: no delivery is persistent where sessions may expire (independence.hpp),
-// so the reduction spares nothing here, and three took more than 16 M states (session 37).
+// perturbations per history: 79,686 states with the default reduction, 3,292,456 unreduced (until
+// session 42 no delivery was persistent in a configuration where sessions may expire, and three
+// perturbations took more than 16 M states: docs/performance.md "Session 37", "Session 42").
 constexpr std::string_view kZkSessionExpiry = R"(# kcspec preset: zk-session-expiry
 name zk-session-expiry
 brokers 1 2 3

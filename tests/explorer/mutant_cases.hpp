@@ -183,9 +183,9 @@ bound perturbations 2
 // 2 brokers, t-0 on both: a controller's session expires just before its next write of t-0's state
 // (after the crash, its election; or at a failover's), the rest of that event meets SESSIONEXPIRED,
 // Expire and RegisterBrokerAndReelect follow. No mutant's case: the independence relation's (the
-// event that meets the expiry, and the deliveries to the broker whose session it was). As with
-// broker session losses, no delivery is persistent here (independence.hpp persistenceScope), so
-// the reduced search is the full one and is not compared.
+// event that meets the expiry, and the deliveries to the broker whose session it was). A delivery
+// is persistent only once no session can be lost and its broker is registered again
+// (independence.hpp deliveryIsPersistent; before session 42, in no state here).
 constexpr std::string_view kZkSessionExpiry = R"(name zk-session-expiry-small
 brokers 1 2
 alive-at-start 1 2
@@ -202,8 +202,8 @@ bound perturbations 2
 // independence relation's (RegisterBrokerAndReelect against deliveries to its broker; the leader
 // proposing the unregistered follower back, refused, against an UpdateMetadata naming it live).
 // Broker 1 starts after the first election (a recovery step), so that t-0's ISR is 2 alone and
-// broker 1 a follower at the same leader epoch. 20,572 states: no delivery is persistent here, so
-// every state's pairs are checked.
+// broker 1 a follower at the same leader epoch. 20,572 states, every state's pairs checked: a
+// delivery is persistent only once the session loss is spent and the broker registered again.
 constexpr std::string_view kBrokerSessionLoss = R"(name broker-session-loss-small
 brokers 1 2
 alive-at-start 2

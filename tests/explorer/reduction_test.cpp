@@ -428,6 +428,20 @@ TEST(ReducedSearch, FindsWhatTheFullSearchFindsWithZooKeeperConnectionLosses) {
   expectSameVerdicts(ImplSystem(config));
 }
 
+// Deliveries to a broker are held back while a session can still be lost or the broker's is lost
+// and not renewed (independence.hpp): until then, and after, they are taken alone.
+TEST(ReducedSearch, FindsWhatTheFullSearchFindsWithBrokerSessionLosses) {
+  const Config config = configNamed(mutant_cases::kBrokerSessionLoss);
+  expectSameVerdicts(SpecSystem(config));
+  expectSameVerdicts(ImplSystem(config));
+}
+
+TEST(ReducedSearch, FindsWhatTheFullSearchFindsWithZooKeeperSessionExpiries) {
+  const Config config = configNamed(mutant_cases::kZkSessionExpiry);
+  expectSameVerdicts(SpecSystem(config));
+  expectSameVerdicts(ImplSystem(config));
+}
+
 TEST(ReducedSearch, FindsWhatTheFullSearchFindsOnAnOldProtocol) {
   const Config config = configNamed(mutant_cases::kOldProtocol);
   expectSameVerdicts(SpecSystem(config));
