@@ -406,6 +406,13 @@ std::uint64_t expectSameVerdicts(const S& system) {
   return expectNoActionDroppable(system, reduced);
 }
 
+// The same on the spec and on the reference implementation.
+void expectSameVerdictsOnBoth(std::string_view config_text) {
+  const Config config = configNamed(config_text);
+  expectSameVerdicts(SpecSystem(config));
+  expectSameVerdicts(ImplSystem(config));
+}
+
 TEST(ReducedSearch, FindsWhatTheFullSearchFindsOnTheSpec) {
   std::uint64_t drops_tried = 0;
   for (const MutantCase& c : kCases) {
@@ -417,41 +424,29 @@ TEST(ReducedSearch, FindsWhatTheFullSearchFindsOnTheSpec) {
 }
 
 TEST(ReducedSearch, FindsWhatTheFullSearchFindsWithLogDirectoryFailures) {
-  const Config config = configNamed(mutant_cases::kLogDirFailure);
-  expectSameVerdicts(SpecSystem(config));
-  expectSameVerdicts(ImplSystem(config));
+  expectSameVerdictsOnBoth(mutant_cases::kLogDirFailure);
 }
 
 TEST(ReducedSearch, FindsWhatTheFullSearchFindsWithZooKeeperConnectionLosses) {
-  const Config config = configNamed(mutant_cases::kZkConnectionLoss);
-  expectSameVerdicts(SpecSystem(config));
-  expectSameVerdicts(ImplSystem(config));
+  expectSameVerdictsOnBoth(mutant_cases::kZkConnectionLoss);
 }
 
 // Deliveries to a broker are held back while a session can still be lost or the broker's is lost
 // and not renewed (independence.hpp): until then, and after, they are taken alone.
 TEST(ReducedSearch, FindsWhatTheFullSearchFindsWithBrokerSessionLosses) {
-  const Config config = configNamed(mutant_cases::kBrokerSessionLoss);
-  expectSameVerdicts(SpecSystem(config));
-  expectSameVerdicts(ImplSystem(config));
+  expectSameVerdictsOnBoth(mutant_cases::kBrokerSessionLoss);
 }
 
 TEST(ReducedSearch, FindsWhatTheFullSearchFindsWithZooKeeperSessionExpiries) {
-  const Config config = configNamed(mutant_cases::kZkSessionExpiry);
-  expectSameVerdicts(SpecSystem(config));
-  expectSameVerdicts(ImplSystem(config));
+  expectSameVerdictsOnBoth(mutant_cases::kZkSessionExpiry);
 }
 
 TEST(ReducedSearch, FindsWhatTheFullSearchFindsOnAnOldProtocol) {
-  const Config config = configNamed(mutant_cases::kOldProtocol);
-  expectSameVerdicts(SpecSystem(config));
-  expectSameVerdicts(ImplSystem(config));
+  expectSameVerdictsOnBoth(mutant_cases::kOldProtocol);
 }
 
 TEST(ReducedSearch, FindsWhatTheFullSearchFindsInARollingUpgrade) {
-  const Config config = configNamed(mutant_cases::kRollingUpgrade);
-  expectSameVerdicts(SpecSystem(config));
-  expectSameVerdicts(ImplSystem(config));
+  expectSameVerdictsOnBoth(mutant_cases::kRollingUpgrade);
 }
 
 TEST(ReducedSearch, FindsEveryMutantTheFullSearchFinds) {

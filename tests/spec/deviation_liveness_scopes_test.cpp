@@ -17,6 +17,7 @@
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
+#include "recovery_walk.hpp"  // tests/common/
 
 namespace kcspec::spec {
 namespace {
@@ -59,27 +60,25 @@ Replayed replayWithRecoveryWalk(const std::string& name) {
     EXPECT_TRUE(isEnabled(r.config, r.state, scenario.steps[i])) << name << ":" << scenario.step_lines[i];
     r.state = next(r.config, r.state, scenario.steps[i]);
   }
-  std::istringstream lines(text.str());
-  std::string line;
-  int line_number = 0;
-  bool walking = false;
   int walked = 0;
-  while (std::getline(lines, line)) {
-    ++line_number;
-    if (line.starts_with("# from here")) {
-      walking = true;
-      continue;
-    }
-    if (!walking || !line.starts_with("#   ")) continue;
-    const Action action = parseAction(r.config, line.substr(4), file.string(), line_number);
-    EXPECT_TRUE(isRecoveryStep(action)) << name << ":" << line_number;
-    EXPECT_TRUE(isEnabled(r.config, r.state, action)) << name << ":" << line_number;
-    r.state = next(r.config, r.state, action);
+  for (const test_common::WalkStep& step : test_common::recoveryWalk(r.config, text.str(), file.string())) {
+    EXPECT_TRUE(isRecoveryStep(step.action)) << name << ":" << step.line;
+    EXPECT_TRUE(isEnabled(r.config, r.state, step.action)) << name << ":" << step.line;
+    r.state = next(r.config, r.state, step.action);
     ++walked;
   }
   EXPECT_GT(walked, 0) << name << ": no recovery walk in the comments";
   EXPECT_TRUE(quiescent(r.state)) << name << ": the walk does not end quiescent";
   return r;
+}
+
+// The active controller whose session is live, or nullptr.
+ControllerData* activeController(ClusterState& state) {
+  ControllerData* controller = nullptr;
+  for (BrokerData& broker : state.world.brokers) {
+    if (broker.alive && broker.controller.active && !broker.controller.session_lost) controller = &broker.controller;
+  }
+  return controller;
 }
 
 TEST(DeviationL7, IsAKnownKafkaDeviationWithItsStoryAndL3IsNot) {
@@ -92,10 +91,7 @@ TEST(DeviationL7, IsAKnownKafkaDeviationWithItsStoryAndL3IsNot) {
 TEST(DeviationL7, ABrokerKeepsADeletedTopicAnOldControllerSentAndOnlyL7AsksItAfterASessionLoss) {
   Replayed r = replayWithRecoveryWalk("deviation_l7_zombie_metadata.scenario");
   // Broker 3 still caches t-0 although the active controller no longer knows t.
-  const ControllerData* controller = nullptr;
-  for (const BrokerData& broker : r.state.world.brokers) {
-    if (broker.alive && broker.controller.active && !broker.controller.session_lost) controller = &broker.controller;
-  }
+  const ControllerData* controller = activeController(r.state);
   ASSERT_NE(controller, nullptr);
   EXPECT_FALSE(controller->context.all_topics.contains(TopicIndex{0}));
   EXPECT_TRUE(r.state.world.brokers[3].metadata_cache[0].has_value());
@@ -109,10 +105,7 @@ TEST(DeviationL7, ABrokerKeepsADeletedTopicAnOldControllerSentAndOnlyL7AsksItAft
 
 TEST(DeviationS7, ARecreatedTopicKeepsTheStaleReassignmentEntryAndL5CountsItAsS7s) {
   Replayed r = replayWithRecoveryWalk("deviation_s7_recreated_during_reassignment.scenario");
-  ControllerData* controller = nullptr;
-  for (BrokerData& broker : r.state.world.brokers) {
-    if (broker.alive && broker.controller.active && !broker.controller.session_lost) controller = &broker.controller;
-  }
+  ControllerData* controller = activeController(r.state);
   ASSERT_NE(controller, nullptr);
   const TopicPartition t0{0, 0};
   ASSERT_TRUE(controller->context.partitions_being_reassigned.contains(t0));
@@ -132,10 +125,7 @@ TEST(DeviationL8, AControllerReElectedWithAnUnflushedBatchNeverSendsARestartedBr
   ASSERT_TRUE(isKnownKafkaDeviation("L8"));
   EXPECT_NE(catalogProperty("L8")->kafka_deviation.find("KAFKA-12315"), std::string_view::npos);
   Replayed r = replayWithRecoveryWalk("deviation_l8_kafka12315_reelected.scenario");
-  ControllerData* controller = nullptr;
-  for (BrokerData& broker : r.state.world.brokers) {
-    if (broker.alive && broker.controller.active && !broker.controller.session_lost) controller = &broker.controller;
-  }
+  ControllerData* controller = activeController(r.state);
   ASSERT_NE(controller, nullptr);
   EXPECT_TRUE(controller->rsm_batch_unflushed);
   EXPECT_FALSE(r.state.world.brokers[2].metadata_cache[0].has_value());  // broker 2 never learns t-0
@@ -151,10 +141,7 @@ TEST(DeviationL11, AReassignmentBegunBeforeItsPartitionHadAZnodeIsCompleteButNev
   ASSERT_TRUE(isKnownKafkaDeviation("L11"));
   EXPECT_NE(catalogProperty("L11")->kafka_deviation.find("onBrokerStartup"), std::string_view::npos);
   Replayed r = replayWithRecoveryWalk("deviation_l11_reassigned_before_creation.scenario");
-  ControllerData* controller = nullptr;
-  for (BrokerData& broker : r.state.world.brokers) {
-    if (broker.alive && broker.controller.active && !broker.controller.session_lost) controller = &broker.controller;
-  }
+  ControllerData* controller = activeController(r.state);
   ASSERT_NE(controller, nullptr);
   const TopicPartition t0{0, 0};
   // t-0 is still being reassigned, although its first ISR already holds the target (2) and the

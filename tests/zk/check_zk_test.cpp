@@ -22,8 +22,8 @@
 #include "impl/zookeeper/kafka_zk_client.hpp"
 #include "impl/zookeeper/real_zk_store.hpp"
 #include "proofs/zk_check/zk_findings.hpp"
-#include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
+#include "recovery_walk.hpp"  // tests/common/
 #include "zk_env.hpp"
 
 namespace kcspec {
@@ -146,18 +146,10 @@ TEST(CheckZk, AReassignmentCompleteAtCreationIsReportedAsL11s) {
   const std::string path = std::string(KCSPEC_SOURCE_DIR) + "/" + file;
   const std::string text = zktest::readFile(path);
   const Scenario scenario = parseScenario(text, path);
-  std::istringstream lines(text);
-  std::string line;
-  int line_number = 0;
-  bool walking = false;
   int walked = 0;
-  while (std::getline(lines, line)) {
-    ++line_number;
-    walking |= line.starts_with("# from here");
-    if (!walking || !line.starts_with("#   ")) continue;
-    const Action action = parseAction(scenario.config, line.substr(4), path, line_number);
-    ASSERT_TRUE(l11.cluster->isEnabled(action)) << file << ":" << line_number;
-    l11.cluster->apply(action);
+  for (const test_common::WalkStep& step : test_common::recoveryWalk(scenario.config, text, path)) {
+    ASSERT_TRUE(l11.cluster->isEnabled(step.action)) << file << ":" << step.line;
+    l11.cluster->apply(step.action);
     ++walked;
   }
   ASSERT_GT(walked, 0);
