@@ -86,7 +86,7 @@ class BothSystem {
   // the spec's world, while spec and impl agree (a disagreement is expanded in full).
   std::optional<std::size_t> persistentAction(const State& state, std::span<const Action> enabled) const {
     if (!state.agree()) return std::nullopt;
-    return persistentDelivery(state.spec.world, persistenceScope(config_, state.spec.budget), enabled);
+    return persistentDelivery(state.spec.world, persistenceScope(state.spec.budget), enabled);
   }
   // Each delivery lowers queuedRequests (persistent_delivery.hpp): the checker takes them in chains.
   std::uint64_t descentMeasure(const State& state) const { return queuedRequests(state.spec.world); }

@@ -74,7 +74,7 @@ class ImplSystem {
   bool isRecovery(const Action& action) const;
   // Partial-order reduction (system.hpp HasPersistentActions): persistent_delivery.hpp's choice.
   std::optional<std::size_t> persistentAction(const State& state, std::span<const Action> enabled) const {
-    return persistentDelivery(state.view.world, persistenceScope(config_, state.view.budget), enabled);
+    return persistentDelivery(state.view.world, persistenceScope(state.view.budget), enabled);
   }
   // Each delivery lowers queuedRequests (persistent_delivery.hpp): the checker takes them in chains.
   std::uint64_t descentMeasure(const State& state) const { return queuedRequests(state.view.world); }

@@ -31,7 +31,7 @@ void SpecSystem::actions(const State& state, std::vector<Action>& out) const {
 }
 
 std::optional<Action> SpecSystem::persistentActionIn(const State& state) const {
-  const PersistenceScope scope = persistenceScope(config_, state.budget);
+  const PersistenceScope scope = persistenceScope(state.budget);
   std::optional<Action> persistent;
   config_.brokers.forEach([&](BrokerId b) {
     if (persistent) return;

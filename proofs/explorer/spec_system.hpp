@@ -74,7 +74,7 @@ class SpecSystem {
   bool isRecovery(const Action& action) const { return isRecoveryAction(action); }
   // Partial-order reduction (system.hpp HasPersistentActions): persistent_delivery.hpp's choice.
   std::optional<std::size_t> persistentAction(const State& state, std::span<const Action> enabled) const {
-    return persistentDelivery(state.world, persistenceScope(config_, state.budget), enabled);
+    return persistentDelivery(state.world, persistenceScope(state.budget), enabled);
   }
   // The same choice without the enabled actions (system.hpp FindsPersistentAction): the first
   // configured broker's delivery that the spec enables and the relation calls persistent — the

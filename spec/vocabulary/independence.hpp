@@ -75,8 +75,7 @@ constexpr bool absorbsDelivery(BrokerId b, const Action& other) {
   return other.kind == ActionKind::CrashBroker && other.broker == b;
 }
 
-// What a configuration, and the perturbations a state has left, let happen that a delivery's
-// persistence must rule out.
+// What the perturbations a state has left let happen that a delivery's persistence must rule out.
 struct PersistenceScope {
   bool log_dirs_may_fail = false;           // fail-log-dir has a use left
   bool broker_sessions_may_expire = false;  // lose-broker-session or zk-session-expiry has a use left
@@ -90,7 +89,7 @@ struct PersistenceScope {
 // from it: a spent bound stays spent on every path (what a session lost earlier leaves behind,
 // deliveryIsPersistent reads in the world; a replica on a failed directory stays there until its
 // broker restarts, and only fail-log-dir puts one there).
-constexpr PersistenceScope persistenceScope(const Config&, const Bounds& left) {
+constexpr PersistenceScope persistenceScope(const Bounds& left) {
   // A controller's session expiring in the middle of an event (zk-session-expiry) is a broker's
   // session lost as lose-broker-session's is.
   return PersistenceScope{hasUseLeft(left, &Bounds::log_dir_failures),

@@ -163,7 +163,7 @@ RelationCounts checkRelation(const S& system) {
       const auto delivered = system.next(state, delivery, delivery_violations);
       // Each delivery lowers the measure that spares the catalog's systems the cycle proviso.
       EXPECT_EQ(queuedRequests(system.observe(delivered)) + 1, queuedRequests(world));
-      const bool persistent = deliveryIsPersistent(world, b, persistenceScope(system.config(), budgetIn(state)));
+      const bool persistent = deliveryIsPersistent(world, b, persistenceScope(budgetIn(state)));
       counts.persistent += persistent ? 1 : 0;
       const std::string where = printAction(system.config(), delivery) + " at a state " + std::to_string(counts.states);
       for (const Action& other : actions) {
@@ -203,7 +203,7 @@ RelationCounts checkRelation(const S& system) {
         // Persistence is inductive: after any other action the delivery is persistent again.
         if (persistent) {
           EXPECT_TRUE(deliveryIsPersistent(system.observe(other_first), b,
-                                           persistenceScope(system.config(), budgetIn(other_first))))
+                                           persistenceScope(budgetIn(other_first))))
               << "the other action changes:\n"
               << renderChangesText(diffObservations(system.config(), world, system.observe(other_first)));
         }
@@ -234,7 +234,7 @@ std::uint64_t checkPersistenceIsInductive(const S& system) {
     for (const Action& delivery : actions) {
       if (delivery.kind != ActionKind::DeliverRequest) continue;
       const BrokerId b = delivery.broker;
-      if (!deliveryIsPersistent(world, b, persistenceScope(system.config(), budgetIn(state)))) continue;
+      if (!deliveryIsPersistent(world, b, persistenceScope(budgetIn(state)))) continue;
       ++persistent_checked;
       for (std::size_t k = 0; k < actions.size(); ++k) {
         const Action& other = actions[k];
@@ -242,7 +242,7 @@ std::uint64_t checkPersistenceIsInductive(const S& system) {
         SCOPED_TRACE(printAction(system.config(), delivery) + " with " + printAction(system.config(), other));
         EXPECT_TRUE(independentOfDelivery(world, b, other));
         EXPECT_TRUE(deliveryIsPersistent(system.observe(successors[k]), b,
-                                         persistenceScope(system.config(), budgetIn(successors[k]))))
+                                         persistenceScope(budgetIn(successors[k]))))
             << "the other action changes:\n"
             << renderChangesText(diffObservations(system.config(), world, system.observe(successors[k])));
       }
