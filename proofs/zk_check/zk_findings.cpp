@@ -142,10 +142,12 @@ std::vector<ZkFinding> findViolations(const ZkSnapshot& s) {
         // A state znode as New->Online wrote it (data version 0) whose ISR holds every replica: the
         // reassignment began before the partition had a state and is complete, but nothing but a
         // controller failover will notice (L11, a known Kafka deviation; docs/spec/rules.md).
+        // A named reference, not the structured binding: clang 14 cannot capture a binding in a lambda.
+        const auto& replicas = partition.replicas;
+        const auto& state = partition.state;
         const bool complete_at_creation =
-            partition.state && partition.state->partition_epoch == 0 &&
-            std::all_of(partition.replicas.begin(), partition.replicas.end(), [&](int r) {
-              return std::find(partition.state->isr.begin(), partition.state->isr.end(), r) != partition.state->isr.end();
+            state && state->partition_epoch == 0 && std::all_of(replicas.begin(), replicas.end(), [&state](int r) {
+              return std::find(state->isr.begin(), state->isr.end(), r) != state->isr.end();
             });
         if (complete_at_creation) {
           c.add("reassignment-pending", "L11", name, "/brokers/topics/" + name,
