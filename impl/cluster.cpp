@@ -612,6 +612,11 @@ void ImplCluster::apply(const Action& a) {
 
 Observation ImplCluster::observe() const {
   Observation out;
+  observeInto(out);
+  return out;
+}
+
+void ImplCluster::observeInto(Observation& out) const {
   ZooKeeperData& zk = out.zk;
   for (BrokerId b = 0; b < kMaxBrokers; ++b) {
     if (const zk::Znode* node = zk_.find(zk::paths::brokerId(b))) {
@@ -630,11 +635,10 @@ Observation ImplCluster::observe() const {
       }
     }
     for (int p = 0; p < kMaxPartitionsPerTopic; ++p) {
-      if (zk_.lostResponses().contains(zk::paths::topicPartitionState(name, p))) zk.lost_write_responses.insert({t, p});
-      if (zk_.sessionExpiringWrites().contains(zk::paths::topicPartitionState(name, p))) {
-        zk.session_expiring_writes.insert({t, p});
-      }
-      if (const zk::Znode* state = zk_.find(zk::paths::topicPartitionState(name, p))) {
+      const std::string state_path = zk::paths::topicPartitionState(name, p);
+      if (zk_.lostResponses().contains(state_path)) zk.lost_write_responses.insert({t, p});
+      if (zk_.sessionExpiringWrites().contains(state_path)) zk.session_expiring_writes.insert({t, p});
+      if (const zk::Znode* state = zk_.find(state_path)) {
         if (auto decoded = zk::payload::decodePartitionState(state->data, state->stat.version)) {
           topic.states[static_cast<std::size_t>(p)] = PartitionStateZnode{decoded->leader_and_isr, decoded->controller_epoch};
         }
@@ -700,7 +704,6 @@ Observation ImplCluster::observe() const {
       }
     }
   });
-  return out;
 }
 
 }  // namespace kcspec::impl

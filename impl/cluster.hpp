@@ -84,6 +84,9 @@ class ImplCluster {
   // The world as the spec's vocabulary sees it; brokers outside the configuration (never
   // started) keep their default observation.
   Observation observe() const;
+  // observe() into `out`, which must hold a default Observation (the explorer resets only the
+  // configuration's slots of a value it reuses; the others are never written).
+  void observeInto(Observation& out) const;
 
   const Bounds& remaining() const { return remaining_; }  // the perturbation budget left
   const Config& config() const { return *config_; }

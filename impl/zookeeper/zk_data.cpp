@@ -335,7 +335,8 @@ std::string feature(const FeatureZnode& node) {
       .dump();
 }
 
-std::optional<FeatureZnode> decodeFeature(std::string_view json) {
+namespace {
+std::optional<FeatureZnode> parseFeature(std::string_view json) {
   const nlohmann::json parsed = nlohmann::json::parse(json, nullptr, false);
   if (parsed.is_discarded() || !parsed.is_object()) return std::nullopt;
   const auto version = parsed.find("version");
@@ -348,6 +349,12 @@ std::optional<FeatureZnode> decodeFeature(std::string_view json) {
   if ((v != 1 && v != 2) || (st != 0 && st != 1)) return std::nullopt;
   return FeatureZnode{.status = st == 1 ? FeatureZnodeStatus::Enabled : FeatureZnodeStatus::Disabled,
                       .format_version = static_cast<std::uint8_t>(v)};
+}
+}  // namespace
+
+std::optional<FeatureZnode> decodeFeature(std::string_view json) {
+  thread_local DecodeMemo<std::optional<FeatureZnode>> memo;
+  return memo.get(json, parseFeature);
 }
 
 }  // namespace payload

@@ -39,7 +39,7 @@ Fingerprint hiddenZooKeeperFingerprint(const impl::ImplCluster& cluster) {
 
 
 ImplSystem::ImplSystem(Config config, impl::Mutants mutants)
-    : config_(std::move(config)), mutants_(mutants), id_(newSystemId()) {}
+    : config_(std::move(config)), mutants_(mutants), shape_(config_), id_(newSystemId()) {}
 
 std::vector<ImplSystem::State> ImplSystem::initialStates() const {
   impl::ImplCluster cluster(config_, mutants_);
@@ -54,29 +54,53 @@ void ImplSystem::actions(const State& state, std::vector<Action>& out) const {
 }
 
 ImplSystem::State ImplSystem::next(const State& state, const Action& action, PropertyMask& violated) const {
-  thread_local std::vector<impl::LogRecord> lines;
-  lines.clear();
-  State out{state.cluster, {}, state.path};
-  agreement::applyLogged(out.cluster, action, lines);
-  out.view = spec::ClusterState{out.cluster.observe(), out.cluster.remaining()};
-  encodeAction(action, out.path);
-  violated |= catalog_.violatedStep(config_, state.view, out.view,
-                                     agreement::implStepRecord(config_, lines, state.view, out.view));
+  State out{state.cluster, {}, {}};
+  judgeStep(state, action, violated, out);
   return out;
 }
 
+void ImplSystem::nextInto(const State& state, const Action& action, PropertyMask& violated, State& successor) const {
+  successor.cluster.assignSameConfiguration(state.cluster);
+  judgeStep(state, action, violated, successor);
+}
+
+void ImplSystem::judgeStep(const State& state, const Action& action, PropertyMask& violated, State& successor) const {
+  thread_local std::vector<impl::LogRecord> lines;
+  lines.clear();
+  agreement::applyLogged(successor.cluster, action, lines);
+  observeInto(successor);
+  successor.path.assign(state.path);
+  encodeAction(action, successor.path);
+  violated |= catalog_.violatedStep(config_, state.view, successor.view,
+                                     agreement::implStepRecord(config_, lines, state.view, successor.view));
+}
+
+void ImplSystem::observeInto(State& successor) const {
+  copyWorld(default_world_, successor.view.world, shape_);
+  successor.cluster.observeInto(successor.view.world);
+  successor.view.budget = successor.cluster.remaining();
+}
+
 Fingerprint ImplSystem::fingerprint(const State& state) const {
-  return combineFingerprints(fingerprintWorld(state.view.world, state.view.budget),
+  return combineFingerprints(fingerprintWorld(state.view.world, state.view.budget, shape_),
                              hiddenZooKeeperFingerprint(state.cluster));
 }
 
 ImplSystem::State ImplSystem::decode(std::string_view bytes) const {
+  State state{impl::ImplCluster(config_, mutants_), {}, {}};
+  decodeInto(bytes, state);
+  return state;
+}
+
+void ImplSystem::decodeInto(std::string_view bytes, State& state) const {
   thread_local PathReplayCache<impl::ImplCluster> cache;
   const impl::ImplCluster& cluster = cache.replay(
       id_, bytes, [this] { return impl::ImplCluster(config_, mutants_); },
       [](impl::ImplCluster& c, const Action& action) { c.apply(action); },
       [](const impl::ImplCluster& from, impl::ImplCluster& to) { to.assignSameConfiguration(from); });
-  return State{cluster, spec::ClusterState{cluster.observe(), cluster.remaining()}, std::string(bytes)};
+  state.cluster.assignSameConfiguration(cluster);
+  observeInto(state);
+  state.path.assign(bytes);
 }
 
 bool ImplSystem::isRecovery(const Action& action) const { return isRecoveryAction(action); }

@@ -29,6 +29,7 @@
 #include "proofs/agreement/step_record.hpp"
 #include "proofs/explorer/catalog_properties.hpp"
 #include "proofs/explorer/persistent_delivery.hpp"
+#include "proofs/explorer/state_codec.hpp"
 #include "proofs/explorer/system.hpp"
 #include "spec/rules/cluster_state.hpp"
 #include "spec/rules/invariants.hpp"
@@ -64,6 +65,12 @@ class ImplSystem {
   std::vector<State> initialStates() const;
   void actions(const State& state, std::vector<Action>& out) const;
   State next(const State& state, const Action& action, PropertyMask& violated) const;
+  // next() and decode() into a state of this configuration, reusing its storage (system.hpp
+  // StepsInto, DecodesInto): only the configured brokers are copied, and the view is observed
+  // into the value it replaces once that value's configured slots are reset.
+  void nextInto(const State& state, const Action& action, PropertyMask& violated, State& successor) const;
+  void decodeInto(std::string_view bytes, State& state) const;
+  // Over the configuration's slots of the view (state_codec.hpp's StateShape), and the znodes.
   Fingerprint fingerprint(const State& state) const;
   void encode(const State& state, std::string& out) const { out.append(state.path); }
   State decode(std::string_view bytes) const;
@@ -85,8 +92,15 @@ class ImplSystem {
   PropertyMask bitOf(std::string_view id) const { return catalog_.bitOf(id); }
 
  private:
+  // The step's log lines and view, for step properties (the view is the successor's).
+  void judgeStep(const State& state, const Action& action, PropertyMask& violated, State& successor) const;
+  // successor.view = the view of successor.cluster, reusing its storage.
+  void observeInto(State& successor) const;
+
   Config config_;
   impl::Mutants mutants_;
+  StateShape shape_;
+  Observation default_world_{};  // what observeInto resets the configuration's slots to
   CatalogProperties catalog_;
   std::uint64_t id_;
 };

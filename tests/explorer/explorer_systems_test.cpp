@@ -140,22 +140,43 @@ TEST(ExplorerSystems, SameCountsForOneTwoAndFourThreads) {
 }
 
 // Every state of a small exploration decodes to itself, in any order (the replay cache must not
-// confuse paths that share a prefix with ones that do not).
+// confuse paths that share a prefix with ones that do not), into a fresh state or a reused one;
+// nextInto (a reused successor, whose view is observed over the last successor's) agrees with next.
 TEST(ExplorerSystems, PathEncodingsRoundTripInAnyOrder) {
-  const Config config = twoBrokers(Bounds{.crashes = 1, .topic_deletions = 1});
+  const Config config =
+      twoBrokers(Bounds{.crashes = 1, .topic_creations = 1, .topic_deletions = 1, .reassignments = 1});
   const ImplSystem system(config);
-  const std::vector<ImplSystem::State> states = testing::breadthFirstSample(system, 400);
-  ASSERT_GE(states.size(), 400u);
+  std::optional<ImplSystem::State> reused_successor;
+  int topic_slots_replaced = 0;  // a reused successor whose last view held other topic znodes
+  const std::vector<ImplSystem::State> states = testing::breadthFirstSample(
+      system, 1500,
+      [&](const ImplSystem::State& parent, const Action& action, const ImplSystem::State& successor, PropertyMask violated) {
+        if (!reused_successor) reused_successor.emplace(successor);
+        const bool other_topics = !(reused_successor->view.world.zk.topics == successor.view.world.zk.topics);
+        PropertyMask violated_into = 0;
+        system.nextInto(parent, action, violated_into, *reused_successor);
+        if (other_topics) ++topic_slots_replaced;
+        EXPECT_EQ(violated_into, violated);
+        EXPECT_TRUE(reused_successor->view == successor.view) << reused_successor->path;
+        EXPECT_EQ(reused_successor->path, successor.path);
+        EXPECT_EQ(system.fingerprint(*reused_successor), system.fingerprint(successor));
+      });
+  ASSERT_GE(states.size(), 1500u);
+  EXPECT_GT(topic_slots_replaced, 0);  // stale slots were there to be reset
   std::vector<std::size_t> order(states.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::shuffle(order.begin(), order.end(), std::mt19937(1));  // a fixed seed: the same order every run
+  ImplSystem::State reused = system.initialStates().front();
   for (std::size_t k : order) {
     std::string bytes;
     system.encode(states[k], bytes);
     const ImplSystem::State decoded = system.decode(bytes);
-    EXPECT_EQ(system.fingerprint(decoded), system.fingerprint(states[k]));
-    EXPECT_TRUE(decoded.view == states[k].view);
-    EXPECT_EQ(decoded.path, states[k].path);
+    system.decodeInto(bytes, reused);
+    for (const ImplSystem::State* back : {&decoded, static_cast<const ImplSystem::State*>(&reused)}) {
+      EXPECT_EQ(system.fingerprint(*back), system.fingerprint(states[k]));
+      EXPECT_TRUE(back->view == states[k].view);
+      EXPECT_EQ(back->path, states[k].path);
+    }
   }
   // The action encoding alone: every action seen decodes to itself.
   for (const auto& state : states) {
