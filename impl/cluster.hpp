@@ -84,8 +84,9 @@ class ImplCluster {
   // The world as the spec's vocabulary sees it; brokers outside the configuration (never
   // started) keep their default observation.
   Observation observe() const;
-  // observe() into `out`, which must hold a default Observation (the explorer resets only the
-  // configuration's slots of a value it reuses; the others are never written).
+  // observe() into `out`, which must hold defaults in the configuration's brokers, topics and
+  // partitions and in every field that is not per broker, topic or partition: it writes nothing
+  // else (the explorer resets only those in a value it reuses).
   void observeInto(Observation& out) const;
 
   const Bounds& remaining() const { return remaining_; }  // the perturbation budget left

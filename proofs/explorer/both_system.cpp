@@ -134,11 +134,16 @@ bool BothSystem::stepPair(spec::ClusterState& spec_state, impl::ImplCluster& clu
 // slots (state_codec.hpp's shape): the spec never sets others, and neither does the impl — its
 // observation covers only configured brokers and topics, and only partitions that are in
 // ZooKeeper's assignments, which the shape includes.
+// The comparison observes into a value reused on this thread, whose configuration's slots are
+// reset first: only those are compared, so whatever a faulty impl left outside them is never
+// read, and a disagreeing view is observed afresh.
 std::shared_ptr<const spec::ClusterState> BothSystem::disagreeingView(const impl::ImplCluster& cluster,
                                                                       const spec::ClusterState& spec) const {
-  Observation world = cluster.observe();
-  if (sameWorld(world, spec.world, shape_) && cluster.remaining() == spec.budget) return nullptr;
-  return std::make_shared<const spec::ClusterState>(spec::ClusterState{std::move(world), cluster.remaining()});
+  thread_local std::unique_ptr<Observation> scratch = std::make_unique<Observation>();
+  copyWorld(default_world_, *scratch, shape_);
+  cluster.observeInto(*scratch);
+  if (sameWorld(*scratch, spec.world, shape_) && cluster.remaining() == spec.budget) return nullptr;
+  return std::make_shared<const spec::ClusterState>(spec::ClusterState{cluster.observe(), cluster.remaining()});
 }
 
 Fingerprint BothSystem::fingerprint(const State& state) const {
