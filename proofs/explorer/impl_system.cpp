@@ -53,6 +53,17 @@ void ImplSystem::actions(const State& state, std::vector<Action>& out) const {
   for (const Action& action : state.cluster.enabledActions()) out.push_back(action);
 }
 
+std::optional<Action> ImplSystem::persistentActionIn(const State& state) const {
+  const PersistenceScope scope = persistenceScope(state.view.budget);
+  std::optional<Action> persistent;
+  config_.brokers.forEach([&](BrokerId b) {
+    if (persistent) return;
+    const Action delivery{.kind = ActionKind::DeliverRequest, .broker = b};
+    if (state.cluster.isEnabled(delivery) && deliveryIsPersistent(state.view.world, b, scope)) persistent = delivery;
+  });
+  return persistent;
+}
+
 ImplSystem::State ImplSystem::next(const State& state, const Action& action, PropertyMask& violated) const {
   State out{state.cluster, {}, {}};
   judgeStep(state, action, violated, out);

@@ -306,6 +306,7 @@ TEST(IndependenceRelation, HoldsForTheReferenceImplementationInEveryState) {
     total += checkRelation(ImplSystem(config));
   }
   expectExercised(total);
+  EXPECT_GT(total.persistent_found_alone, 0u);  // persistentActionIn names what persistentAction picks
   EXPECT_GT(total.renamed_pairs, 0u);  // kRecreate: create-topic against deliveries
 }
 
