@@ -54,14 +54,8 @@ void ImplSystem::actions(const State& state, std::vector<Action>& out) const {
 }
 
 std::optional<Action> ImplSystem::persistentActionIn(const State& state) const {
-  const PersistenceScope scope = persistenceScope(state.view.budget);
-  std::optional<Action> persistent;
-  config_.brokers.forEach([&](BrokerId b) {
-    if (persistent) return;
-    const Action delivery{.kind = ActionKind::DeliverRequest, .broker = b};
-    if (state.cluster.isEnabled(delivery) && deliveryIsPersistent(state.view.world, b, scope)) persistent = delivery;
-  });
-  return persistent;
+  return firstPersistentDelivery(config_, state.view.world, state.view.budget,
+                                 [&](const Action& delivery) { return state.cluster.isEnabled(delivery); });
 }
 
 ImplSystem::State ImplSystem::next(const State& state, const Action& action, PropertyMask& violated) const {

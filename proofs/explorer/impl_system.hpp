@@ -83,8 +83,8 @@ class ImplSystem {
   std::optional<std::size_t> persistentAction(const State& state, std::span<const Action> enabled) const {
     return persistentDelivery(state.view.world, persistenceScope(state.view.budget), enabled);
   }
-  // The same choice without the enabled actions (system.hpp FindsPersistentAction): the first
-  // configured broker's delivery that the impl enables and the relation calls persistent.
+  // The same choice without the enabled actions (persistent_delivery.hpp firstPersistentDelivery,
+  // with the impl's own enabling).
   std::optional<Action> persistentActionIn(const State& state) const;
   // Each delivery lowers queuedRequests (persistent_delivery.hpp): the checker takes them in chains.
   std::uint64_t descentMeasure(const State& state) const { return queuedRequests(state.view.world); }

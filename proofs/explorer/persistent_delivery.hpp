@@ -7,6 +7,7 @@
 #include <span>
 
 #include "spec/vocabulary/action.hpp"
+#include "spec/vocabulary/config.hpp"
 #include "spec/vocabulary/independence.hpp"
 #include "spec/vocabulary/observation.hpp"
 
@@ -24,6 +25,22 @@ namespace kcspec::explorer {
 // `scope`: spec/vocabulary/independence.hpp persistenceScope of the configuration.
 std::optional<std::size_t> persistentDelivery(const Observation& world, const PersistenceScope& scope,
                                               std::span<const Action> enabled);
+
+// persistentDelivery's choice without the enabled actions (system.hpp FindsPersistentAction): the
+// first configured broker's delivery that `is_enabled` accepts and the relation calls persistent.
+// The enabled actions list deliveries by broker, so it is the one persistentDelivery picks.
+template <class IsEnabled>
+std::optional<Action> firstPersistentDelivery(const Config& config, const Observation& world, const Bounds& budget,
+                                              IsEnabled&& is_enabled) {
+  const PersistenceScope scope = persistenceScope(budget);
+  std::optional<Action> persistent;
+  config.brokers.forEach([&](BrokerId b) {
+    if (persistent) return;
+    const Action delivery{.kind = ActionKind::DeliverRequest, .broker = b};
+    if (is_enabled(delivery) && deliveryIsPersistent(world, b, scope)) persistent = delivery;
+  });
+  return persistent;
+}
 
 // The measure the chosen deliveries lower (system.hpp PersistentActionsDescend): the requests
 // queued on every broker. A delivery takes its broker's head request and queues none (a broker

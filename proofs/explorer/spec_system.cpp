@@ -31,14 +31,8 @@ void SpecSystem::actions(const State& state, std::vector<Action>& out) const {
 }
 
 std::optional<Action> SpecSystem::persistentActionIn(const State& state) const {
-  const PersistenceScope scope = persistenceScope(state.budget);
-  std::optional<Action> persistent;
-  config_.brokers.forEach([&](BrokerId b) {
-    if (persistent) return;
-    const Action delivery{.kind = ActionKind::DeliverRequest, .broker = b};
-    if (spec::isEnabled(config_, state, delivery) && deliveryIsPersistent(state.world, b, scope)) persistent = delivery;
-  });
-  return persistent;
+  return firstPersistentDelivery(config_, state.world, state.budget,
+                                 [&](const Action& delivery) { return spec::isEnabled(config_, state, delivery); });
 }
 
 SpecSystem::State SpecSystem::next(const State& state, const Action& action, PropertyMask& violated) const {

@@ -76,9 +76,8 @@ class SpecSystem {
   std::optional<std::size_t> persistentAction(const State& state, std::span<const Action> enabled) const {
     return persistentDelivery(state.world, persistenceScope(state.budget), enabled);
   }
-  // The same choice without the enabled actions (system.hpp FindsPersistentAction): the first
-  // configured broker's delivery that the spec enables and the relation calls persistent — the
-  // first persistent delivery persistentAction finds, as candidates list brokers in that order.
+  // The same choice without the enabled actions (persistent_delivery.hpp firstPersistentDelivery,
+  // with the spec's own enabling).
   std::optional<Action> persistentActionIn(const State& state) const;
   // Each delivery lowers queuedRequests (persistent_delivery.hpp): the checker takes them in chains.
   std::uint64_t descentMeasure(const State& state) const { return queuedRequests(state.world); }
