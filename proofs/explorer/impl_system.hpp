@@ -10,9 +10,13 @@
 //   exception says why (an invalid transition, a failed election, …). Accepted
 //   fenced writes (T4) are read from ZooKeeper: every partition-state znode the step wrote, with
 //   the controller epoch it carries.
-// - Fingerprint: the view (state_codec.hpp's fingerprintWorld) and every znode's path, data and
-//   stat (versions and creation zxids the Observation does not show), and the last zxid. The rest
-//   of the impl's state (controller modules, brokers) is what its Observation shows.
+// - Fingerprint: the view over the configuration's slots (state_codec.hpp's fingerprintWorld with
+//   the StateShape) and every znode's path, data and stat (versions and creation zxids the
+//   Observation does not show), and the last zxid. The rest of the impl's state (controller
+//   modules, brokers) is what its Observation shows. The impl sets no slot outside the shape, a
+//   mutant's neither: brokers outside the configuration are never started, and a broker or a
+//   controller learns of a partition only from ZooKeeper's assignments, whose topics and
+//   partitions the configuration names (the shape holds every partition a topic can reach).
 // - Encoding: the path from the initial state (action_path.hpp), decoded by replay.
 #pragma once
 
