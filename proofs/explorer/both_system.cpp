@@ -140,7 +140,7 @@ bool BothSystem::stepPair(spec::ClusterState& spec_state, impl::ImplCluster& clu
 std::shared_ptr<const spec::ClusterState> BothSystem::disagreeingView(const impl::ImplCluster& cluster,
                                                                       const spec::ClusterState& spec) const {
   thread_local std::unique_ptr<Observation> scratch = std::make_unique<Observation>();
-  copyWorld(default_world_, *scratch, shape_);
+  resetWorld(*scratch, shape_);
   cluster.observeInto(*scratch);
   if (sameWorld(*scratch, spec.world, shape_) && cluster.remaining() == spec.budget) return nullptr;
   return std::make_shared<const spec::ClusterState>(spec::ClusterState{cluster.observe(), cluster.remaining()});

@@ -120,7 +120,6 @@ class BothSystem {
   impl::Mutants mutants_;
   CatalogProperties catalog_;
   StateShape shape_;  // the slots the configuration's spec states use (state_codec.hpp)
-  Observation default_world_{};  // what disagreeingView resets the configuration's slots to
   std::uint64_t id_;
 };
 

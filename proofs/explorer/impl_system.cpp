@@ -81,7 +81,7 @@ void ImplSystem::judgeStep(const State& state, const Action& action, PropertyMas
 }
 
 void ImplSystem::observeInto(State& successor) const {
-  copyWorld(default_world_, successor.view.world, shape_);
+  resetWorld(successor.view.world, shape_);
   successor.cluster.observeInto(successor.view.world);
   successor.view.budget = successor.cluster.remaining();
 }

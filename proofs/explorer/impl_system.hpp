@@ -107,7 +107,6 @@ class ImplSystem {
   Config config_;
   impl::Mutants mutants_;
   StateShape shape_;
-  Observation default_world_{};  // what observeInto resets the configuration's slots to
   CatalogProperties catalog_;
   std::uint64_t id_;
 };

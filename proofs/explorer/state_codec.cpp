@@ -716,6 +716,11 @@ void copyWorld(const Observation& from, Observation& to, const StateShape& shape
   copyWorldSegments(from, to, shape, kEveryWorldSegment);
 }
 
+void resetWorld(Observation& to, const StateShape& shape) {
+  static const Observation defaults{};
+  copyWorld(defaults, to, shape);
+}
+
 void copyWorldSegments(const Observation& from, Observation& to, const StateShape& shape, SegmentMask segments) {
   static_assert(kWalkedFields<Observation> == 2, "copy every field of Observation");
   if (segments & 1u) copyZooKeeper(from.zk, to.zk, shape);

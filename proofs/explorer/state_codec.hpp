@@ -162,6 +162,10 @@ void decodeWorldOver(std::string_view bytes, std::string_view previous, const St
 // brokers and three partitions, about a tenth of the world).
 void copyWorld(const Observation& from, Observation& to, const StateShape& shape);
 
+// to = Observation{} over the shape's slots and every field that is no slot (copyWorld from a
+// default world): what a value reused for observations of one configuration is reset to.
+void resetWorld(Observation& to, const StateShape& shape);
+
 // fingerprintWorld over the shape's slots only (no encoding).
 std::uint64_t fingerprintWorld(const Observation& world, const Bounds& budget, const StateShape& shape);
 
