@@ -391,7 +391,8 @@ void printText(const Config& config, const Subject& subject, const ExploreResult
     }
   }
   if (!any && result.complete()) fmt::print("every property holds\n");
-  if (!any && !result.complete() && result.stop != explorer::StopReason::Cancelled) {
+  if (!any && !result.complete() && result.stop != explorer::StopReason::Cancelled &&
+      result.stop != explorer::StopReason::Capacity) {
     fmt::print("incomplete: stopped by the {} with no violation in the {} explored states; not a proof (exit 3)\n",
                explorer::stopReasonName(result.stop), grouped(result.states));
   }
@@ -402,7 +403,8 @@ void printText(const Config& config, const Subject& subject, const ExploreResult
 
 template <class S>
 std::string jsonReport(const Config& config, const Subject& subject, const ExploreResult<S>& result,
-                       const std::vector<Reported>& reported, const Ranks* ranks) {
+                       const std::vector<Reported>& reported, const Ranks* ranks,
+                       const std::string& capacity_scenario) {
   nlohmann::ordered_json report;
   report["system"] = result.system;
   nlohmann::ordered_json mutants = nlohmann::ordered_json::array();
@@ -480,6 +482,12 @@ std::string jsonReport(const Config& config, const Subject& subject, const Explo
     violations.push_back(entry);
   }
   report["violations"] = violations;
+  if (result.capacity) {  // a history that outgrows the modeled world (stop: "the model's capacity")
+    report["capacity"] = {{"what", result.capacity->what},
+                          {"steps", result.capacity->path.size()},
+                          {"scenario", capacity_scenario},
+                          {"reproduce", replayCommand(subject, capacity_scenario)}};
+  }
   return report.dump() + "\n";
 }
 
@@ -554,12 +562,21 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
     if (result.stop == explorer::StopReason::Cancelled) fmt::print(stderr, "kcspec explore: interrupted; partial report\n");
     std::vector<Reported> reported;
     for (const Violation<S>& v : result.violations) reported.push_back(report(system, config, subject, v, options.out));
+    std::string capacity_scenario;
+    if (result.capacity) capacity_scenario = writeCapacityScenario(config, subject, *result.capacity, options.out);
     if (options.json) {
-      fmt::print("{}", jsonReport(config, subject, result, reported, ranks));
+      fmt::print("{}", jsonReport(config, subject, result, reported, ranks, capacity_scenario));
     } else {
       printText(config, subject, result, reported, ranks);
     }
     std::fflush(stdout);
+    if (result.capacity) {
+      fmt::print(stderr,
+                 "kcspec explore: {}: {}\n  the history that gets there ({} steps): {}\n  reproduce: {}\n"
+                 "  the explored states before it are no proof (exit 2)\n",
+                 subject.configuration, result.capacity->what, result.capacity->path.size(), capacity_scenario,
+                 replayCommand(subject, capacity_scenario));
+    }
   }
   // No rank ends before rank 0 has reported: mpirun ends every rank once one exits non-zero.
   if (ranks != nullptr) {
@@ -567,8 +584,32 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
     ranks->communicator->sumAll(reported);
   }
   if (!result.holds()) return kExitViolation;
+  if (result.stop == explorer::StopReason::Capacity) return kExitBadInput;  // a configuration beyond the model
   if (result.stop == explorer::StopReason::Cancelled) return kExitInterrupted;
   return result.complete() ? kExitHolds : kExitIncomplete;
+}
+
+// A history that outgrows the modeled world (explorer::CapacityFinding): its scenario file, whose
+// last step `kcspec replay` stops at with the same message.
+template <class S>
+std::string writeCapacityScenario(const Config& config, const Subject& subject, const explorer::CapacityFinding<S>& found,
+                                  const std::string& out) {
+  Scenario scenario;
+  scenario.config = config;
+  scenario.steps = found.path;
+  std::string text = printScenario(scenario);
+  const std::size_t header_end = text.find('\n') + 1;
+  text.insert(header_end, fmt::format("# found by `kcspec explore {} --system {}{}`: its last step needs more than the "
+                                      "modeled world holds ({} steps)\n",
+                                      subject.configuration, subject.system,
+                                      subject.mutants.none() ? "" : " --mutant " + subject.mutantNames(),
+                                      found.path.size()));
+  std::string base = safeFileName(config.name);
+  if (subject.system != "spec") base += "-" + subject.system;
+  if (!subject.mutants.none()) base += "-" + safeFileName(subject.mutantNames());
+  const std::string file = (std::filesystem::path(out) / (base + "-capacity.scenario")).string();
+  writeFileAtomically(file, text);
+  return file;
 }
 
 int runExplore(const ExploreOptions& options, RunFolder* run_folder, Ranks* ranks) {

@@ -12,6 +12,7 @@
 #include "cli/files.hpp"
 #include "cli/replay_command.hpp"
 #include "cli/run_folder.hpp"
+#include "spec/vocabulary/capacity.hpp"
 #include "spec/vocabulary/text_error.hpp"
 
 int main(int argc, char** argv) {
@@ -65,6 +66,10 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "{}\n", e.what());
     return 2;
   } catch (const std::filesystem::filesystem_error& e) {  // a folder or file the system refused
+    std::fflush(stdout);
+    fmt::print(stderr, "kcspec: {}\n", e.what());
+    return 2;
+  } catch (const kcspec::CapacityExceeded& e) {  // a history beyond the modeled world's bounds
     std::fflush(stdout);
     fmt::print(stderr, "kcspec: {}\n", e.what());
     return 2;

@@ -19,6 +19,7 @@
 #include "spec/rules/invariants.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
+#include "spec/vocabulary/capacity.hpp"
 #include "spec/vocabulary/observation_text.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
 
@@ -44,6 +45,10 @@ int replayThroughImpl(const std::string& file, bool info_only, impl::Mutants mut
     std::fflush(stdout);
     fmt::print(stderr, "{}:{}: {}\n", file, e.line, e.what());
     return 1;
+  } catch (const CapacityExceeded& e) {  // the history outgrows the modeled world: bad input, exit 2
+    std::fflush(stdout);
+    fmt::print(stderr, "{}: through the reference controller, {}\n", file, e.what());
+    return 2;
   }
   std::fflush(stdout);
   for (const impl::UnexpectedResult& u : unexpected) {
@@ -154,7 +159,13 @@ bool replayAction(const Scenario& scenario, std::size_t i, spec::ClusterState& s
     return false;
   }
   spec::RecordingObserver observer;
-  spec::ClusterState successor = spec::next(scenario.config, state, action, observer);
+  spec::ClusterState successor;
+  try {
+    successor = spec::next(scenario.config, state, action, observer);
+  } catch (const CapacityExceeded& e) {  // the history outgrows the modeled world: bad input, exit 2
+    std::fflush(stdout);
+    throw TextError(file, line, e.what());
+  }
   const std::vector<Change> changes = diffObservations(scenario.config, state.world, successor.world);
   const std::vector<std::string_view> breaks = newlyViolated(scenario.config, state, successor, observer.record);
   state = std::move(successor);

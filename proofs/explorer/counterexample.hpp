@@ -20,6 +20,7 @@
 #include "proofs/explorer/stepper.hpp"
 #include "proofs/explorer/system.hpp"
 #include "proofs/explorer/visited_set.hpp"
+#include "spec/vocabulary/capacity.hpp"
 
 namespace kcspec::explorer::detail {
 
@@ -68,6 +69,45 @@ class Counterexamples {
     }
     v.last = system_.observe(state);
     return v;
+  }
+
+  // A history that outgrows the modeled world: `states` lead to the state whose action at
+  // `ordinal` (with chains, or a persistent action of the chain after it) threw CapacityExceeded.
+  // With symmetry reduction the replay may reach another state of the class: then the first action
+  // that throws from there (the class's states step alike, renamed).
+  CapacityFinding<S> capacity(std::span<const Fingerprint> states, std::uint32_t ordinal) const {
+    CapacityFinding<S> finding;
+    const State state = replay(states, finding.path, finding.initial_state);
+    std::vector<Action> actions;
+    system_.actions(state, actions);
+    const Stepper<S> stepper(system_);
+    const std::size_t replayed = finding.path.size();
+    // Whether action k, and the chain after it, throws; its steps up to the one that threw are
+    // appended to the path.
+    const auto throwsFrom = [&](std::size_t k) {
+      finding.path.erase(finding.path.begin() + static_cast<std::ptrdiff_t>(replayed), finding.path.end());
+      typename Stepper<S>::ChainScratch scratch;
+      try {
+        PropertyMask ignored = 0;
+        finding.path.push_back(actions[k]);
+        std::optional<State> current(system_.next(state, actions[k], ignored));
+        while (chains_) {
+          const Action* persistent = stepper.persistentIn(*current, scratch);
+          if (persistent == nullptr) break;
+          finding.path.push_back(*persistent);
+          current.emplace(system_.next(*current, *persistent, ignored));  // a descending measure ends it
+        }
+      } catch (const CapacityExceeded& e) {
+        finding.what = e.what();
+        return true;
+      }
+      return false;
+    };
+    if (ordinal < actions.size() && throwsFrom(ordinal)) return finding;
+    for (std::size_t k = 0; k < actions.size(); ++k) {
+      if (throwsFrom(k)) return finding;
+    }
+    throw std::logic_error("replay diverged: no action outgrows the modeled world");
   }
 
   // A liveness violator: the path to it and a recovery walk from it that never reaches the goal.

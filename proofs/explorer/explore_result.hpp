@@ -39,6 +39,7 @@ enum class StopReason : std::uint8_t {
   Violation,    // a property that is not a known deviation failed (stop_at_violation)
   Cancelled,    // *cancel became true
   TimeLimit,    // the run took max_time
+  Capacity,     // a step needed more than the modeled world holds (CapacityExceeded): ExploreResult::capacity
 };
 
 constexpr std::string_view stopReasonName(StopReason reason) {
@@ -49,6 +50,7 @@ constexpr std::string_view stopReasonName(StopReason reason) {
     case StopReason::Violation: return "violation";
     case StopReason::Cancelled: return "cancelled";
     case StopReason::TimeLimit: return "time limit";
+    case StopReason::Capacity: return "the model's capacity";
   }
   return "?";
 }
@@ -119,6 +121,16 @@ struct Violation {
   std::optional<typename S::Observation> last;  // the observation where the path ends
 };
 
+// A history that outgrows one of the modeled world's bounded containers (spec/vocabulary/capacity.hpp):
+// its last step throws CapacityExceeded. Not a property of Kafka's: the configuration is beyond
+// what kcspec can model, and the search cannot go on past it.
+template <System S>
+struct CapacityFinding {
+  std::string what;               // CapacityExceeded::what()
+  std::size_t initial_state = 0;  // the position in initialStates() the path starts from
+  std::vector<typename S::Action> path;  // its last action is the step that needed more room
+};
+
 template <System S>
 struct ExploreResult {
   std::string system;
@@ -144,6 +156,7 @@ struct ExploreResult {
   // kind that never fired is visible. Empty for a system without kinds.
   std::vector<std::pair<std::string_view, std::uint64_t>> action_counts;
   std::vector<Violation<S>> violations;  // safety in properties() order, then liveness
+  std::optional<CapacityFinding<S>> capacity;  // the first history found to outgrow the world (stop == Capacity)
 
   bool complete() const { return stop == StopReason::Complete; }
   // No violation other than known deviations.

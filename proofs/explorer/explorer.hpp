@@ -76,6 +76,7 @@
 #include "proofs/explorer/system.hpp"
 #include "proofs/explorer/visited_set.hpp"
 #include "proofs/explorer/zeroed_table.hpp"
+#include "spec/vocabulary/capacity.hpp"
 
 namespace kcspec::explorer {
 
@@ -126,6 +127,7 @@ class Explorer {
 
     presize();
     explore();
+    if (capacity_exceeded_.load(std::memory_order_relaxed)) stop_ = StopReason::Capacity;
     result.recovery_edges = recovery_edges_.edges();
     if (stop_ == StopReason::Complete && check_liveness_) {
       // The pass allocates nothing: what it needs was counted while exploring. It can be
@@ -153,6 +155,10 @@ class Explorer {
     result.spilled_bytes = std::max(peak_spilled_, spilled());
     result.visited_bytes = visited_.bytes();
     buildViolations(result);
+    if (stop_ == StopReason::Capacity) {
+      const Counterexamples<S> counterexamples(system_, chains_, reduce_);
+      result.capacity = counterexamples.capacity(pathTo(frontier_.slotAt(capacity_position_)), capacity_ordinal_);
+    }
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
   }
@@ -286,7 +292,10 @@ class Explorer {
 
   bool interrupted() const { return options_.interrupted(); }
   bool timedOut() const { return options_.outOfTime(start_); }
-  bool cancelled() const { return interrupted() || timedOut() || worker_failed_.load(std::memory_order_relaxed); }
+  bool cancelled() const {
+    return interrupted() || timedOut() || worker_failed_.load(std::memory_order_relaxed) ||
+           capacity_exceeded_.load(std::memory_order_relaxed);
+  }
 
   std::uint32_t compactGoals(PropertyMask reached) const { return GoalBits::compact(reached, roles_.liveness()); }
 
@@ -483,8 +492,10 @@ class Explorer {
     // A known state's BFS index is looked up here, in parallel, rather than by the merge. The
     // previous batch's merge may be writing it meanwhile: a state it has just inserted may
     // still read kNone here, and then the merge looks the index up itself.
+    std::size_t stepping = 0;  // the action being taken (for a step that outgrows the world)
     const auto addSuccessor = [&](const State& state, std::string_view encoding, std::span<const Action> actions,
                                   std::size_t k) {
+      stepping = k;
       Successor successor;
       successor.ordinal = static_cast<std::uint32_t>(k);
       successor.recovery = check_liveness_ && system_.isRecovery(actions[k]);
@@ -528,14 +539,33 @@ class Explorer {
       return true;
     };
     const std::size_t successors_before = chunk.successors.size();
-    const bool done = stepper_.expandRange(
-        frontier_, begin, end, expand, reduce_, chunk, worker, [this] { return cancelled(); },
-        [this](const State& state) { return check_liveness_ ? compactGoals(system_.goalsReached(state)) : 0u; }, add,
-        kept);
+    bool done = false;
+    try {
+      done = stepper_.expandRange(
+          frontier_, begin, end, expand, reduce_, chunk, worker, [this] { return cancelled(); },
+          [this](const State& state) { return check_liveness_ ? compactGoals(system_.goalsReached(state)) : 0u; }, add,
+          kept);
+    } catch (const CapacityExceeded&) {
+      // The chunk stays not done (its merge stops the run) and the worker's scratch state is
+      // left behind: the run ends, with the step that needed more room than the world has.
+      // (Its message is found again when the history is replayed: Counterexamples::capacity.)
+      noteCapacity(begin + chunk.states.size(), static_cast<std::uint32_t>(stepping));
+    }
     progress_transitions_.fetch_add(chunk.successors.size() - successors_before, std::memory_order_relaxed);
     progress_expanded_.fetch_add(chunk.states.size(), std::memory_order_relaxed);
     chained_steps_.fetch_add(worker.step.chain.steps, std::memory_order_relaxed);
     return done;
+  }
+
+  // The first step found to outgrow the world, by frontier position (then action): it stops the run.
+  void noteCapacity(std::size_t position, std::uint32_t ordinal) {
+    std::lock_guard lock(capacity_mutex_);
+    if (!capacity_exceeded_.load(std::memory_order_relaxed) || position < capacity_position_ ||
+        (position == capacity_position_ && ordinal < capacity_ordinal_)) {
+      capacity_position_ = position;
+      capacity_ordinal_ = ordinal;
+    }
+    capacity_exceeded_.store(true, std::memory_order_relaxed);
   }
 
   void record(std::size_t property, Slot state, std::uint32_t ordinal) {
@@ -746,6 +776,11 @@ class Explorer {
   std::atomic<bool> worker_failed_{false};  // a helper thread threw (worker_failure_): the others stop
   std::mutex worker_failure_mutex_;
   std::exception_ptr worker_failure_;
+  // A step that outgrew the world (CapacityExceeded): the state's position in the frontier and the action.
+  std::atomic<bool> capacity_exceeded_{false};
+  std::mutex capacity_mutex_;
+  std::size_t capacity_position_ = 0;
+  std::uint32_t capacity_ordinal_ = 0;
 
   std::chrono::steady_clock::time_point start_;
   std::atomic<std::uint64_t> progress_states_{0};

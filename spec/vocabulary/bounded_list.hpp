@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "spec/vocabulary/assert.hpp"
+#include "spec/vocabulary/capacity.hpp"
 
 namespace kcspec {
 
@@ -76,8 +77,9 @@ class BoundedList {
   const_iterator begin() const { return items_.begin(); }
   const_iterator end() const { return items_.begin() + static_cast<std::ptrdiff_t>(size_); }
 
+  // A full list throws CapacityExceeded (capacity.hpp): a history outgrew the world's bound.
   void push_back(const T& value) {
-    KCSPEC_ASSERT(size_ < N);
+    if (size_ >= N) throwCapacityExceeded(kBoundedElements<T>, N);
     if (size_ < items_.size()) {
       items_[size_] = value;
     } else {

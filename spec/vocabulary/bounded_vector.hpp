@@ -11,6 +11,7 @@
 #include <initializer_list>
 
 #include "spec/vocabulary/assert.hpp"
+#include "spec/vocabulary/capacity.hpp"
 
 namespace kcspec {
 
@@ -49,8 +50,9 @@ class BoundedVector {
   constexpr const_iterator begin() const { return items_.data(); }
   constexpr const_iterator end() const { return items_.data() + size_; }
 
+  // A full vector throws CapacityExceeded (capacity.hpp): a history outgrew the world's bound.
   constexpr void push_back(const T& value) {
-    KCSPEC_ASSERT(size_ < N);
+    if (size_ >= N) throwCapacityExceeded(kBoundedElements<T>, N);
     items_[size_++] = value;
   }
   constexpr void pop_back() {

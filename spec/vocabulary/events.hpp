@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "spec/vocabulary/capacity.hpp"
 #include "spec/vocabulary/ids.hpp"
 #include "spec/vocabulary/leader_and_isr.hpp"
 #include "spec/vocabulary/sets.hpp"
@@ -72,5 +73,10 @@ struct ControllerEvent {
   std::array<TopicId, kMaxTopics> topic_ids{};
   friend constexpr bool operator==(const ControllerEvent&, const ControllerEvent&) = default;
 };
+
+// What a controller's queue holds, for CapacityExceeded's message (capacity.hpp).
+template <>
+inline constexpr const char* kBoundedElements<ControllerEvent> =
+    "events queued for one controller (kMaxControllerEvents, spec/vocabulary/events.hpp)";
 
 }  // namespace kcspec

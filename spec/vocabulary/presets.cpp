@@ -107,8 +107,11 @@ bound isr-shrinks 1
 
 // Every perturbation allowed once and no overall bound, all of them in one history if they fit
 // (the topics laid out the other way round from `default`: t with two partitions from the
-// start, u created with one and expanded) — far too many states to explore (≥ 11 million at
-// depth 7); random histories draw on it.
+// start, u created with one and expanded); random histories draw on it. Exhaustively it has
+// infinitely many states: its legacy preferred election lets a history enter the failover loop
+// (docs/spec/rules.md, "Histories that outgrow the model"). Without that kind it is finite but
+// still far too large: at most two perturbations per history keep 1,966,969 states, three more
+// than 63 million (docs/performance.md, "Session 44").
 constexpr std::string_view kEveryPerturbation = R"(# kcspec preset: every-perturbation
 name every-perturbation
 brokers 1 2 3

@@ -7,6 +7,7 @@
 
 #include "spec/vocabulary/bounded_list.hpp"
 #include "spec/vocabulary/broker_set.hpp"
+#include "spec/vocabulary/capacity.hpp"
 #include "spec/vocabulary/ids.hpp"
 #include "spec/vocabulary/leader_and_isr.hpp"
 #include "spec/vocabulary/replica_assignment.hpp"
@@ -112,5 +113,17 @@ struct LeaderAndIsrResponse {
   std::array<TopicId, kMaxTopics> topic_ids{};
   friend constexpr bool operator==(const LeaderAndIsrResponse&, const LeaderAndIsrResponse&) = default;
 };
+
+// What the queues above hold, for CapacityExceeded's message (capacity.hpp).
+template <>
+inline constexpr const char* kBoundedElements<ControlRequest> =
+    "requests queued for one broker (kMaxRequestsPerBroker, spec/vocabulary/requests.hpp)";
+template <>
+inline constexpr const char* kBoundedElements<StopReplicaResponse> =
+    "StopReplica responses on their way back from one broker (kMaxResponsesPerBroker, spec/vocabulary/requests.hpp)";
+template <>
+inline constexpr const char* kBoundedElements<LeaderAndIsrResponse> =
+    "LeaderAndIsr responses on their way back from one broker (kMaxLeaderAndIsrResponsesPerBroker, "
+    "spec/vocabulary/requests.hpp)";
 
 }  // namespace kcspec

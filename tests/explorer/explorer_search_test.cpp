@@ -14,6 +14,8 @@
 #include "proofs/explorer/explorer.hpp"
 #include "proofs/explorer/spec_system.hpp"
 #include "spec/rules/step.hpp"
+#include "spec/vocabulary/capacity.hpp"
+#include "spec/vocabulary/config_text.hpp"
 #include "spec/vocabulary/presets.hpp"
 #include "two_brokers.hpp"  // tests/common/
 
@@ -487,6 +489,63 @@ TEST(ExplorerSearch, APresizedTableIsNotWrittenBeforeTheRunCanStop) {
   EXPECT_NE(WEXITSTATUS(status), 4) << "the presized tables were not counted";
   EXPECT_NE(WEXITSTATUS(status), 5) << "more than " << kMostResidentKiB << " KiB resident: the tables were written";
   EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+}  // namespace
+}  // namespace kcspec::explorer
+
+namespace kcspec::explorer {
+namespace {
+
+// The failover loop of a pending preferred election (docs/spec/rules.md, "Histories that outgrow
+// the model") on one broker: every failover sends broker 1 another StopReplica for the deleted t-0
+// until its responses fill their queue. The search stops there (StopReason::Capacity) instead of
+// stopping the program, and names the history: every step but its last replays, and the last
+// throws CapacityExceeded — the same history for one thread and two.
+Config failoverLoop() {
+  return parseConfig(R"(name failover-loop
+brokers 1
+alive-at-start 1
+delete.topic.enable true
+topic t
+  partition 0 replicas 1
+  exists-at-start true
+bound topic-deletions 1
+bound zk-preferred-elections 1
+)",
+                     "failover-loop");
+}
+
+TEST(ExplorerSearch, AHistoryThatOutgrowsTheWorldStopsTheSearchWithItsPath) {
+  const SpecSystem system(failoverLoop());
+  for (const Reduction reduction : {Reduction::None, Reduction::Por}) {
+    SCOPED_TRACE(reductionName(reduction));
+    std::vector<Action> first_path;
+    for (const unsigned threads : {1u, 2u}) {
+      ExploreOptions options;
+      options.reduction = reduction;
+      const auto result = run(system, threads, options);
+      EXPECT_EQ(result.stop, StopReason::Capacity);
+      EXPECT_FALSE(result.complete());
+      EXPECT_FALSE(result.liveness_checked);
+      ASSERT_TRUE(result.capacity.has_value());
+      EXPECT_NE(result.capacity->what.find("StopReplica responses"), std::string::npos) << result.capacity->what;
+      const std::vector<Action>& path = result.capacity->path;
+      ASSERT_GT(path.size(), 2u);
+      spec::ClusterState state = system.initialStates().at(result.capacity->initial_state);
+      for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+        ASSERT_TRUE(spec::isEnabled(system.config(), state, path[i])) << i;
+        state = spec::next(system.config(), state, path[i]);
+      }
+      ASSERT_TRUE(spec::isEnabled(system.config(), state, path.back()));
+      EXPECT_THROW((void)spec::next(system.config(), state, path.back()), CapacityExceeded);
+      if (first_path.empty()) {
+        first_path = path;
+      } else {
+        EXPECT_EQ(path, first_path);
+      }
+    }
+  }
 }
 
 }  // namespace

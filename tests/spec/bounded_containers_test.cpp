@@ -1,9 +1,13 @@
 // BoundedVector, BoundedList and BrokerSet: the containers every state of the world is built from.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "spec/vocabulary/bounded_list.hpp"
+#include "spec/vocabulary/capacity.hpp"
+#include "spec/vocabulary/events.hpp"
+#include "spec/vocabulary/requests.hpp"
 #include "spec/vocabulary/broker_set.hpp"
 #include "spec/vocabulary/ids.hpp"
 
@@ -28,9 +32,30 @@ TEST(BoundedVector, EqualityIsOrderSensitiveAndIgnoresRemovedSlots) {
   EXPECT_LT((BrokerList{1, 2}), (BrokerList{1, 3}));
 }
 
-TEST(BoundedVectorDeathTest, OverflowStopsTheProgram) {
+// A push onto a full container is a history outgrowing the world (spec/vocabulary/capacity.hpp):
+// CapacityExceeded names what was full and its capacity, and the container is left as it was.
+template <class Container>
+std::string overflowMessage(Container& full) {
+  try {
+    full.push_back(typename Container::value_type{});
+  } catch (const CapacityExceeded& e) {
+    EXPECT_EQ(e.capacity(), Container::capacity);
+    return e.what();
+  }
+  ADD_FAILURE() << "no CapacityExceeded";
+  return "";
+}
+
+TEST(BoundedVector, OverflowThrowsCapacityExceeded) {
   BoundedVector<int, 2> two{1, 2};
-  EXPECT_DEATH(two.push_back(3), "invariant broken");
+  EXPECT_NE(overflowMessage(two).find("more than 2 values"), std::string::npos);
+  EXPECT_EQ(two, (BoundedVector<int, 2>{1, 2}));
+  BoundedVector<LeaderAndIsrResponse, kMaxLeaderAndIsrResponsesPerBroker> responses;
+  for (int i = 0; i < kMaxLeaderAndIsrResponsesPerBroker; ++i) responses.push_back(LeaderAndIsrResponse{});
+  EXPECT_NE(overflowMessage(responses).find("more than 8 LeaderAndIsr responses on their way back from one broker "
+                                            "(kMaxLeaderAndIsrResponsesPerBroker"),
+            std::string::npos);
+  EXPECT_EQ(responses.size(), static_cast<std::size_t>(kMaxLeaderAndIsrResponsesPerBroker));
 }
 
 using Entries = BoundedList<int, 8>;
@@ -102,9 +127,22 @@ TEST(BoundedList, AnElementTakenOffKeepsItsStorageForTheNextPush) {
   EXPECT_EQ(queue, parent);
 }
 
-TEST(BoundedListDeathTest, OverflowStopsTheProgram) {
+TEST(BoundedList, OverflowThrowsCapacityExceeded) {
   BoundedList<int, 2> two{1, 2};
-  EXPECT_DEATH(two.push_back(3), "invariant broken");
+  EXPECT_NE(overflowMessage(two).find("more than 2 values"), std::string::npos);
+  EXPECT_EQ(two, (BoundedList<int, 2>{1, 2}));
+  BoundedList<ControllerEvent, kMaxControllerEvents> events;
+  for (int i = 0; i < kMaxControllerEvents; ++i) events.push_back(ControllerEvent{});
+  EXPECT_NE(overflowMessage(events).find("more than 64 events queued for one controller (kMaxControllerEvents"),
+            std::string::npos);
+  BoundedList<ControlRequest, kMaxRequestsPerBroker> inbox;
+  for (int i = 0; i < kMaxRequestsPerBroker; ++i) inbox.push_back(ControlRequest{});
+  EXPECT_NE(overflowMessage(inbox).find("more than 1024 requests queued for one broker (kMaxRequestsPerBroker"),
+            std::string::npos);
+}
+
+TEST(BoundedListDeathTest, ReadingPastTheEndStopsTheProgram) {
+  BoundedList<int, 2> two{1, 2};
   two.pop_back();
   EXPECT_DEATH((void)two[1], "invariant broken");
 }

@@ -1,0 +1,140 @@
+// A configuration whose histories outgrow the modeled world's bounded queues (docs/spec/rules.md,
+// "Histories that outgrow the model"): kcspec says so, names the history, and exits 2 — it used to
+// stop with "invariant broken: size_ < N" and a core dump, and with no history to look at.
+//
+// - `explore` (spec, reference implementation, both; reduced and not) ends with `complete no (the
+//   model's capacity)`, the message on stderr and the history as a scenario file whose every step
+//   but the last replays, the last being the one that needs more room;
+// - `--json` carries the same as a `capacity` object;
+// - `replay` of that file stops at its last step with FILE:LINE and exits 2 (`--impl` too).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "run_kcspec.hpp"
+
+namespace kcspec::cli_test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kConfig = std::string(KCSPEC_SOURCE_DIR) + "/tests/cli/failover_loop.config";
+constexpr const char* kWhat = "more than 16 StopReplica responses on their way back from one broker (kMaxResponsesPerBroker";
+
+fs::path work(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("kcspec-capacity-" + std::to_string(::getpid())) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// The scenario file the message names (`the history that gets there (N steps): FILE`).
+std::string scenarioNamed(const std::string& err) {
+  const std::string marker = " steps): ";
+  const std::size_t at = err.find(marker);
+  if (at == std::string::npos) return "";
+  const std::size_t begin = at + marker.size();
+  return err.substr(begin, err.find('\n', begin) - begin);
+}
+
+// The line numbers of the scenario's steps (every line after `steps` that is not a comment).
+std::vector<int> stepLines(const std::string& file) {
+  std::ifstream in(file);
+  std::vector<int> lines;
+  bool steps = false;
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (steps && !line.empty() && line[0] != '#') lines.push_back(number);
+    if (line == "steps") steps = true;
+  }
+  return lines;
+}
+
+TEST(Capacity, ExploreNamesTheHistoryAndExits2OnEverySystem) {
+  for (const std::string system : {"spec", "impl", "both"}) {
+    for (const std::string reduction : {"full", "none"}) {
+      SCOPED_TRACE(system + " " + reduction);
+      const fs::path dir = work(system + "-" + reduction);
+      const RunResult run = runKcspec({"explore", "--config", kConfig, "--system", system, "--reduction", reduction,
+                                       "--threads", "2", "--out", (dir / "out").string()},
+                                      dir);
+      EXPECT_EQ(run.status, 2) << run.describe();
+      EXPECT_NE(run.out.find("complete     no (the model's capacity)"), std::string::npos) << run.describe();
+      EXPECT_EQ(run.out.find("incomplete: stopped by"), std::string::npos) << run.describe();
+      EXPECT_NE(run.err.find(kWhat), std::string::npos) << run.describe();
+      EXPECT_EQ(run.err.find("invariant broken"), std::string::npos) << run.describe();
+      const std::string scenario = scenarioNamed(run.err);
+      ASSERT_TRUE(fs::exists(scenario)) << run.describe();
+      const std::string suffix = system == "spec" ? "failover-loop-capacity.scenario"
+                                                  : "failover-loop-" + system + "-capacity.scenario";
+      EXPECT_EQ(fs::path(scenario).filename().string(), suffix);
+      EXPECT_NE(run.err.find("reproduce: kcspec replay " + std::string(system == "spec" ? "" : "--impl ") + scenario),
+                std::string::npos)
+          << run.describe();
+
+      // The history replays through the spec up to its last step, which needs more room.
+      const std::vector<int> lines = stepLines(scenario);
+      ASSERT_GT(lines.size(), 2u);
+      const fs::path replay_dir = dir / "replay";
+      fs::create_directories(replay_dir);
+      const RunResult replay = runKcspec({"replay", scenario}, replay_dir);
+      EXPECT_EQ(replay.status, 2) << replay.describe();
+      EXPECT_NE(replay.out.find("step " + std::to_string(lines.size() - 1) + " ("), std::string::npos)
+          << replay.describe();
+      EXPECT_EQ(replay.out.find("step " + std::to_string(lines.size()) + " ("), std::string::npos)
+          << replay.describe();
+      EXPECT_NE(replay.err.find(scenario + ":" + std::to_string(lines.back()) + ": a step needs more than the modeled "
+                                           "world holds: " + kWhat),
+                std::string::npos)
+          << replay.describe();
+      const RunResult through_impl = runKcspec({"replay", "--impl", scenario}, replay_dir);
+      EXPECT_EQ(through_impl.status, 2) << through_impl.describe();
+      EXPECT_NE(through_impl.err.find(scenario + ": through the reference controller, "), std::string::npos)
+          << through_impl.describe();
+    }
+  }
+}
+
+TEST(Capacity, JsonReportCarriesTheHistory) {
+  const fs::path dir = work("json");
+  const RunResult run =
+      runKcspec({"explore", "--config", kConfig, "--json", "--out", (dir / "out").string()}, dir);
+  EXPECT_EQ(run.status, 2) << run.describe();
+  const nlohmann::json report = nlohmann::json::parse(run.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(report.is_discarded()) << run.describe();
+  EXPECT_EQ(report.at("complete"), false);
+  EXPECT_EQ(report.at("stop"), "the model's capacity");
+  ASSERT_TRUE(report.contains("capacity")) << run.out;
+  EXPECT_NE(report["capacity"].at("what").get<std::string>().find(kWhat), std::string::npos);
+  const std::string scenario = report["capacity"].at("scenario");
+  EXPECT_TRUE(fs::exists(scenario));
+  EXPECT_EQ(report["capacity"].at("steps").get<std::size_t>(), stepLines(scenario).size());
+}
+
+// The same configuration without the legacy preferred election cannot enter the loop: no capacity
+// object, and it completes.
+TEST(Capacity, AFiniteConfigurationHasNoCapacityFinding) {
+  const fs::path dir = work("finite");
+  std::ifstream in(kConfig);
+  std::ofstream finite(dir / "finite.config");
+  for (std::string line; std::getline(in, line);) {
+    finite << (line == "bound zk-preferred-elections 1" ? "bound zk-preferred-elections 0" : line) << '\n';
+  }
+  finite.close();
+  const RunResult run =
+      runKcspec({"explore", "--config", (dir / "finite.config").string(), "--json", "--out", (dir / "out").string()}, dir);
+  EXPECT_NE(run.status, 2) << run.describe();
+  const nlohmann::json report = nlohmann::json::parse(run.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(report.is_discarded()) << run.describe();
+  EXPECT_FALSE(report.contains("capacity"));
+  EXPECT_EQ(report.at("stop"), "complete");
+}
+
+}  // namespace
+}  // namespace kcspec::cli_test
