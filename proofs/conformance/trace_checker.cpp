@@ -9,6 +9,7 @@
 #include "proofs/conformance/given_start.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
+#include "spec/vocabulary/capacity.hpp"
 #include "spec/vocabulary/config_text.hpp"
 #include "spec/vocabulary/observation_json.hpp"
 #include "spec/vocabulary/presets.hpp"
@@ -201,7 +202,11 @@ TraceVerdict checkTrace(const TraceLineSource& next_line, std::string_view file,
       verdict.divergence = TraceDivergence{lines.number, action_text, "/action", std::move(enabled), Json(step.action)};
       return verdict;
     }
-    state = spec::next(*config, state, action);
+    try {
+      state = spec::next(*config, state, action);
+    } catch (const CapacityExceeded& e) {  // the trace outgrows the modeled world (docs/spec/rules.md)
+      throw TextError(file, lines.number, e.what());
+    }
     if (auto divergence = checkObservation(*config, state, step.observation, lines.number, action_text, verdict)) {
       verdict.divergence = std::move(divergence);
       return verdict;

@@ -6,7 +6,8 @@
 //   model's capacity)`, the message on stderr and the history as a scenario file whose every step
 //   but the last replays, the last being the one that needs more room;
 // - `--json` carries the same as a `capacity` object;
-// - `replay` of that file stops at its last step with FILE:LINE and exits 2 (`--impl` too).
+// - `replay` of that file stops at its last step with FILE:LINE and exits 2 (`--impl` too);
+// - `check-trace` of the same history stops at the trace's line of that step and exits 2.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -99,6 +100,42 @@ TEST(Capacity, ExploreNamesTheHistoryAndExits2OnEverySystem) {
           << through_impl.describe();
     }
   }
+}
+
+// A recorded trace of the same history (actions only): check-trace names the trace's line of the
+// step that needs more room, and exits 2.
+TEST(Capacity, CheckTraceNamesTheLineOfTheStep) {
+  const fs::path dir = work("trace");
+  const RunResult run = runKcspec({"explore", "--config", kConfig, "--out", (dir / "out").string()}, dir);
+  ASSERT_EQ(run.status, 2) << run.describe();
+  const std::string scenario = scenarioNamed(run.err);
+  std::ifstream in(scenario);
+  std::string config_text;
+  std::vector<std::string> steps;
+  bool in_steps = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    if (line == "steps") {
+      in_steps = true;
+    } else if (in_steps) {
+      steps.push_back(line);
+    } else {
+      config_text += line + "\n";
+    }
+  }
+  ASSERT_GT(steps.size(), 2u);
+  const fs::path trace = dir / "loop.ndjson";
+  std::ofstream out(trace);
+  out << nlohmann::json{{"kcspec-trace", 1}, {"config", config_text}}.dump() << '\n';
+  for (const std::string& step : steps) out << nlohmann::json{{"action", step}}.dump() << '\n';
+  out.close();
+  const RunResult check = runKcspec({"check-trace", trace.string()}, dir);
+  EXPECT_EQ(check.status, 2) << check.describe();
+  // The header is line 1: the last step is line steps.size() + 1.
+  EXPECT_NE(check.err.find(trace.string() + ":" + std::to_string(steps.size() + 1) +
+                           ": a step needs more than the modeled world holds: " + kWhat),
+            std::string::npos)
+      << check.describe();
 }
 
 TEST(Capacity, JsonReportCarriesTheHistory) {
