@@ -190,6 +190,14 @@ std::string_view counterexampleWord(const Subject& subject) {
   return subject.reduction == "none" ? "shortest counterexample" : "counterexample";
 }
 
+// What a run's output files are named after: the configuration, the system unless the spec, the mutants.
+std::string outputBaseName(const Config& config, const Subject& subject) {
+  std::string base = safeFileName(config.name);
+  if (subject.system != "spec") base += "-" + subject.system;
+  if (!subject.mutants.none()) base += "-" + safeFileName(subject.mutantNames());
+  return base;
+}
+
 // The counterexample as a scenario file (the path; a liveness violation's stuck recovery walk
 // follows as comments), with what it shows in comments after the header.
 template <class S>
@@ -233,10 +241,7 @@ Reported report(const S& system, const Config& config, const Subject& subject, c
                 const std::string& out) {
   Reported r;
   r.property = v.property;
-  std::string base = safeFileName(config.name);
-  if (subject.system != "spec") base += "-" + subject.system;
-  if (!subject.mutants.none()) base += "-" + safeFileName(subject.mutantNames());
-  base += "-" + safeFileName(v.property);
+  const std::string base = outputBaseName(config, subject) + "-" + safeFileName(v.property);
   const std::filesystem::path folder(out);
   r.scenario = (folder / (base + ".scenario")).string();
   writeFileAtomically(r.scenario, scenarioText(config, subject, v));
@@ -604,10 +609,7 @@ std::string writeCapacityScenario(const Config& config, const Subject& subject, 
                                       subject.configuration, subject.system,
                                       subject.mutants.none() ? "" : " --mutant " + subject.mutantNames(),
                                       found.path.size()));
-  std::string base = safeFileName(config.name);
-  if (subject.system != "spec") base += "-" + subject.system;
-  if (!subject.mutants.none()) base += "-" + safeFileName(subject.mutantNames());
-  const std::string file = (std::filesystem::path(out) / (base + "-capacity.scenario")).string();
+  const std::string file = (std::filesystem::path(out) / (outputBaseName(config, subject) + "-capacity.scenario")).string();
   writeFileAtomically(file, text);
   return file;
 }
