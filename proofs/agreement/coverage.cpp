@@ -17,6 +17,7 @@ void Coverage::merge(const Coverage& other) {
   }
   histories += other.histories;
   steps += other.steps;
+  histories_at_capacity += other.histories_at_capacity;
 }
 
 std::vector<std::string> Coverage::unreachedTransitions() const {
@@ -37,7 +38,11 @@ std::vector<std::string> Coverage::unreachedTransitions() const {
 }
 
 std::string Coverage::report() const {
-  std::string out = fmt::format("coverage: {} histories, {} steps\n", histories, steps);
+  std::string out = fmt::format("coverage: {} histories, {} steps{}\n", histories, steps,
+                                histories_at_capacity == 0
+                                    ? ""
+                                    : fmt::format(" ({} ended where a step outgrew the modeled world)",
+                                                  histories_at_capacity));
   out += "actions:\n";
   for (std::size_t i = 0; i < actions.size(); ++i) out += fmt::format("  {:<32} {:>9}\n", kActionNames[i], actions[i]);
   out += "partition transitions (valid):\n";

@@ -23,6 +23,9 @@ struct Coverage {
   std::array<std::array<std::array<std::uint64_t, 2>, 2>, 4> elections{};
   std::uint64_t histories = 0;
   std::uint64_t steps = 0;
+  // Histories that ended where their next step outgrew the modeled world (docs/spec/rules.md,
+  // "Histories that outgrow the model"), compared up to there.
+  std::uint64_t histories_at_capacity = 0;
 
   void merge(const Coverage& other);
   // The valid transitions never taken, e.g. "replica NewReplica -> OfflineReplica".

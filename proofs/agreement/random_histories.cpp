@@ -1,10 +1,12 @@
 #include "proofs/agreement/random_histories.hpp"
 
+#include <optional>
 #include <random>
 
 #include "proofs/agreement/shrink.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/assert.hpp"
+#include "spec/vocabulary/capacity.hpp"
 #include "spec/vocabulary/presets.hpp"
 
 namespace kcspec::agreement {
@@ -137,7 +139,14 @@ std::optional<Counterexample> randomHistory(const Config& config, impl::Mutants 
     if (enabled.empty()) break;
     const Action action = chooseAction(config, state, enabled, random());
     steps.push_back(action);
-    StepOutcome step = stepBoth(config, state, impl, action, coverage);
+    std::optional<StepOutcome> stepped;
+    try {
+      stepped.emplace(stepBoth(config, state, impl, action, coverage));
+    } catch (const CapacityExceeded&) {  // the history goes beyond the model: it ends here
+      if (coverage != nullptr) ++coverage->histories_at_capacity;
+      break;
+    }
+    StepOutcome& step = *stepped;
     if (!step.verdict.ok) return Counterexample{steps, step.verdict};
     state = std::move(step.after);
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -18,6 +19,7 @@
 #include "spec/rules/invariants.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
+#include "spec/vocabulary/capacity.hpp"
 #include "spec/vocabulary/number_text.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
 
@@ -298,7 +300,14 @@ RunOutput runRandomSpec(const Config& config, const std::string& scope, RandomBu
       if (enabled.empty()) break;
       const Action action = chooseAction(config, state, enabled, random());
       spec::RecordingObserver observer;
-      spec::ClusterState after = spec::next(config, state, action, observer);
+      std::optional<spec::ClusterState> stepped;
+      try {
+        stepped.emplace(spec::next(config, state, action, observer));
+      } catch (const CapacityExceeded&) {  // the history goes beyond the model: it ends here
+        ++out.summary.histories_at_capacity;
+        break;
+      }
+      spec::ClusterState& after = *stepped;
       steps.push_back(action);
       ++out.summary.states;
       for (std::string_view id : spec::violatedStepProperties(config, state, after, observer.record)) note(id);
@@ -342,6 +351,7 @@ RunOutput runRandomAgreement(const Config& config, const std::string& scope, Ran
     ++out.summary.histories;
   }
   out.summary.states = coverage.steps;
+  out.summary.histories_at_capacity = coverage.histories_at_capacity;
   if (failure) {
     const Counterexample small = shrink(config, mutants, std::move(*failure));
     const std::string about = fmt::format(
@@ -401,7 +411,11 @@ std::string runFigures(const RunSummary& run) {
                            : "",
                        run.complete ? "" : ", incomplete: " + run.stop);
   }
-  return fmt::format("{} histories, {} steps, {:.1f} s", grouped(run.histories), grouped(run.states), run.seconds);
+  return fmt::format("{} histories, {} steps, {:.1f} s{}", grouped(run.histories), grouped(run.states), run.seconds,
+                     run.histories_at_capacity == 0
+                         ? ""
+                         : fmt::format("; {} ended where a step outgrew the modeled world (docs/spec/rules.md)",
+                                       grouped(run.histories_at_capacity)));
 }
 
 ProveReport prove(const Catalog& catalog, const std::vector<const Theorem*>& selection,
@@ -467,6 +481,7 @@ ProveReport prove(const Catalog& catalog, const std::vector<const Theorem*>& sel
       output.summary.transitions = figures.transitions;
       output.summary.max_depth = figures.max_depth;
       output.summary.histories = figures.histories;
+      output.summary.histories_at_capacity = figures.histories_at_capacity;
       output.summary.seconds = figures.seconds;
       output.summary.complete = figures.complete;
       output.summary.stop = figures.stop;

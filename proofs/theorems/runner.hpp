@@ -55,6 +55,9 @@ struct RunSummary {
   std::uint64_t transitions = 0;  // exhaustive only
   int max_depth = 0;              // exhaustive only
   std::uint64_t histories = 0;    // random only
+  // Random only: histories that ended where their next step outgrew the modeled world (a queue
+  // full: docs/spec/rules.md, "Histories that outgrow the model"), checked up to there.
+  std::uint64_t histories_at_capacity = 0;
   int max_perturbations = 0;      // the scope's: at most this many perturbations in one history
   double seconds = 0;
   bool complete = true;

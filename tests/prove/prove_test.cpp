@@ -358,3 +358,43 @@ TEST(TheoremCatalog, IdsAreUniqueScopesParseAndEveryPropertyAndDeviationHasATheo
 
 }  // namespace
 }  // namespace kcspec::proofs
+
+namespace kcspec::proofs {
+namespace {
+
+// Random histories of a configuration that enters Kafka's failover loop (docs/spec/rules.md,
+// "Histories that outgrow the model"): a history whose next step would overflow a queue of the
+// modeled world ends there, checked up to it and counted, and the run goes on to its other
+// histories — it used to stop the program.
+constexpr std::string_view kFailoverLoop = R"(name failover-loop
+brokers 1
+alive-at-start 1
+delete.topic.enable true
+topic t
+  partition 0 replicas 1
+  exists-at-start true
+bound topic-deletions 1
+bound zk-preferred-elections 1
+)";
+
+TEST(Prove, RandomHistoriesEndWhereTheyOutgrowTheWorld) {
+  Catalog catalog;
+  catalog.scopes.push_back(Scope{"failover-loop", "one broker in the failover loop", "", std::string(kFailoverLoop)});
+  const std::array<std::string_view, 0> none{};
+  proofs::addRandomSafetyTheorems(catalog, "failover-loop", {100, 1000, 1}, none);
+  proofs::addAgreementTheorem(catalog, "failover-loop", {100, 1000, 1});
+  const ProveReport report = prove(catalog, all(catalog), ProveOptions{.threads = 2});
+  ASSERT_EQ(report.runs.size(), 2u);
+  for (const RunSummary& run : report.runs) {
+    SCOPED_TRACE(runTitle(run));
+    EXPECT_TRUE(run.complete);
+    EXPECT_EQ(run.histories, 100u);
+    EXPECT_GT(run.histories_at_capacity, 0u);
+    EXPECT_LE(run.histories_at_capacity, run.histories);
+    EXPECT_NE(runFigures(run).find("ended where a step outgrew the modeled world"), std::string::npos);
+  }
+  for (const TheoremResult& result : report.results) EXPECT_TRUE(outcomeIsSuccess(result.outcome)) << result.theorem->id;
+}
+
+}  // namespace
+}  // namespace kcspec::proofs
