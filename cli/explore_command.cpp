@@ -496,6 +496,26 @@ std::string jsonReport(const Config& config, const Subject& subject, const Explo
   return report.dump() + "\n";
 }
 
+// A history that outgrows the modeled world (explorer::CapacityFinding): its scenario file, whose
+// last step `kcspec replay` stops at with the same message.
+template <class S>
+std::string writeCapacityScenario(const Config& config, const Subject& subject, const explorer::CapacityFinding<S>& found,
+                                  const std::string& out) {
+  Scenario scenario;
+  scenario.config = config;
+  scenario.steps = found.path;
+  std::string text = printScenario(scenario);
+  const std::size_t header_end = text.find('\n') + 1;
+  text.insert(header_end, fmt::format("# found by `kcspec explore {} --system {}{}`: its last step needs more than the "
+                                      "modeled world holds ({} steps)\n",
+                                      subject.configuration, subject.system,
+                                      subject.mutants.none() ? "" : " --mutant " + subject.mutantNames(),
+                                      found.path.size()));
+  const std::string file = (std::filesystem::path(out) / (outputBaseName(config, subject) + "-capacity.scenario")).string();
+  writeFileAtomically(file, text);
+  return file;
+}
+
 template <class S>
 int runSystem(const S& system, const Config& config, const Subject& subject, const ExploreOptions& options,
               Ranks* ranks) {
@@ -592,26 +612,6 @@ int runSystem(const S& system, const Config& config, const Subject& subject, con
   if (result.stop == explorer::StopReason::Capacity) return kExitBadInput;  // a configuration beyond the model
   if (result.stop == explorer::StopReason::Cancelled) return kExitInterrupted;
   return result.complete() ? kExitHolds : kExitIncomplete;
-}
-
-// A history that outgrows the modeled world (explorer::CapacityFinding): its scenario file, whose
-// last step `kcspec replay` stops at with the same message.
-template <class S>
-std::string writeCapacityScenario(const Config& config, const Subject& subject, const explorer::CapacityFinding<S>& found,
-                                  const std::string& out) {
-  Scenario scenario;
-  scenario.config = config;
-  scenario.steps = found.path;
-  std::string text = printScenario(scenario);
-  const std::size_t header_end = text.find('\n') + 1;
-  text.insert(header_end, fmt::format("# found by `kcspec explore {} --system {}{}`: its last step needs more than the "
-                                      "modeled world holds ({} steps)\n",
-                                      subject.configuration, subject.system,
-                                      subject.mutants.none() ? "" : " --mutant " + subject.mutantNames(),
-                                      found.path.size()));
-  const std::string file = (std::filesystem::path(out) / (outputBaseName(config, subject) + "-capacity.scenario")).string();
-  writeFileAtomically(file, text);
-  return file;
 }
 
 int runExplore(const ExploreOptions& options, RunFolder* run_folder, Ranks* ranks) {
