@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "failover_loop.hpp"  // tests/common/
 #include "run_kcspec.hpp"
 
 namespace kcspec::cli_test {
@@ -24,7 +25,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kConfig = std::string(KCSPEC_SOURCE_DIR) + "/tests/cli/failover_loop.config";
 constexpr const char* kWhat = "more than 16 StopReplica responses on their way back from one broker (kMaxResponsesPerBroker";
 
 fs::path work(const std::string& name) {
@@ -32,6 +32,16 @@ fs::path work(const std::string& name) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
+}
+
+// The configuration as a file (tests/common/failover_loop.hpp), as a user gives it.
+const std::string& configFile() {
+  static const std::string file = [] {
+    const fs::path path = work("config") / "failover_loop.config";
+    std::ofstream(path) << test::kFailoverLoopConfig;
+    return path.string();
+  }();
+  return file;
 }
 
 // The scenario file the message names (`the history that gets there (N steps): FILE`).
@@ -62,7 +72,7 @@ TEST(Capacity, ExploreNamesTheHistoryAndExits2OnEverySystem) {
     for (const std::string reduction : {"full", "none"}) {
       SCOPED_TRACE(system + " " + reduction);
       const fs::path dir = work(system + "-" + reduction);
-      const RunResult run = runKcspec({"explore", "--config", kConfig, "--system", system, "--reduction", reduction,
+      const RunResult run = runKcspec({"explore", "--config", configFile(), "--system", system, "--reduction", reduction,
                                        "--threads", "2", "--out", (dir / "out").string()},
                                       dir);
       EXPECT_EQ(run.status, 2) << run.describe();
@@ -106,7 +116,7 @@ TEST(Capacity, ExploreNamesTheHistoryAndExits2OnEverySystem) {
 // step that needs more room, and exits 2.
 TEST(Capacity, CheckTraceNamesTheLineOfTheStep) {
   const fs::path dir = work("trace");
-  const RunResult run = runKcspec({"explore", "--config", kConfig, "--out", (dir / "out").string()}, dir);
+  const RunResult run = runKcspec({"explore", "--config", configFile(), "--out", (dir / "out").string()}, dir);
   ASSERT_EQ(run.status, 2) << run.describe();
   const std::string scenario = scenarioNamed(run.err);
   std::ifstream in(scenario);
@@ -141,7 +151,7 @@ TEST(Capacity, CheckTraceNamesTheLineOfTheStep) {
 TEST(Capacity, JsonReportCarriesTheHistory) {
   const fs::path dir = work("json");
   const RunResult run =
-      runKcspec({"explore", "--config", kConfig, "--json", "--out", (dir / "out").string()}, dir);
+      runKcspec({"explore", "--config", configFile(), "--json", "--out", (dir / "out").string()}, dir);
   EXPECT_EQ(run.status, 2) << run.describe();
   const nlohmann::json report = nlohmann::json::parse(run.out, nullptr, /*allow_exceptions=*/false);
   ASSERT_FALSE(report.is_discarded()) << run.describe();
@@ -158,7 +168,7 @@ TEST(Capacity, JsonReportCarriesTheHistory) {
 // object, and it completes.
 TEST(Capacity, AFiniteConfigurationHasNoCapacityFinding) {
   const fs::path dir = work("finite");
-  std::ifstream in(kConfig);
+  std::ifstream in(configFile());
   std::ofstream finite(dir / "finite.config");
   for (std::string line; std::getline(in, line);) {
     finite << (line == "bound zk-preferred-elections 1" ? "bound zk-preferred-elections 0" : line) << '\n';

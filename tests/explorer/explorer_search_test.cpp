@@ -17,6 +17,7 @@
 #include "spec/vocabulary/capacity.hpp"
 #include "spec/vocabulary/config_text.hpp"
 #include "spec/vocabulary/presets.hpp"
+#include "failover_loop.hpp"  // tests/common/
 #include "two_brokers.hpp"  // tests/common/
 
 namespace kcspec::explorer {
@@ -502,19 +503,7 @@ namespace {
 // until its responses fill their queue. The search stops there (StopReason::Capacity) instead of
 // stopping the program, and names the history: every step but its last replays, and the last
 // throws CapacityExceeded — the same history for one thread and two.
-Config failoverLoop() {
-  return parseConfig(R"(name failover-loop
-brokers 1
-alive-at-start 1
-delete.topic.enable true
-topic t
-  partition 0 replicas 1
-  exists-at-start true
-bound topic-deletions 1
-bound zk-preferred-elections 1
-)",
-                     "failover-loop");
-}
+Config failoverLoop() { return parseConfig(test::kFailoverLoopConfig, "failover-loop"); }
 
 TEST(ExplorerSearch, AHistoryThatOutgrowsTheWorldStopsTheSearchWithItsPath) {
   const SpecSystem system(failoverLoop());

@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 
+#include "failover_loop.hpp"  // tests/common/
 #include "proofs/agreement/random_histories.hpp"
 #include "docs/generator/spec_pages.hpp"
 #include "docs/generator/proofs_page.hpp"
@@ -366,20 +367,10 @@ namespace {
 // "Histories that outgrow the model"): a history whose next step would overflow a queue of the
 // modeled world ends there, checked up to it and counted, and the run goes on to its other
 // histories — it used to stop the program.
-constexpr std::string_view kFailoverLoop = R"(name failover-loop
-brokers 1
-alive-at-start 1
-delete.topic.enable true
-topic t
-  partition 0 replicas 1
-  exists-at-start true
-bound topic-deletions 1
-bound zk-preferred-elections 1
-)";
 
 TEST(Prove, RandomHistoriesEndWhereTheyOutgrowTheWorld) {
   Catalog catalog;
-  catalog.scopes.push_back(Scope{"failover-loop", "one broker in the failover loop", "", std::string(kFailoverLoop)});
+  catalog.scopes.push_back(Scope{"failover-loop", "one broker in the failover loop", "", std::string(test::kFailoverLoopConfig)});
   const std::array<std::string_view, 0> none{};
   proofs::addRandomSafetyTheorems(catalog, "failover-loop", {100, 1000, 1}, none);
   proofs::addAgreementTheorem(catalog, "failover-loop", {100, 1000, 1});
