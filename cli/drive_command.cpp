@@ -8,7 +8,10 @@
 // the configuration; 1: a finding (mismatch, refusal, error, timeout, exit, malformed output),
 // printed with its history and written as a scenario file; 2: bad input (flags, configuration, a
 // scenario whose given world breaks a rule or whose step the spec does not enable, a command that
-// cannot be started, a SUT that cannot start from a given world); 3: exhaustive mode stopped at
+// cannot be started, a SUT that cannot start from a given world, a configuration whose exhaustive
+// graph has a step that outgrows the modeled world — printed with its history and written as a
+// scenario file, before any transition is checked in the SUT; random histories just end before
+// such a step, counted); 3: exhaustive mode stopped at
 // --steps or --max-states before the configuration's last state, every observation agreeing so
 // far; 130: interrupted (SIGINT,
 // SIGTERM, SIGHUP) before a finding — the partial report is printed first (a finding found before
@@ -41,6 +44,7 @@
 #include "spec/vocabulary/config_text.hpp"
 #include "spec/vocabulary/presets.hpp"
 #include "spec/rules/step.hpp"
+#include "spec/vocabulary/capacity.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
 #include "spec/vocabulary/text_error.hpp"
 
@@ -97,7 +101,11 @@ Scenario loadScenario(const DriveCommandOptions& o) {
                         fmt::format("action not enabled in this state: {} (the spec does not take this history)",
                                     printAction(scenario.config, scenario.steps[i])));
       }
-      state = spec::next(scenario.config, state, scenario.steps[i]);
+      try {
+        state = spec::next(scenario.config, state, scenario.steps[i]);
+      } catch (const CapacityExceeded& e) {  // beyond the modeled world (docs/spec/rules.md)
+        throw TextError(o.scenario_file, scenario.step_lines[i], e.what());
+      }
     }
   }
   return scenario;
@@ -137,6 +145,21 @@ std::string scenarioText(const Config& config, const std::optional<Given>& given
   std::string comments = fmt::format("# kcspec drive finding ({}): {}\n# reproduce: {}\n",
                                      conformance::findingKindName(finding.failure.kind), finding.failure.message, reproduce);
   return text.insert(header_end, comments);
+}
+
+// Exhaustive mode's history that outgrows the modeled world, as a scenario file whose last step
+// `kcspec replay` stops at with the same message.
+std::string capacityScenarioText(const Config& config, const std::optional<Given>& given,
+                                 const conformance::CapacityStop& stop) {
+  Scenario scenario;
+  scenario.config = config;
+  scenario.given = given;
+  scenario.steps = stop.history;
+  std::string text = printScenario(scenario);
+  const std::size_t header_end = text.find('\n') + 1;
+  return text.insert(header_end, fmt::format("# kcspec drive: the last step needs more than the modeled world holds "
+                                             "({} steps): {}\n",
+                                             stop.history.size(), stop.what));
 }
 
 // Raised by the first Ctrl-C (conformance::setInterruptFlag): the run stops at its next step.
@@ -249,6 +272,11 @@ int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
 
   std::string scenario_path;
   std::string reproduce;
+  if (report.capacity && !o.out.empty()) {
+    writeFileAtomically(o.out, capacityScenarioText(config, given, *report.capacity));
+    scenario_path = o.out;
+    reproduce = "kcspec replay " + shellWord(scenario_path);
+  }
   if (report.finding) {
     reproduce = reproduceCommand(o, steps, *report.finding);
     if (!o.out.empty()) {
@@ -272,7 +300,22 @@ int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
     out["sut_steps"] = report.totals.sut_steps;
     out["complete"] = report.complete;
     out["interrupted"] = report.interrupted;
-    out["verdict"] = report.finding ? "finding" : report.interrupted ? "interrupted" : "conform";
+    if (!exhaustive && !replay) out["histories_at_capacity"] = report.totals.histories_at_capacity;
+    out["verdict"] = report.finding    ? "finding"
+                     : report.capacity ? "capacity"
+                     : report.interrupted ? "interrupted"
+                                          : "conform";
+    if (report.capacity) {
+      nlohmann::ordered_json history = nlohmann::ordered_json::array();
+      for (const Action& a : report.capacity->history) history.push_back(printAction(config, a));
+      out["capacity"] = {{"what", report.capacity->what},
+                         {"steps", report.capacity->history.size()},
+                         {"history", std::move(history)},
+                         {"scenario", scenario_path.empty() ? nlohmann::ordered_json(nullptr)
+                                                            : nlohmann::ordered_json(scenario_path)},
+                         {"reproduce", reproduce.empty() ? nlohmann::ordered_json(nullptr)
+                                                         : nlohmann::ordered_json(reproduce)}};
+    }
     if (report.finding) {
       const conformance::Finding& f = *report.finding;
       nlohmann::ordered_json finding;
@@ -295,6 +338,7 @@ int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
     }
     fmt::print("{}\n", out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
     return report.finding ? kExitViolation
+           : report.capacity  ? kExitBadInput
            : report.interrupted ? kExitInterrupted
            : exhaustive && !report.complete ? kExitIncomplete
                                             : kExitHolds;
@@ -308,13 +352,31 @@ int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
     fmt::print("drive: exhaustive, configuration {}{}, depth {}: {} states, {} transitions checked, {} SUT steps{}\n",
                config.name, from, steps, report.totals.states, report.totals.transitions, report.totals.sut_steps,
                report.finding        ? ""
+               : report.capacity     ? " (stopped: the model's capacity)"
                : report.interrupted  ? " (interrupted)"
                : report.complete     ? " (complete)"
                                      : " (bounded: depth or --max-states reached)");
   } else {
-    fmt::print("drive: random, configuration {}{}, seed {}: {} histories of at most {} steps, {} SUT steps{}\n",
+    fmt::print("drive: random, configuration {}{}, seed {}: {} histories of at most {} steps, {} SUT steps{}{}\n",
                config.name, from, o.seed, report.totals.histories, steps, report.totals.sut_steps,
-               report.interrupted && !report.finding ? fmt::format(" (interrupted: {} asked for)", o.histories) : "");
+               report.interrupted && !report.finding ? fmt::format(" (interrupted: {} asked for)", o.histories) : "",
+               report.totals.histories_at_capacity == 0
+                   ? ""
+                   : fmt::format("; {} ended where a step outgrew the modeled world (docs/spec/rules.md)",
+                                 report.totals.histories_at_capacity));
+  }
+  if (report.capacity) {
+    const conformance::CapacityStop& stop = *report.capacity;
+    fmt::print("beyond the model: {}\n", stop.what);
+    fmt::print("history ({} step{}, a shortest; its last step is not sent to the SUT):\n", stop.history.size(),
+               stop.history.size() == 1 ? "" : "s");
+    for (std::size_t i = 0; i < stop.history.size(); ++i) {
+      fmt::print("  {:>3}. {}\n", i + 1, printAction(config, stop.history[i]));
+    }
+    if (!scenario_path.empty()) fmt::print("scenario: {}\nreproduce: {}\n", scenario_path, reproduce);
+    fmt::print("the configuration is beyond what kcspec can model (docs/spec/rules.md, \"Histories that outgrow the "
+               "model\"); no transition was checked in the SUT (exit 2)\n");
+    return kExitBadInput;
   }
   if (!report.finding && report.interrupted) {
     fmt::print("interrupted: no finding so far; the SUT's observation equalled the spec's in every step taken\n");

@@ -43,6 +43,7 @@
 #include "proofs/explorer/spec_system.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
+#include "spec/vocabulary/capacity.hpp"
 #include "spec/vocabulary/number_text.hpp"
 #include "spec/vocabulary/config_text.hpp"
 #include "spec/vocabulary/observation_text.hpp"
@@ -231,7 +232,11 @@ std::size_t specEnabledPrefix(const Config& config, const std::vector<Action>& a
   spec::ClusterState state = spec::initialState(config);
   for (std::size_t i = 0; i < actions.size(); ++i) {
     if (!spec::isEnabled(config, state, actions[i])) return i;
-    state = spec::next(config, state, actions[i]);
+    try {
+      state = spec::next(config, state, actions[i]);
+    } catch (const CapacityExceeded&) {  // beyond the modeled world: the prefix ends before it
+      return i;
+    }
   }
   return actions.size();
 }

@@ -31,7 +31,9 @@
 #include "impl/zookeeper/real_zk_store.hpp"
 #include "impl/zookeeper/zk_data.hpp"
 #include "spec/vocabulary/action_text.hpp"
+#include "spec/vocabulary/capacity.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
+#include "spec/vocabulary/text_error.hpp"
 
 namespace kcspec::cli {
 namespace {
@@ -197,7 +199,12 @@ int runController(const RunControllerOptions& options) {
                    printAction(scenario.config, action));
         return 1;
       }
-      cluster.apply(action);
+      try {
+        cluster.apply(action);
+      } catch (const CapacityExceeded& e) {  // beyond the modeled world (docs/spec/rules.md): bad input
+        printer.flush();
+        throw TextError(options.scenario, scenario.step_lines[i], e.what());
+      }
       printer.flush();
       reportServerEvents(cluster, zk);
     }

@@ -1,7 +1,8 @@
 // `kcspec sut [--mutant NAME]…`: the reference controller (impl/, optionally with mutants) as a
 // system under test speaking the driver protocol (docs/driver-protocol.md) on stdin/stdout:
 // `kcspec drive -- kcspec sut` must pass, `kcspec drive -- kcspec sut --mutant M3` must fail.
-// Every request gets exactly one reply; bad requests get error replies, never an exit. It exits 0
+// Every request gets exactly one reply; bad requests get error replies, never an exit (a step that
+// outgrows the modeled world, too: `internal`, and no step until a reset). It exits 0
 // after quit or at the end of its input. It speaks protocols 1 to 6: after an init for protocol
 // 2, `given` loads a world as the controller's current state (impl::ImplCluster(config, world));
 // a configuration that names inter.broker.protocol.version needs an init for protocol 3; its
@@ -22,6 +23,7 @@
 #include "impl/mutants.hpp"
 #include "proofs/conformance/driver_protocol.hpp"
 #include "spec/vocabulary/broker_ibp.hpp"
+#include "spec/vocabulary/capacity.hpp"
 #include "spec/vocabulary/topic_ids.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/config_text.hpp"
@@ -121,6 +123,9 @@ int runSut(impl::Mutants mutants) {
   std::unique_ptr<Config> config;  // stable address: the cluster refers to it
   std::optional<impl::ImplCluster> cluster;
   int protocol = 0;  // of the last successful init
+  // A step threw CapacityExceeded: the cluster is half-stepped and takes no step until a reset,
+  // given or init replaces it.
+  bool outgrown = false;
   while (std::optional<InputLine> line = readLine(conformance::kDefaultMaxLineBytes)) {
     if (line->too_long) {
       send(errorReply(0, ErrorCode::BadMessage,
@@ -158,6 +163,7 @@ int runSut(impl::Mutants mutants) {
         cluster.reset();
         config = std::move(parsed_config);
         cluster.emplace(*config, mutants);
+        outgrown = false;
       } catch (const TextError& e) {
         send(errorReply(init->id, ErrorCode::BadConfig, e.what()));
         continue;
@@ -182,10 +188,15 @@ int runSut(impl::Mutants mutants) {
         continue;
       }
       cluster.emplace(*config, given->observation, mutants);
+      outgrown = false;
       send(observationReply(ReplyType::GivenOk, given->id, *cluster, protocol));
     } else if (const auto* step = std::get_if<conformance::StepRequest>(&request)) {
       if (!cluster) {
         send(errorReply(step->id, ErrorCode::NotInitialized, "step before init"));
+        continue;
+      }
+      if (outgrown) {
+        send(errorReply(step->id, ErrorCode::Internal, "an earlier step outgrew the modeled world; reset to go on"));
         continue;
       }
       Action action;
@@ -205,7 +216,14 @@ int runSut(impl::Mutants mutants) {
         send(errorReply(step->id, ErrorCode::NotEnabled, fmt::format("{} is not enabled", step->action_text)));
         continue;
       }
-      cluster->apply(action);
+      try {
+        cluster->apply(action);
+      } catch (const CapacityExceeded& e) {  // beyond the model (docs/spec/rules.md): the state is half-stepped
+        outgrown = true;
+        send(errorReply(step->id, ErrorCode::Internal,
+                        fmt::format("{} outgrows the modeled world: {}; reset to go on", step->action_text, e.what())));
+        continue;
+      }
       send(observationReply(ReplyType::StepOk, step->id, *cluster, protocol));
     } else if (const auto* reset = std::get_if<conformance::ResetRequest>(&request)) {
       if (!cluster) {
@@ -213,6 +231,7 @@ int runSut(impl::Mutants mutants) {
         continue;
       }
       cluster.emplace(*config, mutants);
+      outgrown = false;
       send(observationReply(ReplyType::ResetOk, reset->id, *cluster, protocol));
     } else {
       const auto& quit = std::get<conformance::QuitRequest>(request);

@@ -11,6 +11,7 @@
 
 #include "proofs/agreement/shrink.hpp"
 #include "proofs/explorer/state_codec.hpp"
+#include "spec/vocabulary/capacity.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/observation_text.hpp"
@@ -161,8 +162,13 @@ DriveReport driveRandom(const Config& config, SutSession& sut, const DriveOption
       random = splitmix(random);
       const std::size_t pick = options.choose ? options.choose(state, enabled, random) : random % enabled.size();
       const Action& action = enabled[pick];
+      try {
+        state = spec::next(config, state, action);
+      } catch (const CapacityExceeded&) {  // the history goes beyond the model: it ends here, unsent
+        ++report.totals.histories_at_capacity;
+        break;
+      }
       history.push_back(action);
-      state = spec::next(config, state, action);
       ++report.totals.sut_steps;
       SutResult got = sut.step(action);
       if (auto* f = std::get_if<SutFailure>(&got)) {
@@ -242,7 +248,15 @@ Graph specGraph(const Config& config, const SutSession& sut, const DriveOptions&
         continue;
       }
       for (const Action& action : enabled) {
-        spec::ClusterState successor = spec::next(config, state, action);
+        spec::ClusterState successor;
+        try {
+          successor = spec::next(config, state, action);
+        } catch (const CapacityExceeded& e) {  // beyond the model: the run stops with the history
+          std::vector<Action> history = graph.pathTo(i);
+          history.push_back(action);
+          report.capacity = CapacityStop{e.what(), std::move(history)};
+          return graph;
+        }
         const std::uint64_t fingerprint = explorer::fingerprintWorld(successor.world, successor.budget);
         std::int64_t target = -1;
         if (const auto it = index.find(fingerprint); it != index.end()) {
@@ -282,6 +296,7 @@ DriveReport driveExhaustive(const Config& config, SutSession& sut, const DriveOp
     return report;
   }
   Graph graph = specGraph(config, sut, options, report, clock);
+  if (report.capacity) return report;
 
   std::size_t next_source = 0;  // nodes before it have no unchecked edges
   while (true) {
@@ -363,7 +378,11 @@ ReplayOutcome replayHistory(const Config& config, SutSession& sut, const std::ve
   std::vector<spec::ClusterState> states{startingState(config, sut)};
   for (const Action& action : history) {
     if (!spec::isEnabled(config, states.back(), action)) return ReplayOutcome{ReplayOutcome::Kind::NotApplicable, {}, 0};
-    states.push_back(spec::next(config, states.back(), action));
+    try {
+      states.push_back(spec::next(config, states.back(), action));
+    } catch (const CapacityExceeded&) {  // beyond the model (a shrinking candidate may get there)
+      return ReplayOutcome{ReplayOutcome::Kind::NotApplicable, {}, 0};
+    }
   }
   SutResult start = sut.begin(fresh);
   if (auto* f = std::get_if<SutFailure>(&start)) return ReplayOutcome{ReplayOutcome::Kind::Failed, *f, 0};

@@ -42,6 +42,9 @@ struct DriveProgress {
   std::uint64_t transitions = 0;  // exhaustive: transitions checked so far
   int depth = 0;                  // exhaustive: the level being expanded
   std::uint64_t sut_steps = 0;    // steps sent to the SUT so far
+  // random: histories that ended before a step that outgrew the modeled world (CapacityExceeded,
+  // docs/spec/rules.md "Histories that outgrow the model"): the step is not sent
+  std::uint64_t histories_at_capacity = 0;
   // random, once a history failed: its shrinking (reported when it starts, then now and then)
   bool shrinking = false;
   std::size_t found_length = 0;      // the failing history's length as found
@@ -77,11 +80,19 @@ struct Finding {
   bool shrink_interrupted = false;    // random mode: Ctrl-C stopped the shrinking (the history still fails)
 };
 
+// Exhaustive mode: a step of the spec's graph outgrew the modeled world (CapacityExceeded). The
+// run stops there, before any SUT step is checked: the configuration is beyond what the model holds.
+struct CapacityStop {
+  std::string what;             // CapacityExceeded::what()
+  std::vector<Action> history;  // a shortest history whose last action throws it
+};
+
 struct DriveReport {
   DriveProgress totals;
   bool complete = false;              // exhaustive: every reachable state within the bounds was covered
   bool interrupted = false;           // DriveOptions::cancel stopped the run early
   std::optional<Finding> finding;
+  std::optional<CapacityStop> capacity;  // exhaustive (CapacityStop); never with a finding
 };
 
 DriveReport drive(const Config& config, SutSession& sut, const DriveOptions& options);
@@ -95,7 +106,8 @@ DriveReport driveHistory(const Config& config, SutSession& sut, const std::vecto
 std::uint64_t historySeed(std::uint64_t seed, int history);
 
 // How a replay of a fixed history went: it passed, it failed, or the spec does not enable one of
-// its actions (the history does not apply; the SUT was not asked).
+// its actions or one of its steps outgrows the modeled world (the history does not apply; the SUT
+// was not asked).
 struct ReplayOutcome {
   enum class Kind : std::uint8_t { Passed, Failed, NotApplicable } kind = Kind::Passed;
   std::optional<SutFailure> failure;

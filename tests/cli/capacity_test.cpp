@@ -7,13 +7,16 @@
 //   but the last replays, the last being the one that needs more room;
 // - `--json` carries the same as a `capacity` object;
 // - `replay` of that file stops at its last step with FILE:LINE and exits 2 (`--impl` too);
-// - `check-trace` of the same history stops at the trace's line of that step and exits 2.
+// - `check-trace` of the same history stops at the trace's line of that step and exits 2;
+// - `drive --mode exhaustive` stops with the history (exit 2), random `drive` histories end before
+//   the step, counted; `sut` answers the step `internal` and takes none until a reset.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -181,6 +184,128 @@ TEST(Capacity, AFiniteConfigurationHasNoCapacityFinding) {
   ASSERT_FALSE(report.is_discarded()) << run.describe();
   EXPECT_FALSE(report.contains("capacity"));
   EXPECT_EQ(report.at("stop"), "complete");
+}
+
+// The steps of a scenario file, as text (the lines after `steps` that are not comments).
+std::vector<std::string> stepTexts(const std::string& file) {
+  std::ifstream in(file);
+  std::vector<std::string> texts;
+  bool steps = false;
+  for (std::string line; std::getline(in, line);) {
+    if (steps && !line.empty() && line[0] != '#') texts.push_back(line);
+    if (line == "steps") steps = true;
+  }
+  return texts;
+}
+
+// `drive --mode exhaustive` builds the spec's graph before it checks a transition in the SUT: a
+// step of it that needs more room stops the run there, with a shortest history written as a
+// scenario that `replay` (and `drive --mode replay`) stop at on its last step, exit 2.
+TEST(Capacity, DriveExhaustiveNamesTheHistoryAndExits2) {
+  const fs::path dir = work("drive-exhaustive");
+  const std::string scenario = (dir / "beyond.scenario").string();
+  const RunResult run = runKcspec({"drive", "--mode", "exhaustive", "--steps", "200", "--max-states", "100000", "--config",
+                                   configFile(), "--out", scenario, "--quiet", "--", KCSPEC_EXE, "sut"},
+                                  dir);
+  EXPECT_EQ(run.status, 2) << run.describe();
+  EXPECT_NE(run.out.find("(stopped: the model's capacity)"), std::string::npos) << run.describe();
+  EXPECT_NE(run.out.find("beyond the model: a step needs more than the modeled world holds: " + std::string(kWhat)),
+            std::string::npos)
+      << run.describe();
+  EXPECT_NE(run.out.find("reproduce: kcspec replay " + scenario), std::string::npos) << run.describe();
+  EXPECT_EQ(run.out.find("FINDING"), std::string::npos) << run.describe();
+  const std::vector<int> lines = stepLines(scenario);
+  ASSERT_GT(lines.size(), 2u) << run.describe();
+  EXPECT_NE(run.out.find("history (" + std::to_string(lines.size()) + " steps, a shortest"), std::string::npos)
+      << run.describe();
+  const std::string at_last_step = scenario + ":" + std::to_string(lines.back()) + ": a step needs more than the "
+                                                                                  "modeled world holds: " + kWhat;
+  const RunResult replay = runKcspec({"replay", scenario}, dir / "replay");
+  EXPECT_EQ(replay.status, 2) << replay.describe();
+  EXPECT_NE(replay.err.find(at_last_step), std::string::npos) << replay.describe();
+  const RunResult drive_replay =
+      runKcspec({"drive", "--mode", "replay", "--scenario", scenario, "--quiet", "--", KCSPEC_EXE, "sut"},
+                dir / "drive-replay");
+  EXPECT_EQ(drive_replay.status, 2) << drive_replay.describe();
+  EXPECT_NE(drive_replay.err.find(at_last_step), std::string::npos) << drive_replay.describe();
+
+  const RunResult json = runKcspec({"drive", "--mode", "exhaustive", "--steps", "200", "--max-states", "100000",
+                                    "--config", configFile(), "--out", scenario, "--quiet", "--json", "--", KCSPEC_EXE,
+                                    "sut"},
+                                   dir / "json");
+  EXPECT_EQ(json.status, 2) << json.describe();
+  const nlohmann::json report = nlohmann::json::parse(json.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(report.is_discarded()) << json.describe();
+  EXPECT_EQ(report.at("verdict"), "capacity");
+  EXPECT_EQ(report["capacity"].at("steps").get<std::size_t>(), lines.size());
+  EXPECT_EQ(report["capacity"].at("history").size(), lines.size());
+  EXPECT_EQ(report["capacity"].at("scenario"), scenario);
+}
+
+// Random histories end before a step that needs more room (it is not sent to the SUT), are
+// counted, and the run goes on: the reference controller conforms, exit 0. (Seed 1's eight
+// uniform histories: two of them get there, each some hundreds of steps long.)
+TEST(Capacity, DriveRandomHistoriesEndBeforeTheStepAndAreCounted) {
+  const fs::path dir = work("drive-random");
+  const RunResult run = runKcspec({"drive", "--steps", "1000", "--histories", "8", "--uniform", "--config",
+                                   configFile(), "--quiet", "--json", "--", KCSPEC_EXE, "sut"},
+                                  dir);
+  EXPECT_EQ(run.status, 0) << run.describe();
+  const nlohmann::json report = nlohmann::json::parse(run.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(report.is_discarded()) << run.describe();
+  EXPECT_EQ(report.at("verdict"), "conform");
+  EXPECT_EQ(report.at("histories"), 8);
+  const std::uint64_t at_capacity = report.at("histories_at_capacity").get<std::uint64_t>();
+  EXPECT_GT(at_capacity, 0u) << run.out;
+  EXPECT_LT(at_capacity, 8u) << run.out;
+  const RunResult text = runKcspec({"drive", "--steps", "1000", "--histories", "8", "--uniform", "--config",
+                                    configFile(), "--quiet", "--", KCSPEC_EXE, "sut"},
+                                   dir / "text");
+  EXPECT_EQ(text.status, 0) << text.describe();
+  EXPECT_NE(text.out.find("; " + std::to_string(at_capacity) + " ended where a step outgrew the modeled world"),
+            std::string::npos)
+      << text.describe();
+}
+
+// `kcspec sut` sent the step that needs more room (another driver may send it) answers `internal`
+// naming what was full, refuses further steps until a reset, and goes on after it.
+TEST(Capacity, SutAnswersInternalAndTakesNoStepUntilAReset) {
+  const fs::path dir = work("sut");
+  const std::string scenario = (dir / "beyond.scenario").string();
+  const RunResult found = runKcspec({"explore", "--config", configFile(), "--out", dir.string()}, dir / "explore");
+  ASSERT_EQ(found.status, 2) << found.describe();
+  const std::vector<std::string> steps = stepTexts(scenarioNamed(found.err));
+  ASSERT_GT(steps.size(), 2u) << found.describe();
+  const fs::path requests = dir / "requests.ndjson";
+  {
+    std::ofstream out(requests);
+    int id = 1;
+    out << nlohmann::json{{"type", "init"}, {"id", id++}, {"protocol", 1}, {"config", std::string(test::kFailoverLoopConfig)}}
+               .dump()
+        << '\n';
+    for (const std::string& step : steps) out << nlohmann::json{{"type", "step"}, {"id", id++}, {"action", step}}.dump() << '\n';
+    out << nlohmann::json{{"type", "step"}, {"id", id++}, {"action", "deliver-request 1"}}.dump() << '\n';
+    out << nlohmann::json{{"type", "reset"}, {"id", id++}}.dump() << '\n';
+    out << nlohmann::json{{"type", "step"}, {"id", id++}, {"action", steps.front()}}.dump() << '\n';
+    out << nlohmann::json{{"type", "quit"}, {"id", id++}}.dump() << '\n';
+  }
+  const RunResult run = runKcspec({"sut"}, dir / "run", 300000, requests);
+  EXPECT_EQ(run.status, 0) << run.describe();
+  std::vector<nlohmann::json> replies;
+  std::istringstream lines(run.out);
+  for (std::string line; std::getline(lines, line);) replies.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(replies.size(), steps.size() + 5) << run.describe();
+  for (std::size_t i = 1; i < steps.size(); ++i) EXPECT_EQ(replies[i].at("type"), "step_ok") << i;
+  const nlohmann::json& beyond = replies[steps.size()];
+  EXPECT_EQ(beyond.at("type"), "error");
+  EXPECT_EQ(beyond.at("code"), "internal");
+  EXPECT_NE(beyond.at("message").get<std::string>().find(kWhat), std::string::npos) << beyond;
+  const nlohmann::json& after = replies[steps.size() + 1];
+  EXPECT_EQ(after.at("type"), "error");
+  EXPECT_NE(after.at("message").get<std::string>().find("reset to go on"), std::string::npos) << after;
+  EXPECT_EQ(replies[steps.size() + 2].at("type"), "reset_ok");
+  EXPECT_EQ(replies[steps.size() + 3].at("type"), "step_ok");
+  EXPECT_EQ(replies[steps.size() + 4].at("type"), "quit_ok");
 }
 
 }  // namespace
