@@ -19,6 +19,8 @@
 #include "spec/rules/invariants.hpp"
 #include "spec/vocabulary/presets.hpp"
 #include "thread_ranks.hpp"  // tests/distributed/
+#include "failover_loop.hpp"  // tests/common/
+#include "spec/vocabulary/config_text.hpp"
 #include "two_brokers.hpp"  // tests/common/
 
 namespace kcspec::explorer::distributed {
@@ -207,6 +209,38 @@ TEST(DistributedSearch, CancellationOnOneRankStopsThemAll) {
         return exploreDistributed(system, o, comm);
       });
   for (const ExploreResult<SpecSystem>& result : results) EXPECT_EQ(result.stop, StopReason::Cancelled);
+}
+
+// A configuration whose histories outgrow the modeled world (tests/common/failover_loop.hpp): every
+// rank stops at the model's capacity, and rank 0 has a history whose last step throws it — as
+// long as the one-process search's — that replays up to that step.
+TEST(DistributedSearch, AHistoryThatOutgrowsTheWorldStopsEveryRankWithItsPath) {
+  const SpecSystem system(parseConfig(std::string(kcspec::test::kFailoverLoopConfig), "failover-loop"),
+                          SpecSystem::Symmetry::Reduced);
+  const ExploreResult<SpecSystem> one = explore(system, options(2, Reduction::Por));
+  ASSERT_EQ(one.stop, StopReason::Capacity);
+  ASSERT_TRUE(one.capacity.has_value());
+  for (int ranks = 1; ranks <= 3; ++ranks) {
+    SCOPED_TRACE(::testing::Message() << ranks << " ranks");
+    const std::vector<ExploreResult<SpecSystem>> results = test::onThreadRanks<ExploreResult<SpecSystem>>(
+        ranks, [&](Communicator& comm) { return exploreDistributed(system, options(2, Reduction::Por), comm); });
+    for (const ExploreResult<SpecSystem>& result : results) {
+      EXPECT_EQ(result.stop, StopReason::Capacity);
+      EXPECT_FALSE(result.liveness_checked);
+    }
+    for (std::size_t r = 1; r < results.size(); ++r) EXPECT_FALSE(results[r].capacity.has_value());
+    ASSERT_TRUE(results.front().capacity.has_value());
+    const CapacityFinding<SpecSystem>& found = *results.front().capacity;
+    EXPECT_EQ(found.what, one.capacity->what);
+    EXPECT_EQ(found.path.size(), one.capacity->path.size());
+    SpecSystem::State state = system.initialStates().at(found.initial_state);
+    for (std::size_t i = 0; i + 1 < found.path.size(); ++i) {
+      PropertyMask step_violations = 0;
+      state = system.next(state, found.path[i], step_violations);
+    }
+    PropertyMask ignored = 0;
+    EXPECT_THROW(system.next(state, found.path.back(), ignored), CapacityExceeded);
+  }
 }
 
 TEST(DistributedSearch, ReportGivesEveryRanksShareAtRankZero) {

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "failover_loop.hpp"  // tests/common/
 #include "run_kcspec.hpp"  // tests/cli/: kcspec run as a user runs it
 
 namespace kcspec::distributed_test {
@@ -210,6 +211,25 @@ TEST(Mpirun, BadInputEndsEveryRankWithTheMessage) {
   ASSERT_FALSE(run.hung) << run.describe();
   EXPECT_NE(run.status, 0) << run.describe();
   EXPECT_NE(run.err.find("no preset named 'no-such-preset'"), std::string::npos) << run.describe();
+}
+
+// A configuration beyond the model (tests/common/failover_loop.hpp) on two ranks: rank 0 writes the
+// history that outgrows the world and the JSON report's `capacity`, and the run exits 2.
+TEST(Mpirun, AHistoryThatOutgrowsTheWorldIsWrittenByRankZero) {
+  const std::filesystem::path dir = kWork / "capacity";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "failover_loop.config") << kcspec::test::kFailoverLoopConfig;
+  const RunResult run = mpirun(2, {"explore", "--config", "failover_loop.config", "--distributed", "--json", "--out", "out"},
+                               dir);
+  ASSERT_FALSE(run.hung) << run.describe();
+  EXPECT_EQ(run.status, 2) << run.describe();
+  ASSERT_TRUE(nlohmann::json::accept(run.out)) << run.describe();
+  const nlohmann::json report = nlohmann::json::parse(run.out);
+  EXPECT_EQ(report.at("stop"), "the model's capacity");
+  ASSERT_TRUE(report.contains("capacity")) << run.out;
+  EXPECT_GT(report["capacity"].at("steps").get<std::size_t>(), 2u);
+  EXPECT_TRUE(std::filesystem::exists(dir / report["capacity"].at("scenario").get<std::string>()))
+      << report["capacity"];
 }
 
 TEST(Distributed, RunFolderIsRefused) {

@@ -26,6 +26,9 @@
 //   reach are spread backwards in rounds — each state whose bits changed sends them to the owners
 //   of its recovery predecessors — until no rank changes any (the least fixpoint of explorer.hpp's
 //   sweeps). Then each rank finds its violators per goal, and the shallowest is reported.
+// - A step that outgrows the modeled world (CapacityExceeded) stops every rank at the round's end,
+//   and the lowest rank that found one has its history rebuilt as a violation's is
+//   (ExploreResult::capacity at rank 0).
 // - Memory (ExploreOptions::max_memory_bytes applies per rank): the owned states (a table of 12
 //   bytes a slot and 16 bytes of records a state), goal bits, recovery edges (12 bytes each), the
 //   frontier (compressed, spillable) and the round's messages.
@@ -177,6 +180,7 @@ class DistributedExplorer {
     result.stop = stop_;
     result.liveness_sweeps = static_cast<int>(std::min<std::uint64_t>(liveness_rounds_, INT32_MAX));
     buildViolations(result);
+    if (stop_ == StopReason::Capacity) buildCapacity(result);
     DistributedReport figures;  // collective: every rank gathers, whether or not its caller asked
     fillReport(figures);
     if (report != nullptr) *report = std::move(figures);
@@ -383,21 +387,27 @@ class DistributedExplorer {
         if (!residentFits()) stop_memory = true;
         ++rounds_;
         // One sum ends the round: every rank learns the totals and whether any must stop.
-        std::array<std::uint64_t, 7> status{owned_.size(),
+        const bool capacity = capacity_exceeded_.load(std::memory_order_relaxed);
+        std::array<std::uint64_t, 8> status{owned_.size(),
                                             transitions_,
                                             (frontier_.size() - end) + next_frontier_.size(),
                                             stop_memory ? 1u : 0u,
                                             interrupted() ? 1u : 0u,
-                                            timedOut() || (!complete && !interrupted()) ? 1u : 0u,
-                                            memory()};
+                                            timedOut() || (!complete && !interrupted() && !capacity) ? 1u : 0u,
+                                            memory(),
+                                            capacity ? 1u : 0u};
         comm_.sumAll(status);
         global_states_ = status[0];
         progress_states_.store(status[0], std::memory_order_relaxed);
         progress_transitions_.store(status[1], std::memory_order_relaxed);
         progress_queue_.store(status[2], std::memory_order_relaxed);
         progress_memory_.store(status[6], std::memory_order_relaxed);
-        if (status[3] + status[4] + status[5] != 0) {
-          stop_ = status[3] != 0 ? StopReason::MemoryLimit : status[4] != 0 ? StopReason::Cancelled : StopReason::TimeLimit;
+        if (status[3] + status[4] + status[5] + status[7] != 0) {
+          // A step beyond the model outranks the rest, as in the one-process search.
+          stop_ = status[7] != 0   ? StopReason::Capacity
+                  : status[3] != 0 ? StopReason::MemoryLimit
+                  : status[4] != 0 ? StopReason::Cancelled
+                                   : StopReason::TimeLimit;
           if (global_states_ == level_begin_.back()) {
             level_begin_.pop_back();
             owned_level_begin_.pop_back();
@@ -475,7 +485,9 @@ class DistributedExplorer {
   }
 
   bool expandChunk(Chunk& chunk, std::size_t begin, std::size_t end, bool expand, typename Stepper<S>::Worker& worker) {
+    std::size_t stepping = 0;  // the action being taken (for a step that outgrows the world)
     const auto add = [&](const State& state, std::string_view encoding, std::span<const Action> actions, std::size_t k) {
+      stepping = k;
       Successor successor;
       successor.ordinal = static_cast<std::uint32_t>(k);
       successor.recovery = check_liveness_ && system_.isRecovery(actions[k]);
@@ -499,12 +511,46 @@ class DistributedExplorer {
       chunk_reduced_.fetch_add(1, std::memory_order_relaxed);
       return true;
     };
-    const bool done = stepper_.expandRange(
-        frontier_, begin, end, expand, reduce_, chunk, worker, [this] { return interrupted() || timedOut(); },
-        [this](const State& state) { return check_liveness_ ? compactGoals(system_.goalsReached(state)) : 0u; }, add,
-        kept);
+    bool done = false;
+    try {
+      done = stepper_.expandRange(
+          frontier_, begin, end, expand, reduce_, chunk, worker,
+          [this] { return interrupted() || timedOut() || capacity_exceeded_.load(std::memory_order_relaxed); },
+          [this](const State& state) { return check_liveness_ ? compactGoals(system_.goalsReached(state)) : 0u; }, add,
+          kept);
+    } catch (const CapacityExceeded&) {
+      // The chunk stays not done (route stops the run) and the worker's scratch state is left
+      // behind: the round ends every rank's run with the step that needed more room than the world
+      // has (its message is found again when the history is replayed: Counterexamples::capacity).
+      noteCapacity(begin + chunk.states.size(), static_cast<std::uint32_t>(stepping));
+    }
     chunk_chained_.fetch_add(worker.step.chain.steps, std::memory_order_relaxed);
     return done;
+  }
+
+  // This rank's first step found to outgrow the world, by frontier position (then action).
+  void noteCapacity(std::size_t position, std::uint32_t ordinal) {
+    std::lock_guard lock(capacity_mutex_);
+    if (!capacity_exceeded_.load(std::memory_order_relaxed) || position < capacity_position_ ||
+        (position == capacity_position_ && ordinal < capacity_ordinal_)) {
+      capacity_position_ = position;
+      capacity_ordinal_ = ordinal;
+    }
+    capacity_exceeded_.store(true, std::memory_order_relaxed);
+  }
+
+  // After a run that stopped at the model's capacity (collective): the lowest rank that found such
+  // a step (every rank stopped in the same level, so its history is as short as any) rebuilds the
+  // path to its state, and rank 0 replays it.
+  void buildCapacity(ExploreResult<S>& result) {
+    std::array<std::uint64_t, 1> key{capacity_exceeded_.load() ? static_cast<std::uint64_t>(ranks_ - rank_) : 0u};
+    comm_.maxAll(key);
+    KCSPEC_ASSERT(key[0] != 0);  // some rank found it: that is why every rank stopped
+    const int holder = ranks_ - static_cast<int>(key[0]);
+    std::uint32_t ordinal = capacity_ordinal_;
+    const Index index = rank_ == holder ? frontier_.slotAt(capacity_position_) : 0;
+    const std::vector<Fingerprint> path = pathFrom(holder, index, ordinal);
+    if (rank_ == 0) result.capacity = Counterexamples<S>(system_, reduce_, reduce_).capacity(path, ordinal);
   }
 
   // Records what the batch's states showed and sends each successor to its owner; false when a
@@ -783,6 +829,10 @@ class DistributedExplorer {
   std::array<Occurrence, kMaxProperties> first_{};
   std::vector<Occurrence> liveness_first_;
   StopReason stop_ = StopReason::Complete;
+  std::atomic<bool> capacity_exceeded_{false};  // a step of this rank's outgrew the world (noteCapacity)
+  std::mutex capacity_mutex_;
+  std::size_t capacity_position_ = 0;  // its state's position in frontier_
+  std::uint32_t capacity_ordinal_ = 0;
 
   std::chrono::steady_clock::time_point start_;
   std::atomic<std::uint64_t> progress_states_{0};
