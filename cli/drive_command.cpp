@@ -132,34 +132,33 @@ std::string reproduceCommand(const DriveCommandOptions& o, int steps, const conf
   return line;
 }
 
-// The scenario file: the configuration (and the given world the run started from) and the failing
-// history, with the finding as comments.
-std::string scenarioText(const Config& config, const std::optional<Given>& given, const conformance::Finding& finding,
-                         const std::string& reproduce) {
+// A scenario file: the configuration (and the given world the run started from) and a history,
+// with `comments` (whole `# …` lines) after its header line.
+std::string scenarioText(const Config& config, const std::optional<Given>& given, const std::vector<Action>& history,
+                         const std::string& comments) {
   Scenario scenario;
   scenario.config = config;
   scenario.given = given;
-  scenario.steps = finding.history;
+  scenario.steps = history;
   std::string text = printScenario(scenario);
-  const std::size_t header_end = text.find('\n') + 1;
-  std::string comments = fmt::format("# kcspec drive finding ({}): {}\n# reproduce: {}\n",
-                                     conformance::findingKindName(finding.failure.kind), finding.failure.message, reproduce);
-  return text.insert(header_end, comments);
+  return text.insert(text.find('\n') + 1, comments);
 }
 
-// Exhaustive mode's history that outgrows the modeled world, as a scenario file whose last step
-// `kcspec replay` stops at with the same message.
+// A finding's scenario: the failing history, the finding and its reproduce line as comments.
+std::string findingScenarioText(const Config& config, const std::optional<Given>& given,
+                                const conformance::Finding& finding, const std::string& reproduce) {
+  return scenarioText(config, given, finding.history,
+                      fmt::format("# kcspec drive finding ({}): {}\n# reproduce: {}\n",
+                                  conformance::findingKindName(finding.failure.kind), finding.failure.message, reproduce));
+}
+
+// Exhaustive mode's history that outgrows the modeled world: `kcspec replay` stops at its last
+// step with the same message.
 std::string capacityScenarioText(const Config& config, const std::optional<Given>& given,
                                  const conformance::CapacityStop& stop) {
-  Scenario scenario;
-  scenario.config = config;
-  scenario.given = given;
-  scenario.steps = stop.history;
-  std::string text = printScenario(scenario);
-  const std::size_t header_end = text.find('\n') + 1;
-  return text.insert(header_end, fmt::format("# kcspec drive: the last step needs more than the modeled world holds "
-                                             "({} steps): {}\n",
-                                             stop.history.size(), stop.what));
+  return scenarioText(config, given, stop.history,
+                      fmt::format("# kcspec drive: the last step needs more than the modeled world holds ({} steps): {}\n",
+                                  stop.history.size(), stop.what));
 }
 
 // Raised by the first Ctrl-C (conformance::setInterruptFlag): the run stops at its next step.
@@ -280,7 +279,7 @@ int runDrive(const DriveCommandOptions& o, RunFolder* run_folder) {
   if (report.finding) {
     reproduce = reproduceCommand(o, steps, *report.finding);
     if (!o.out.empty()) {
-      writeFileAtomically(o.out, scenarioText(config, given, *report.finding, reproduce));
+      writeFileAtomically(o.out, findingScenarioText(config, given, *report.finding, reproduce));
       scenario_path = o.out;
       if (run_folder != nullptr) run_folder->drawCounterexamples();
     }

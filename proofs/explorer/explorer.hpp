@@ -64,6 +64,7 @@
 #include <thread>
 #include <vector>
 
+#include "proofs/explorer/capacity_step.hpp"
 #include "proofs/explorer/counterexample.hpp"
 #include "proofs/explorer/explore_result.hpp"
 #include "proofs/explorer/frontier.hpp"
@@ -127,7 +128,7 @@ class Explorer {
 
     presize();
     explore();
-    if (capacity_exceeded_.load(std::memory_order_relaxed)) stop_ = StopReason::Capacity;
+    if (capacity_.found()) stop_ = StopReason::Capacity;
     result.recovery_edges = recovery_edges_.edges();
     if (stop_ == StopReason::Complete && check_liveness_) {
       // The pass allocates nothing: what it needs was counted while exploring. It can be
@@ -157,7 +158,7 @@ class Explorer {
     buildViolations(result);
     if (stop_ == StopReason::Capacity) {
       const Counterexamples<S> counterexamples(system_, chains_, reduce_);
-      result.capacity = counterexamples.capacity(pathTo(frontier_.slotAt(capacity_position_)), capacity_ordinal_);
+      result.capacity = counterexamples.capacity(pathTo(frontier_.slotAt(capacity_.position())), capacity_.ordinal());
     }
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
@@ -294,7 +295,7 @@ class Explorer {
   bool timedOut() const { return options_.outOfTime(start_); }
   bool cancelled() const {
     return interrupted() || timedOut() || worker_failed_.load(std::memory_order_relaxed) ||
-           capacity_exceeded_.load(std::memory_order_relaxed);
+           capacity_.found();
   }
 
   std::uint32_t compactGoals(PropertyMask reached) const { return GoalBits::compact(reached, roles_.liveness()); }
@@ -549,7 +550,7 @@ class Explorer {
       // The chunk stays not done (its merge stops the run) and the worker's scratch state is
       // left behind: the run ends, with the step that needed more room than the world has.
       // (Its message is found again when the history is replayed: Counterexamples::capacity.)
-      noteCapacity(begin + chunk.states.size(), static_cast<std::uint32_t>(stepping));
+      capacity_.note(begin + chunk.states.size(), static_cast<std::uint32_t>(stepping));
     }
     progress_transitions_.fetch_add(chunk.successors.size() - successors_before, std::memory_order_relaxed);
     progress_expanded_.fetch_add(chunk.states.size(), std::memory_order_relaxed);
@@ -557,16 +558,6 @@ class Explorer {
     return done;
   }
 
-  // The first step found to outgrow the world, by frontier position (then action): it stops the run.
-  void noteCapacity(std::size_t position, std::uint32_t ordinal) {
-    std::lock_guard lock(capacity_mutex_);
-    if (!capacity_exceeded_.load(std::memory_order_relaxed) || position < capacity_position_ ||
-        (position == capacity_position_ && ordinal < capacity_ordinal_)) {
-      capacity_position_ = position;
-      capacity_ordinal_ = ordinal;
-    }
-    capacity_exceeded_.store(true, std::memory_order_relaxed);
-  }
 
   void record(std::size_t property, Slot state, std::uint32_t ordinal) {
     Occurrence& first = first_[property];
@@ -777,10 +768,7 @@ class Explorer {
   std::mutex worker_failure_mutex_;
   std::exception_ptr worker_failure_;
   // A step that outgrew the world (CapacityExceeded): the state's position in the frontier and the action.
-  std::atomic<bool> capacity_exceeded_{false};
-  std::mutex capacity_mutex_;
-  std::size_t capacity_position_ = 0;
-  std::uint32_t capacity_ordinal_ = 0;
+  FirstCapacityStep capacity_;  // a step that outgrew the world (it stops the run)
 
   std::chrono::steady_clock::time_point start_;
   std::atomic<std::uint64_t> progress_states_{0};

@@ -52,6 +52,7 @@
 #include <thread>
 #include <vector>
 
+#include "proofs/explorer/capacity_step.hpp"
 #include "proofs/explorer/counterexample.hpp"
 #include "proofs/explorer/distributed/communicator.hpp"
 #include "proofs/explorer/distributed/owned_states.hpp"
@@ -387,7 +388,7 @@ class DistributedExplorer {
         if (!residentFits()) stop_memory = true;
         ++rounds_;
         // One sum ends the round: every rank learns the totals and whether any must stop.
-        const bool capacity = capacity_exceeded_.load(std::memory_order_relaxed);
+        const bool capacity = capacity_.found();
         std::array<std::uint64_t, 8> status{owned_.size(),
                                             transitions_,
                                             (frontier_.size() - end) + next_frontier_.size(),
@@ -515,40 +516,30 @@ class DistributedExplorer {
     try {
       done = stepper_.expandRange(
           frontier_, begin, end, expand, reduce_, chunk, worker,
-          [this] { return interrupted() || timedOut() || capacity_exceeded_.load(std::memory_order_relaxed); },
+          [this] { return interrupted() || timedOut() || capacity_.found(); },
           [this](const State& state) { return check_liveness_ ? compactGoals(system_.goalsReached(state)) : 0u; }, add,
           kept);
     } catch (const CapacityExceeded&) {
       // The chunk stays not done (route stops the run) and the worker's scratch state is left
       // behind: the round ends every rank's run with the step that needed more room than the world
       // has (its message is found again when the history is replayed: Counterexamples::capacity).
-      noteCapacity(begin + chunk.states.size(), static_cast<std::uint32_t>(stepping));
+      capacity_.note(begin + chunk.states.size(), static_cast<std::uint32_t>(stepping));
     }
     chunk_chained_.fetch_add(worker.step.chain.steps, std::memory_order_relaxed);
     return done;
   }
 
-  // This rank's first step found to outgrow the world, by frontier position (then action).
-  void noteCapacity(std::size_t position, std::uint32_t ordinal) {
-    std::lock_guard lock(capacity_mutex_);
-    if (!capacity_exceeded_.load(std::memory_order_relaxed) || position < capacity_position_ ||
-        (position == capacity_position_ && ordinal < capacity_ordinal_)) {
-      capacity_position_ = position;
-      capacity_ordinal_ = ordinal;
-    }
-    capacity_exceeded_.store(true, std::memory_order_relaxed);
-  }
 
   // After a run that stopped at the model's capacity (collective): the lowest rank that found such
   // a step (every rank stopped in the same level, so its history is as short as any) rebuilds the
   // path to its state, and rank 0 replays it.
   void buildCapacity(ExploreResult<S>& result) {
-    std::array<std::uint64_t, 1> key{capacity_exceeded_.load() ? static_cast<std::uint64_t>(ranks_ - rank_) : 0u};
+    std::array<std::uint64_t, 1> key{capacity_.found() ? static_cast<std::uint64_t>(ranks_ - rank_) : 0u};
     comm_.maxAll(key);
     KCSPEC_ASSERT(key[0] != 0);  // some rank found it: that is why every rank stopped
     const int holder = ranks_ - static_cast<int>(key[0]);
-    std::uint32_t ordinal = capacity_ordinal_;
-    const Index index = rank_ == holder ? frontier_.slotAt(capacity_position_) : 0;
+    std::uint32_t ordinal = capacity_.ordinal();
+    const Index index = rank_ == holder ? frontier_.slotAt(capacity_.position()) : 0;
     const std::vector<Fingerprint> path = pathFrom(holder, index, ordinal);
     if (rank_ == 0) result.capacity = Counterexamples<S>(system_, reduce_, reduce_).capacity(path, ordinal);
   }
@@ -829,10 +820,7 @@ class DistributedExplorer {
   std::array<Occurrence, kMaxProperties> first_{};
   std::vector<Occurrence> liveness_first_;
   StopReason stop_ = StopReason::Complete;
-  std::atomic<bool> capacity_exceeded_{false};  // a step of this rank's outgrew the world (noteCapacity)
-  std::mutex capacity_mutex_;
-  std::size_t capacity_position_ = 0;  // its state's position in frontier_
-  std::uint32_t capacity_ordinal_ = 0;
+  FirstCapacityStep capacity_;  // a step that outgrew the world (it stops the run)
 
   std::chrono::steady_clock::time_point start_;
   std::atomic<std::uint64_t> progress_states_{0};
