@@ -1,7 +1,9 @@
 // `kcspec suite [--list] [--json] [DIR]`: runs a folder of scenarios — a given world and component
 // actions, or any scenario (docs/scenarios.md) — on the spec and the reference controller in
 // lockstep and reports, per scenario, whether they agree after every step, or the first difference.
-// Without DIR, the component suite built into kcspec (tests/components/ of its source).
+// Without DIR, the component suite built into kcspec (tests/components/ of its source). Exit 0 every
+// scenario agrees, 1 one does not, 2 bad input — a scenario that does not parse, or (after every
+// scenario ran) one with a step that outgrows the modeled world (`BEYOND THE MODEL FILE:LINE: …`).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -78,7 +80,7 @@ CommandRun addSuiteCommand(CLI::App& app) {
   command->add_flag("--list", options->list, "List the scenarios and what each is about; run nothing");
   command->add_flag("--json", options->json,
                     "One JSON object per scenario: {\"scenario\",\"passed\",\"steps\",\"component_actions\"[,\"line\","
-                    "\"step\",\"by\",\"detail\"]}");
+                    "\"step\",\"by\",\"detail\"][,\"beyond_model\":{\"line\",\"what\"}]}");
   command->add_option("--mutant", options->mutants,
                       "Switch on these mutants of the reference controller (M3, m3 or KAFKA-3175; repeatable): does the "
                       "suite tell them apart?")
@@ -94,10 +96,12 @@ CommandRun addSuiteCommand(CLI::App& app) {
     std::vector<Scenario> scenarios;  // every file parses before any runs: a bad one is bad input
     for (const SuiteFile& f : files) scenarios.push_back(parseScenario(f.text, f.name));
     int failed = 0;
+    int beyond_model = 0;
     for (std::size_t i = 0; i < files.size(); ++i) {
       const agreement::ScenarioRun run = agreement::runScenarioBoth(scenarios[i], mutants);
-      const bool passed = !run.disagreement.has_value();
-      failed += passed ? 0 : 1;
+      const bool passed = !run.disagreement.has_value() && !run.beyond_model.has_value();
+      failed += run.disagreement ? 1 : 0;
+      beyond_model += run.beyond_model ? 1 : 0;
       if (options->json) {
         nlohmann::ordered_json object = {{"scenario", files[i].name},
                                          {"passed", passed},
@@ -110,11 +114,14 @@ CommandRun addSuiteCommand(CLI::App& app) {
           object["detail"] = run.disagreement->verdict.detail;
         }
         if (run.stopped_at != 0) object["stopped_at"] = run.stopped_at;
+        if (run.beyond_model) object["beyond_model"] = {{"line", run.beyond_model->line}, {"what", run.beyond_model->what}};
         fmt::print("{}\n", object.dump());
       } else if (passed) {
         fmt::print("PASS {} ({} steps, {} component actions{})\n", files[i].name, run.steps, run.calls,
                    run.stopped_at != 0 ? fmt::format("; stopped at line {}: neither version can take it", run.stopped_at)
                                         : "");
+      } else if (run.beyond_model) {  // bad input: the scenario is beyond what kcspec can model
+        fmt::print("BEYOND THE MODEL {}:{}: {}\n", files[i].name, run.beyond_model->line, run.beyond_model->what);
       } else {
         const agreement::ScenarioDisagreement& d = *run.disagreement;
         fmt::print("FAIL {}:{}: {}: {}\n{}{}", files[i].name, d.line, d.step, d.verdict.by, d.verdict.detail,
@@ -122,8 +129,8 @@ CommandRun addSuiteCommand(CLI::App& app) {
       }
       std::fflush(stdout);
     }
-    if (!options->json) fmt::print("{} of {} scenarios agree\n", files.size() - static_cast<std::size_t>(failed), files.size());
-    return failed == 0 ? kExitHolds : kExitViolation;
+    if (!options->json) fmt::print("{} of {} scenarios agree\n", files.size() - static_cast<std::size_t>(failed + beyond_model), files.size());
+    return failed != 0 ? kExitViolation : beyond_model != 0 ? kExitBadInput : kExitHolds;
   };
 }
 

@@ -3,7 +3,8 @@
 // (docs/trace-format.md) that `kcspec check-trace` accepts; `kcspec itf SCENARIO [--out FILE]`
 // writes it as ITF JSON for Apalache and Quint users. A scenario with a given section is written
 // from its given world (the trace's header records it); component actions are refused at their line. Exit 0 written; 1 a step of the scenario is
-// not enabled; 2 bad input; 130 interrupted (SIGINT, SIGTERM, SIGHUP).
+// not enabled; 2 bad input (a step that outgrows the modeled world among it, at its line); 130
+// interrupted (SIGINT, SIGTERM, SIGHUP).
 //
 // Both stream: the scenario is read a line at a time and each state's text is written as soon as
 // the spec has reached it, so a history of any length takes bounded memory. With --out the text
@@ -27,6 +28,7 @@
 #include "cli/interrupt_guard.hpp"
 #include "cli/terminal_line.hpp"
 #include "proofs/conformance/trace_writer.hpp"
+#include "spec/vocabulary/capacity.hpp"
 #include "spec/vocabulary/config_text.hpp"
 #include "spec/vocabulary/scenario_text.hpp"
 
@@ -127,6 +129,11 @@ int writeHistory(std::string_view command, const std::string& scenario_file, con
     std::fflush(stdout);
     fmt::print(stderr, "{}:{}: {}\n", scenario_file, reader.stepLine(), message);  // "action N (…) is not enabled"
     return kExitViolation;
+  } catch (const CapacityExceeded& e) {  // the history outgrows the modeled world (docs/spec/rules.md): bad input
+    progress.clear();
+    std::fflush(stdout);
+    fmt::print(stderr, "{}:{}: {}\n", scenario_file, reader.stepLine(), e.what());
+    return kExitBadInput;
   } catch (...) {
     progress.clear();  // the error goes on a clean line
     throw;

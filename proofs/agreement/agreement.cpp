@@ -7,6 +7,7 @@
 #include "proofs/agreement/step_record.hpp"
 #include "spec/rules/components.hpp"
 #include "spec/rules/step.hpp"
+#include "spec/vocabulary/capacity.hpp"
 #include "spec/vocabulary/action_text.hpp"
 #include "spec/vocabulary/observation_text.hpp"
 
@@ -157,7 +158,14 @@ ScenarioRun runScenarioBoth(const Scenario& scenario, impl::Mutants mutants) {
                   "  only spec\n", "  only impl\n")) {
           return false;
         }
-        StepOutcome out = stepBoth(config, state, impl, action, nullptr, judge);
+        std::optional<StepOutcome> stepped;
+        try {
+          stepped.emplace(stepBoth(config, state, impl, action, nullptr, judge));
+        } catch (const CapacityExceeded& e) {  // beyond the modeled world (docs/spec/rules.md)
+          run.beyond_model = ScenarioBeyondModel{line, e.what()};
+          return false;
+        }
+        StepOutcome& out = *stepped;
         ++run.steps;
         if (!out.verdict.ok) run.disagreement = ScenarioDisagreement{line, text, out.verdict};
         state = std::move(out.after);
@@ -188,7 +196,13 @@ std::optional<Counterexample> replayBoth(const Config& config, impl::Mutants mut
     if (!spec::isEnabled(config, state, steps[i])) return std::nullopt;
     if (!impl.isEnabled(steps[i])) return Counterexample{{steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(i) + 1},
                                                          Verdict{false, "enabled actions", "not enabled in impl"}};
-    StepOutcome step = stepBoth(config, state, impl, steps[i], nullptr);
+    std::optional<StepOutcome> stepped;
+    try {
+      stepped.emplace(stepBoth(config, state, impl, steps[i], nullptr));
+    } catch (const CapacityExceeded&) {  // beyond the modeled world: the history does not apply
+      return std::nullopt;
+    }
+    StepOutcome& step = *stepped;
     if (!step.verdict.ok) {
       return Counterexample{{steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(i) + 1}, step.verdict};
     }

@@ -82,19 +82,27 @@ struct ScenarioDisagreement {
   std::string step;
   Verdict verdict;
 };
+// A scenario's step that outgrows the modeled world (CapacityExceeded, docs/spec/rules.md).
+struct ScenarioBeyondModel {
+  int line = 0;
+  std::string what;
+};
 // What running a scenario on both versions came to: the steps and component actions taken, and
 // the first disagreement, if any. From its given world when it has one, with its component actions
-// in their places. A step neither version can take ends the run (`stopped_at` names its line).
+// in their places. A step neither version can take ends the run (`stopped_at` names its line), and
+// so does a step that outgrows the modeled world (`beyond_model`).
 struct ScenarioRun {
   int steps = 0;
   int calls = 0;
   int stopped_at = 0;
   std::optional<ScenarioDisagreement> disagreement;
+  std::optional<ScenarioBeyondModel> beyond_model;
 };
 ScenarioRun runScenarioBoth(const Scenario& scenario, impl::Mutants mutants = {});
 
 // Replays `steps` through both versions; the first failing prefix, or nothing if every step
-// passes or a step is not enabled in the spec (the history does not apply).
+// passes or a step is not enabled in the spec or outgrows the modeled world (the history does not
+// apply).
 // From `given` (a scenario's given world) when not null, else from the initial state.
 std::optional<Counterexample> replayBoth(const Config& config, impl::Mutants mutants, const std::vector<Action>& steps,
                                          const Observation* given = nullptr);

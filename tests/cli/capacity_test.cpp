@@ -9,7 +9,8 @@
 // - `replay` of that file stops at its last step with FILE:LINE and exits 2 (`--impl` too);
 // - `check-trace` of the same history stops at the trace's line of that step and exits 2;
 // - `drive --mode exhaustive` stops with the history (exit 2), random `drive` histories end before
-//   the step, counted; `sut` answers the step `internal` and takes none until a reset.
+//   the step, counted; `sut` answers the step `internal` and takes none until a reset;
+// - `trace`, `itf` and `suite` name the scenario's line of that step (exit 2).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -306,6 +307,55 @@ TEST(Capacity, SutAnswersInternalAndTakesNoStepUntilAReset) {
   EXPECT_EQ(replies[steps.size() + 2].at("type"), "reset_ok");
   EXPECT_EQ(replies[steps.size() + 3].at("type"), "step_ok");
   EXPECT_EQ(replies[steps.size() + 4].at("type"), "quit_ok");
+}
+
+// `trace` and `itf` write a history a step at a time: they stop at the step that needs more room
+// with the scenario's FILE:LINE (exit 2), and leave --out unwritten.
+TEST(Capacity, TraceAndItfNameTheLineOfTheStep) {
+  const fs::path dir = work("trace-itf");
+  const RunResult found = runKcspec({"explore", "--config", configFile(), "--out", dir.string()}, dir / "explore");
+  ASSERT_EQ(found.status, 2) << found.describe();
+  const std::string scenario = scenarioNamed(found.err);
+  const std::vector<int> lines = stepLines(scenario);
+  ASSERT_GT(lines.size(), 2u);
+  for (const std::string command : {"trace", "itf"}) {
+    SCOPED_TRACE(command);
+    const fs::path out = dir / (command + ".out");
+    const RunResult run = runKcspec({command, scenario, "--out", out.string()}, dir / command);
+    EXPECT_EQ(run.status, 2) << run.describe();
+    EXPECT_NE(run.err.find(scenario + ":" + std::to_string(lines.back()) + ": a step needs more than the modeled "
+                                         "world holds: " + kWhat),
+              std::string::npos)
+        << run.describe();
+    EXPECT_FALSE(fs::exists(out));
+  }
+}
+
+// `suite` runs every scenario of a folder, says which one is beyond the model at which line, and
+// ends with exit 2 when none disagreed.
+TEST(Capacity, SuiteNamesTheScenarioBeyondTheModel) {
+  const fs::path dir = work("suite");
+  const RunResult found = runKcspec({"explore", "--config", configFile(), "--out", (dir / "out").string()}, dir / "explore");
+  ASSERT_EQ(found.status, 2) << found.describe();
+  const std::string scenario = scenarioNamed(found.err);
+  const std::vector<int> lines = stepLines(scenario);
+  ASSERT_GT(lines.size(), 2u);
+  fs::create_directories(dir / "folder");
+  fs::copy_file(scenario, dir / "folder" / "beyond.scenario");
+  const RunResult run = runKcspec({"suite", (dir / "folder").string()}, dir / "run");
+  EXPECT_EQ(run.status, 2) << run.describe();
+  EXPECT_NE(run.out.find("BEYOND THE MODEL " + (dir / "folder" / "beyond.scenario").string() + ":" +
+                         std::to_string(lines.back()) + ": a step needs more than the modeled world holds: " + kWhat),
+            std::string::npos)
+      << run.describe();
+  EXPECT_NE(run.out.find("0 of 1 scenarios agree"), std::string::npos) << run.describe();
+  const RunResult json = runKcspec({"suite", "--json", (dir / "folder").string()}, dir / "json");
+  EXPECT_EQ(json.status, 2) << json.describe();
+  const nlohmann::json object = nlohmann::json::parse(json.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(object.is_discarded()) << json.describe();
+  EXPECT_EQ(object.at("passed"), false);
+  EXPECT_EQ(object["beyond_model"].at("line"), lines.back());
+  EXPECT_EQ(object.at("steps").get<std::size_t>(), lines.size() - 1);
 }
 
 }  // namespace
