@@ -140,8 +140,7 @@ std::string scenarioText(const Config& config, const std::optional<Given>& given
   scenario.config = config;
   scenario.given = given;
   scenario.steps = history;
-  std::string text = printScenario(scenario);
-  return text.insert(text.find('\n') + 1, comments);
+  return printScenario(scenario, comments);
 }
 
 // A finding's scenario: the failing history, the finding and its reproduce line as comments.

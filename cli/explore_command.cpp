@@ -206,8 +206,6 @@ std::string scenarioText(const Config& config, const Subject& subject, const Vio
   Scenario scenario;
   scenario.config = config;
   scenario.steps = v.path;
-  std::string text = printScenario(scenario);
-  const std::size_t header_end = text.find('\n') + 1;
   std::string about = fmt::format("# found by `kcspec explore {} --system {}{}`: {} {} ({}{}), violated in {} {}\n",
                                   subject.configuration, subject.system,
                                   subject.mutants.none() ? "" : " --mutant " + subject.mutantNames(),
@@ -218,7 +216,7 @@ std::string scenarioText(const Config& config, const Subject& subject, const Vio
                : fmt::format("# a counterexample of the reduced search (--reduction none gives the shortest): the {} "
                              "steps below\n",
                              v.path.size());
-  text.insert(header_end, about);
+  std::string text = printScenario(scenario, about);
   if (!v.recovery.empty()) {
     text += "# from here, recovery actions alone never reach the goal; for example:\n";
     for (const Action& action : v.recovery) text += "#   " + printAction(config, action) + "\n";
@@ -509,13 +507,12 @@ std::string writeCapacityScenario(const Config& config, const Subject& subject, 
   Scenario scenario;
   scenario.config = config;
   scenario.steps = found.path;
-  std::string text = printScenario(scenario);
-  const std::size_t header_end = text.find('\n') + 1;
-  text.insert(header_end, fmt::format("# found by `kcspec explore {} --system {}{}`: its last step needs more than the "
-                                      "modeled world holds ({} steps)\n",
-                                      subject.configuration, subject.system,
-                                      subject.mutants.none() ? "" : " --mutant " + subject.mutantNames(),
-                                      found.path.size()));
+  const std::string text =
+      printScenario(scenario, fmt::format("# found by `kcspec explore {} --system {}{}`: its last step needs more than "
+                                          "the modeled world holds ({} steps)\n",
+                                          subject.configuration, subject.system,
+                                          subject.mutants.none() ? "" : " --mutant " + subject.mutantNames(),
+                                          found.path.size()));
   const std::string file = (std::filesystem::path(out) / (outputBaseName(config, subject) + "-capacity.scenario")).string();
   writeFileAtomically(file, text);
   return file;

@@ -103,12 +103,11 @@ std::string writeKilledHistory(const std::string& dir, int id, const Config& con
   Scenario scenario;
   scenario.config = config;
   scenario.steps = steps;
-  std::string text = printScenario(scenario);
-  text.insert(text.find('\n') + 1,
-              fmt::format("# kcspec-schemata mutants --generated: G{} killed by {}\n"
-                          "# replay: kcspec-schemata replay --impl --generated {} {} (the mutant's state-change.log); "
-                          "kcspec replay {} (the spec's)\n",
-                          id, why, id, path, path));
+  const std::string text =
+      printScenario(scenario, fmt::format("# kcspec-schemata mutants --generated: G{} killed by {}\n"
+                                          "# replay: kcspec-schemata replay --impl --generated {} {} (the mutant's "
+                                          "state-change.log); kcspec replay {} (the spec's)\n",
+                                          id, why, id, path, path));
   writeFileAtomically(path, text);
   return path;
 }

@@ -115,16 +115,15 @@ std::string writeCounterexample(const MutantsOptions& o, std::string_view mutant
   Scenario scenario;
   scenario.config = checkConfig(r.config);
   scenario.steps = r.shortest->steps;
-  std::string text = printScenario(scenario);
   // What it shows and how to see it again, as comments after the header line.
   const std::string subject = mutant.empty() ? "the impl without mutants" : std::string(mutant);
   const std::string impl_replay =
       mutant.empty() ? fmt::format("kcspec replay --impl {}", path) : fmt::format("kcspec replay --impl --mutant {} {}", mutant, path);
-  text.insert(text.find('\n') + 1,
-              fmt::format("# kcspec mutants: {} {} by {} on {} (seed {}, budget {}, at most {} steps)\n"
-                          "# replay: {} (the {}'s state-change.log); kcspec replay {} (the spec's)\n",
-                          subject, mutant.empty() ? "fails the checks" : "killed", r.by, r.config, o.seed, o.budget,
-                          o.max_steps, impl_replay, mutant.empty() ? "impl" : "mutant", path));
+  const std::string text = printScenario(
+      scenario, fmt::format("# kcspec mutants: {} {} by {} on {} (seed {}, budget {}, at most {} steps)\n"
+                            "# replay: {} (the {}'s state-change.log); kcspec replay {} (the spec's)\n",
+                            subject, mutant.empty() ? "fails the checks" : "killed", r.by, r.config, o.seed, o.budget,
+                            o.max_steps, impl_replay, mutant.empty() ? "impl" : "mutant", path));
   writeFileAtomically(path, text);  // creates the folder; UserError when it cannot
   return path;
 }

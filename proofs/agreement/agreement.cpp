@@ -97,6 +97,17 @@ StepOutcome stepBoth(const Config& config, const spec::ClusterState& before, imp
   return out;
 }
 
+std::optional<StepOutcome> stepBothWithinModel(const Config& config, const spec::ClusterState& before,
+                                               impl::ImplCluster& impl, const Action& action, Coverage* coverage,
+                                               bool judge_properties, std::string* what) {
+  try {
+    return stepBoth(config, before, impl, action, coverage, judge_properties);
+  } catch (const CapacityExceeded& e) {
+    if (what != nullptr) *what = e.what();
+    return std::nullopt;
+  }
+}
+
 StepOutcome callBoth(const Config& config, const spec::ClusterState& before, impl::ImplCluster& impl,
                      const ComponentCall& call) {
   spec::RecordingObserver observer;
@@ -158,11 +169,10 @@ ScenarioRun runScenarioBoth(const Scenario& scenario, impl::Mutants mutants) {
                   "  only spec\n", "  only impl\n")) {
           return false;
         }
-        std::optional<StepOutcome> stepped;
-        try {
-          stepped.emplace(stepBoth(config, state, impl, action, nullptr, judge));
-        } catch (const CapacityExceeded& e) {  // beyond the modeled world (docs/spec/rules.md)
-          run.beyond_model = ScenarioBeyondModel{line, e.what()};
+        std::string beyond;
+        std::optional<StepOutcome> stepped = stepBothWithinModel(config, state, impl, action, nullptr, judge, &beyond);
+        if (!stepped) {
+          run.beyond_model = ScenarioBeyondModel{line, std::move(beyond)};
           return false;
         }
         StepOutcome& out = *stepped;
@@ -196,12 +206,8 @@ std::optional<Counterexample> replayBoth(const Config& config, impl::Mutants mut
     if (!spec::isEnabled(config, state, steps[i])) return std::nullopt;
     if (!impl.isEnabled(steps[i])) return Counterexample{{steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(i) + 1},
                                                          Verdict{false, "enabled actions", "not enabled in impl"}};
-    std::optional<StepOutcome> stepped;
-    try {
-      stepped.emplace(stepBoth(config, state, impl, steps[i], nullptr));
-    } catch (const CapacityExceeded&) {  // beyond the modeled world: the history does not apply
-      return std::nullopt;
-    }
+    std::optional<StepOutcome> stepped = stepBothWithinModel(config, state, impl, steps[i], nullptr);
+    if (!stepped) return std::nullopt;  // beyond the modeled world: the history does not apply
     StepOutcome& step = *stepped;
     if (!step.verdict.ok) {
       return Counterexample{{steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(i) + 1}, step.verdict};

@@ -62,6 +62,12 @@ struct StepOutcome {
 // may break a property in both versions from the start).
 StepOutcome stepBoth(const Config& config, const spec::ClusterState& before, impl::ImplCluster& impl,
                      const Action& action, Coverage* coverage, bool judge_properties = true);
+// stepBoth, or nothing when the step outgrows the modeled world (CapacityExceeded, docs/spec/rules.md
+// "Histories that outgrow the model"): then `what`, when given, says what was full, and `impl` is
+// half-stepped (the history ends there).
+std::optional<StepOutcome> stepBothWithinModel(const Config& config, const spec::ClusterState& before,
+                                               impl::ImplCluster& impl, const Action& action, Coverage* coverage,
+                                               bool judge_properties = true, std::string* what = nullptr);
 
 // A failing history: the steps up to and including the failing one, and what failed.
 struct Counterexample {

@@ -6,7 +6,6 @@
 #include "proofs/agreement/shrink.hpp"
 #include "spec/rules/step.hpp"
 #include "spec/vocabulary/assert.hpp"
-#include "spec/vocabulary/capacity.hpp"
 #include "spec/vocabulary/presets.hpp"
 
 namespace kcspec::agreement {
@@ -139,10 +138,8 @@ std::optional<Counterexample> randomHistory(const Config& config, impl::Mutants 
     if (enabled.empty()) break;
     const Action action = chooseAction(config, state, enabled, random());
     steps.push_back(action);
-    std::optional<StepOutcome> stepped;
-    try {
-      stepped.emplace(stepBoth(config, state, impl, action, coverage));
-    } catch (const CapacityExceeded&) {  // the history goes beyond the model: it ends here
+    std::optional<StepOutcome> stepped = stepBothWithinModel(config, state, impl, action, coverage);
+    if (!stepped) {  // the history goes beyond the model: it ends here
       if (coverage != nullptr) ++coverage->histories_at_capacity;
       break;
     }

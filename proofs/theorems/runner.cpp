@@ -74,10 +74,7 @@ std::string scenarioOf(const Config& config, const std::vector<Action>& steps, c
   Scenario scenario;
   scenario.config = config;
   scenario.steps = steps;
-  std::string text = printScenario(scenario);
-  const std::size_t header_end = text.find('\n') + 1;
-  text.insert(header_end, about);
-  return text;
+  return printScenario(scenario, about);
 }
 
 TheoremCounterexample counterexampleOf(const Config& config, const std::vector<Action>& steps,

@@ -133,8 +133,11 @@ Scenario parseScenario(std::string_view text, std::string_view file) {
   return scenario;
 }
 
-std::string printScenario(const Scenario& scenario) {
+std::string printScenario(const Scenario& scenario) { return printScenario(scenario, {}); }
+
+std::string printScenario(const Scenario& scenario, std::string_view comments) {
   std::string out = fmt::format("{}\n", kScenarioHeader);
+  out += comments;
   out += printConfig(scenario.config);
   if (scenario.given) out += printGiven(*scenario.given);
   out += "steps\n";

@@ -97,5 +97,8 @@ class ScenarioReader {
 
 // The canonical text (step_lines are not printed: they are where the steps land when parsed).
 std::string printScenario(const Scenario& scenario);
+// The same with `comments` (whole `# …` lines: what found the history, how to replay it) right
+// after the header line.
+std::string printScenario(const Scenario& scenario, std::string_view comments);
 
 }  // namespace kcspec
