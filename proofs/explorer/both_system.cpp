@@ -47,6 +47,12 @@ void BothSystem::actions(const State& state, std::vector<Action>& out) const {
   for (const Action& action : specEnabled(state)) out.push_back(action);
 }
 
+std::optional<Action> BothSystem::persistentActionIn(const State& state) const {
+  if (!state.agree()) return std::nullopt;
+  return firstPersistentDelivery(config_, state.spec.world, state.spec.budget,
+                                 [&](const Action& delivery) { return spec::isEnabled(config_, state.spec, delivery); });
+}
+
 // The explorer asks for a state's properties and then its actions: both need the spec's enabled
 // actions, so the last state's are kept (per thread), named by the system and the state's path —
 // a path reaches one state.

@@ -90,6 +90,9 @@ class BothSystem {
   }
   // Each delivery lowers queuedRequests (persistent_delivery.hpp): the checker takes them in chains.
   std::uint64_t descentMeasure(const State& state) const { return queuedRequests(state.spec.world); }
+  // What persistentAction(state, actions(state)) names, found without listing the enabled actions
+  // (system.hpp FindsPersistentAction): a chain asks after each of its steps.
+  std::optional<Action> persistentActionIn(const State& state) const;
   // Action coverage (system.hpp HasActionKinds): the vocabulary's kinds.
   std::span<const std::string_view> actionKinds() const { return kActionNames; }
   std::size_t actionKind(const Action& action) const { return static_cast<std::size_t>(action.kind); }

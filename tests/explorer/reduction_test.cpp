@@ -25,6 +25,7 @@
 
 #include "impl/mutants.hpp"
 #include "mutant_cases.hpp"
+#include "proofs/explorer/both_system.hpp"
 #include "proofs/explorer/explorer.hpp"
 #include "proofs/explorer/grid_system.hpp"
 #include "proofs/explorer/impl_system.hpp"
@@ -308,6 +309,41 @@ TEST(IndependenceRelation, HoldsForTheReferenceImplementationInEveryState) {
   expectExercised(total);
   EXPECT_GT(total.persistent_found_alone, 0u);  // persistentActionIn names what persistentAction picks
   EXPECT_GT(total.renamed_pairs, 0u);  // kRecreate: create-topic against deliveries
+}
+
+// Spec and impl in lockstep name the spec's persistent delivery while they agree, and none once
+// they disagree (a disagreement is expanded in full): persistentActionIn, which a chain asks
+// after each of its steps, names exactly what persistentAction picks among the enabled actions.
+// M8 makes the two disagree on kCrash, so both kinds of state are met.
+TEST(IndependenceRelation, SpecAndImplInLockstepNameThePersistentDeliveryAloneAsAmongTheEnabled) {
+  for (const bool mutated : {false, true}) {
+    const Config config = configNamed(mutant_cases::kCrash);
+    const BothSystem system(config, mutated ? impl::Mutants::of({*impl::mutantNamed("M8")}) : impl::Mutants{});
+    SCOPED_TRACE(mutated ? "with M8" : "without a mutant");
+    std::uint64_t states = 0, named = 0, disagreeing = 0;
+    forEachReachableState(system, [&](const BothSystem::State& state, const std::vector<Action>& actions,
+                                      const std::vector<BothSystem::State>&) {
+      ++states;
+      const std::optional<std::size_t> among = system.persistentAction(state, std::span<const Action>(actions));
+      const std::optional<Action> alone = system.persistentActionIn(state);
+      ASSERT_EQ(alone.has_value(), among.has_value()) << "at a state " << states;
+      if (alone) {
+        EXPECT_EQ(*alone, actions[*among]) << "at a state " << states;
+        ++named;
+      }
+      if (!state.agree()) {
+        EXPECT_FALSE(alone.has_value()) << "a disagreeing state names a persistent delivery";
+        ++disagreeing;
+      }
+    });
+    EXPECT_GT(named, 0u);
+    EXPECT_LT(named, states);
+    if (mutated) {
+      EXPECT_GT(disagreeing, 0u);
+    } else {
+      EXPECT_EQ(disagreeing, 0u);
+    }
+  }
 }
 
 // ---- the reduced search against the full one
