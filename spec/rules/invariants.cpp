@@ -1,11 +1,32 @@
 #include "spec/rules/invariants.hpp"
 
+#include <algorithm>
+
+#include "spec/vocabulary/bounded_vector.hpp"
 #include "spec/vocabulary/valid_previous_states.hpp"
 
 namespace kcspec::spec {
 namespace {
 
 const ControllerData* activeController(const ClusterState& s) { return activeControllerModule(s.world); }
+
+// The world's slots a configuration fills: its brokers and its topics' partitions (the explorer's
+// StateShape names the same). No step writes any other slot — the explorer's codec keeps only
+// these (StateCodec.EveryExploredStateRoundTrips) — so a property looks nowhere else.
+struct ConfiguredSlots {
+  BoundedVector<BrokerId, kMaxBrokers> brokers;
+  BoundedVector<int, kMaxPartitions> partitions;  // partitionIndex, ascending by topic then partition
+
+  explicit ConfiguredSlots(const Config& config) {
+    (config.brokers | config.brokers_alive_at_start).forEach([this](BrokerId b) { brokers.push_back(b); });
+    for (TopicIndex t = 0; t < config.topicCount() && t < kMaxTopics; ++t) {
+      const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];
+      const auto count = std::min(topic.assignment.size() + topic.added_partitions.size(),
+                                  static_cast<std::size_t>(kMaxPartitionsPerTopic));
+      for (int p = 0; p < static_cast<int>(count); ++p) partitions.push_back(partitionIndex(TopicPartition{t, p}));
+    }
+  }
+};
 
 // Calls visit(tp, znode) for every partition-state znode in ZooKeeper.
 template <class Visit>
@@ -95,11 +116,13 @@ bool deletionDisabledQueuesNothing(const Config& config, const ClusterState& s) 
   return true;
 }
 
-bool deletedTopicLeavesNothing(const Config&, const ClusterState& s) {
-  for (const BrokerData& broker : s.world.brokers) {
+bool deletedTopicLeavesNothing(const Config& config, const ClusterState& s) {
+  const ConfiguredSlots slots(config);
+  for (const BrokerId b : slots.brokers) {
+    const BrokerData& broker = s.world.brokers[static_cast<std::size_t>(b)];
     const ControllerContextData& ctx = broker.controller.context;
     if (!broker.controller.active) continue;
-    for (int i = 0; i < kMaxPartitions; ++i) {
+    for (const int i : slots.partitions) {
       const TopicPartition tp = partitionAt(i);
       if (ctx.all_topics.contains(tp.topic)) continue;
       const PartitionContext& p = ctx.partitions[static_cast<std::size_t>(i)];
@@ -118,13 +141,15 @@ bool deletedTopicLeavesNothing(const Config&, const ClusterState& s) {
   return true;
 }
 
-bool deletingTopicNotOnline(const Config&, const ClusterState& s) {
-  for (const BrokerData& broker : s.world.brokers) {
+bool deletingTopicNotOnline(const Config& config, const ClusterState& s) {
+  const ConfiguredSlots slots(config);
+  for (const BrokerId b : slots.brokers) {
+    const BrokerData& broker = s.world.brokers[static_cast<std::size_t>(b)];
     // A partition state machine whose batch an exception left unflushed (KAFKA-12315, L8) fails
     // every state change, the deletion's Offline and NonExistent ones too: S6 is not asked of it.
     if (broker.controller.psm_batch_unflushed) continue;
     const ControllerContextData& ctx = broker.controller.context;
-    for (int i = 0; i < kMaxPartitions; ++i) {
+    for (const int i : slots.partitions) {
       const auto& state = ctx.partitions[static_cast<std::size_t>(i)].state;
       if (ctx.topics_with_deletion_started.contains(partitionAt(i).topic) && state &&
           (*state == PartitionState::OnlinePartition || *state == PartitionState::NewPartition)) {
@@ -135,9 +160,9 @@ bool deletingTopicNotOnline(const Config&, const ClusterState& s) {
   return true;
 }
 
-bool noStaleReassignment(const Config&, const ClusterState& s) {
-  for (const BrokerData& broker : s.world.brokers) {
-    const ControllerContextData& ctx = broker.controller.context;
+bool noStaleReassignment(const Config& config, const ClusterState& s) {
+  for (const BrokerId b : ConfiguredSlots(config).brokers) {
+    const ControllerContextData& ctx = s.world.brokers[static_cast<std::size_t>(b)].controller.context;
     bool ok = true;
     ctx.partitions_being_reassigned.forEach([&](TopicPartition tp) {
       ok &= ctx.all_topics.contains(tp.topic) && ctx.partitions[static_cast<std::size_t>(partitionIndex(tp))].assignment.has_value();
@@ -147,9 +172,9 @@ bool noStaleReassignment(const Config&, const ClusterState& s) {
   return true;
 }
 
-bool noDeletionDuringReassignment(const Config&, const ClusterState& s) {
-  for (const BrokerData& broker : s.world.brokers) {
-    const ControllerContextData& ctx = broker.controller.context;
+bool noDeletionDuringReassignment(const Config& config, const ClusterState& s) {
+  for (const BrokerId b : ConfiguredSlots(config).brokers) {
+    const ControllerContextData& ctx = s.world.brokers[static_cast<std::size_t>(b)].controller.context;
     bool ok = true;
     ctx.partitions_being_reassigned.forEach([&](TopicPartition tp) {
       ok &= !(ctx.topics_with_deletion_started.contains(tp.topic) &&
@@ -225,14 +250,16 @@ const ControlRequest* requestProcessed(const ClusterState& before, const Cluster
   return &was.inbox.front();
 }
 
-bool staleTopicIdNeverApplied(const Config&, const ClusterState& before, const ClusterState& after, const StepRecord&) {
-  for (BrokerId b = 0; b < kMaxBrokers; ++b) {
+bool staleTopicIdNeverApplied(const Config& config, const ClusterState& before, const ClusterState& after,
+                              const StepRecord&) {
+  const ConfiguredSlots slots(config);
+  for (const BrokerId b : slots.brokers) {
     const BrokerData& was = before.world.brokers[static_cast<std::size_t>(b)];
     const BrokerData& is = after.world.brokers[static_cast<std::size_t>(b)];
     if (!was.alive || !is.alive) continue;
-    for (std::size_t i = 0; i < was.replicas.size(); ++i) {
-      const HostedReplica& old = was.replicas[i];
-      const HostedReplica& now = is.replicas[i];
+    for (const int i : slots.partitions) {
+      const HostedReplica& old = was.replicas[static_cast<std::size_t>(i)];
+      const HostedReplica& now = is.replicas[static_cast<std::size_t>(i)];
       const bool log_kept = now.present || now.leader_epoch >= 0;
       if (old.topic_id != kNoTopicId && log_kept && now.topic_id != old.topic_id) return false;
     }
@@ -248,9 +275,9 @@ bool staleTopicIdNeverApplied(const Config&, const ClusterState& before, const C
   return true;
 }
 
-bool unknownTopicIdChangesNoPartition(const Config&, const ClusterState& before, const ClusterState& after,
+bool unknownTopicIdChangesNoPartition(const Config& config, const ClusterState& before, const ClusterState& after,
                                       const StepRecord&) {
-  for (BrokerId b = 0; b < kMaxBrokers; ++b) {
+  for (const BrokerId b : ConfiguredSlots(config).brokers) {
     const ControllerData& was = before.world.brokers[static_cast<std::size_t>(b)].controller;
     const ControllerData& is = after.world.brokers[static_cast<std::size_t>(b)].controller;
     if (was.events.empty() || !was.active) continue;
@@ -275,9 +302,11 @@ bool unknownTopicIdChangesNoPartition(const Config&, const ClusterState& before,
 // T8: what the current controller (active, its session its own, holding /controller at the epoch
 // it was elected with) cached in the step is what ZooKeeper holds after it. The controller epoch
 // cached with it is not compared: the replica state machine caches an unchanged znode with its own.
-bool failedWriteNeverCached(const Config&, const ClusterState& before, const ClusterState& after, const StepRecord&) {
+bool failedWriteNeverCached(const Config& config, const ClusterState& before, const ClusterState& after,
+                            const StepRecord&) {
   const ZooKeeperData& zk = after.world.zk;
-  for (BrokerId b = 0; b < kMaxBrokers; ++b) {
+  const ConfiguredSlots slots(config);
+  for (const BrokerId b : slots.brokers) {
     const BrokerData& broker = after.world.brokers[static_cast<std::size_t>(b)];
     const ControllerData& module = broker.controller;
     if (!broker.alive || !module.active || module.session_lost || zk.controller != b ||
@@ -285,7 +314,7 @@ bool failedWriteNeverCached(const Config&, const ClusterState& before, const Clu
       continue;
     }
     const ControllerContextData& was = before.world.brokers[static_cast<std::size_t>(b)].controller.context;
-    for (int i = 0; i < kMaxPartitions; ++i) {
+    for (const int i : slots.partitions) {
       const auto& now = module.context.partitions[static_cast<std::size_t>(i)].leadership;
       if (!now || now == was.partitions[static_cast<std::size_t>(i)].leadership) continue;
       const TopicPartition tp = partitionAt(i);
