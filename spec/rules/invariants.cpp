@@ -1,8 +1,9 @@
 #include "spec/rules/invariants.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 
-#include "spec/vocabulary/bounded_vector.hpp"
 #include "spec/vocabulary/valid_previous_states.hpp"
 
 namespace kcspec::spec {
@@ -10,22 +11,48 @@ namespace {
 
 const ControllerData* activeController(const ClusterState& s) { return activeControllerModule(s.world); }
 
+// The ascending positions of a mask's set bits, as a range.
+class SetBits {
+ public:
+  explicit SetBits(std::uint32_t mask) : mask_(mask) {}
+  class Iterator {
+   public:
+    explicit Iterator(std::uint32_t rest) : rest_(rest) {}
+    int operator*() const { return std::countr_zero(rest_); }
+    Iterator& operator++() {
+      rest_ &= rest_ - 1;  // the lowest set bit off
+      return *this;
+    }
+    bool operator!=(const Iterator& other) const { return rest_ != other.rest_; }
+
+   private:
+    std::uint32_t rest_;
+  };
+  Iterator begin() const { return Iterator(mask_); }
+  Iterator end() const { return Iterator(0); }
+
+ private:
+  std::uint32_t mask_;
+};
+
 // The world's slots a configuration fills: its brokers and its topics' partitions (the explorer's
 // StateShape names the same). No step writes any other slot — the explorer's codec keeps only
 // these (StateCodec.EveryExploredStateRoundTrips) — so a property looks nowhere else.
 struct ConfiguredSlots {
-  BoundedVector<BrokerId, kMaxBrokers> brokers;
-  BoundedVector<int, kMaxPartitions> partitions;  // partitionIndex, ascending by topic then partition
+  static_assert(kMaxBrokers <= 32 && kMaxPartitions <= 32);
+  std::uint32_t broker_bits = 0;
+  std::uint32_t partition_bits = 0;  // by partitionIndex
 
-  explicit ConfiguredSlots(const Config& config) {
-    (config.brokers | config.brokers_alive_at_start).forEach([this](BrokerId b) { brokers.push_back(b); });
+  explicit ConfiguredSlots(const Config& config) : broker_bits((config.brokers | config.brokers_alive_at_start).bits()) {
     for (TopicIndex t = 0; t < config.topicCount() && t < kMaxTopics; ++t) {
       const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];
       const auto count = std::min(topic.assignment.size() + topic.added_partitions.size(),
                                   static_cast<std::size_t>(kMaxPartitionsPerTopic));
-      for (int p = 0; p < static_cast<int>(count); ++p) partitions.push_back(partitionIndex(TopicPartition{t, p}));
+      for (int p = 0; p < static_cast<int>(count); ++p) partition_bits |= 1u << partitionIndex(TopicPartition{t, p});
     }
   }
+  SetBits brokers() const { return SetBits(broker_bits); }        // broker ids, ascending
+  SetBits partitions() const { return SetBits(partition_bits); }  // partition indices, ascending
 };
 
 // Calls visit(tp, znode) for every partition-state znode in ZooKeeper.
@@ -118,11 +145,11 @@ bool deletionDisabledQueuesNothing(const Config& config, const ClusterState& s) 
 
 bool deletedTopicLeavesNothing(const Config& config, const ClusterState& s) {
   const ConfiguredSlots slots(config);
-  for (const BrokerId b : slots.brokers) {
+  for (const BrokerId b : slots.brokers()) {
     const BrokerData& broker = s.world.brokers[static_cast<std::size_t>(b)];
     const ControllerContextData& ctx = broker.controller.context;
     if (!broker.controller.active) continue;
-    for (const int i : slots.partitions) {
+    for (const int i : slots.partitions()) {
       const TopicPartition tp = partitionAt(i);
       if (ctx.all_topics.contains(tp.topic)) continue;
       const PartitionContext& p = ctx.partitions[static_cast<std::size_t>(i)];
@@ -143,13 +170,13 @@ bool deletedTopicLeavesNothing(const Config& config, const ClusterState& s) {
 
 bool deletingTopicNotOnline(const Config& config, const ClusterState& s) {
   const ConfiguredSlots slots(config);
-  for (const BrokerId b : slots.brokers) {
+  for (const BrokerId b : slots.brokers()) {
     const BrokerData& broker = s.world.brokers[static_cast<std::size_t>(b)];
     // A partition state machine whose batch an exception left unflushed (KAFKA-12315, L8) fails
     // every state change, the deletion's Offline and NonExistent ones too: S6 is not asked of it.
     if (broker.controller.psm_batch_unflushed) continue;
     const ControllerContextData& ctx = broker.controller.context;
-    for (const int i : slots.partitions) {
+    for (const int i : slots.partitions()) {
       const auto& state = ctx.partitions[static_cast<std::size_t>(i)].state;
       if (ctx.topics_with_deletion_started.contains(partitionAt(i).topic) && state &&
           (*state == PartitionState::OnlinePartition || *state == PartitionState::NewPartition)) {
@@ -161,7 +188,7 @@ bool deletingTopicNotOnline(const Config& config, const ClusterState& s) {
 }
 
 bool noStaleReassignment(const Config& config, const ClusterState& s) {
-  for (const BrokerId b : ConfiguredSlots(config).brokers) {
+  for (const BrokerId b : ConfiguredSlots(config).brokers()) {
     const ControllerContextData& ctx = s.world.brokers[static_cast<std::size_t>(b)].controller.context;
     bool ok = true;
     ctx.partitions_being_reassigned.forEach([&](TopicPartition tp) {
@@ -173,7 +200,7 @@ bool noStaleReassignment(const Config& config, const ClusterState& s) {
 }
 
 bool noDeletionDuringReassignment(const Config& config, const ClusterState& s) {
-  for (const BrokerId b : ConfiguredSlots(config).brokers) {
+  for (const BrokerId b : ConfiguredSlots(config).brokers()) {
     const ControllerContextData& ctx = s.world.brokers[static_cast<std::size_t>(b)].controller.context;
     bool ok = true;
     ctx.partitions_being_reassigned.forEach([&](TopicPartition tp) {
@@ -253,11 +280,11 @@ const ControlRequest* requestProcessed(const ClusterState& before, const Cluster
 bool staleTopicIdNeverApplied(const Config& config, const ClusterState& before, const ClusterState& after,
                               const StepRecord&) {
   const ConfiguredSlots slots(config);
-  for (const BrokerId b : slots.brokers) {
+  for (const BrokerId b : slots.brokers()) {
     const BrokerData& was = before.world.brokers[static_cast<std::size_t>(b)];
     const BrokerData& is = after.world.brokers[static_cast<std::size_t>(b)];
     if (!was.alive || !is.alive) continue;
-    for (const int i : slots.partitions) {
+    for (const int i : slots.partitions()) {
       const HostedReplica& old = was.replicas[static_cast<std::size_t>(i)];
       const HostedReplica& now = is.replicas[static_cast<std::size_t>(i)];
       const bool log_kept = now.present || now.leader_epoch >= 0;
@@ -277,7 +304,7 @@ bool staleTopicIdNeverApplied(const Config& config, const ClusterState& before, 
 
 bool unknownTopicIdChangesNoPartition(const Config& config, const ClusterState& before, const ClusterState& after,
                                       const StepRecord&) {
-  for (const BrokerId b : ConfiguredSlots(config).brokers) {
+  for (const BrokerId b : ConfiguredSlots(config).brokers()) {
     const ControllerData& was = before.world.brokers[static_cast<std::size_t>(b)].controller;
     const ControllerData& is = after.world.brokers[static_cast<std::size_t>(b)].controller;
     if (was.events.empty() || !was.active) continue;
@@ -306,7 +333,7 @@ bool failedWriteNeverCached(const Config& config, const ClusterState& before, co
                             const StepRecord&) {
   const ZooKeeperData& zk = after.world.zk;
   const ConfiguredSlots slots(config);
-  for (const BrokerId b : slots.brokers) {
+  for (const BrokerId b : slots.brokers()) {
     const BrokerData& broker = after.world.brokers[static_cast<std::size_t>(b)];
     const ControllerData& module = broker.controller;
     if (!broker.alive || !module.active || module.session_lost || zk.controller != b ||
@@ -314,7 +341,7 @@ bool failedWriteNeverCached(const Config& config, const ClusterState& before, co
       continue;
     }
     const ControllerContextData& was = before.world.brokers[static_cast<std::size_t>(b)].controller.context;
-    for (const int i : slots.partitions) {
+    for (const int i : slots.partitions()) {
       const auto& now = module.context.partitions[static_cast<std::size_t>(i)].leadership;
       if (!now || now == was.partitions[static_cast<std::size_t>(i)].leadership) continue;
       const TopicPartition tp = partitionAt(i);
