@@ -529,7 +529,7 @@ StateShape::StateShape(const Config& config) {
     for (const BrokerList& list : topic.assignment) add(list);
     for (const BrokerList& list : topic.added_partitions) add(list);
     for (const auto& [partition, target] : topic.reassignment_targets) add(target);
-    const int count = std::min(static_cast<int>(topic.assignment.size() + topic.added_partitions.size()), kMaxPartitionsPerTopic);
+    const int count = std::min(static_cast<int>(topic.partitionCount()), kMaxPartitionsPerTopic);
     most_partitions = std::max(most_partitions, count);
     for (int p = 0; p < count; ++p) used[static_cast<std::size_t>(partitionIndex(TopicPartition{t, p}))] = true;
     topics_.push_back(static_cast<std::uint8_t>(t));

@@ -46,8 +46,7 @@ struct ConfiguredSlots {
   explicit ConfiguredSlots(const Config& config) : broker_bits((config.brokers | config.brokers_alive_at_start).bits()) {
     for (TopicIndex t = 0; t < config.topicCount() && t < kMaxTopics; ++t) {
       const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];
-      const auto count = std::min(topic.assignment.size() + topic.added_partitions.size(),
-                                  static_cast<std::size_t>(kMaxPartitionsPerTopic));
+      const auto count = std::min(topic.partitionCount(), static_cast<std::size_t>(kMaxPartitionsPerTopic));
       for (int p = 0; p < static_cast<int>(count); ++p) partition_bits |= 1u << partitionIndex(TopicPartition{t, p});
     }
   }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,6 +29,9 @@ struct TopicConfig {
   std::vector<std::pair<int, BrokerList>> reassignment_targets;
   bool unclean_leader_election_enable = false;  // /config/topics/<t> override
   bool exists_at_start = false;                 // created before the first controller starts
+
+  // Its partitions, counting the added ones (partition ids 0 … count − 1).
+  std::size_t partitionCount() const { return assignment.size() + added_partitions.size(); }
 };
 
 // Bounds::perturbations when a configuration sets no overall bound.

@@ -137,7 +137,7 @@ TopicPartition parsePartition(const Config& config, std::string_view token, std:
   const TopicIndex t = parseTopic(config, token.substr(0, dash), file, line);
   const int p = parseNumber(number, file, line);
   const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];
-  const std::size_t count = topic.assignment.size() + topic.added_partitions.size();
+  const std::size_t count = topic.partitionCount();
   if (static_cast<std::size_t>(p) >= count) {
     throw TextError(file, line,
                     fmt::format("topic `{}` has no partition {} (it has {}, counting added ones)", topic.name, p, count));
@@ -331,7 +331,7 @@ class ConfigParser {
     }
     for (const auto& [line, t, partition] : reassign_uses_) {
       const TopicConfig& topic = config_.topics[t];
-      const std::size_t count = topic.assignment.size() + topic.added_partitions.size();
+      const std::size_t count = topic.partitionCount();
       if (static_cast<std::size_t>(partition) >= count) {
         fail(line, fmt::format("topic `{}` has no partition {} (it has {}, counting added ones)", topic.name,
                                partition, count));
@@ -391,7 +391,7 @@ class ConfigParser {
   }
 
   void addPartition(int line, TopicConfig& topic) const {
-    if (topic.assignment.size() + topic.added_partitions.size() >= static_cast<std::size_t>(kMaxPartitionsPerTopic)) {
+    if (topic.partitionCount() >= static_cast<std::size_t>(kMaxPartitionsPerTopic)) {
       fail(line, fmt::format("topic `{}` has more than {} partitions (counting added ones)", topic.name,
                              kMaxPartitionsPerTopic));
     }

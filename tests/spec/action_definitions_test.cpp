@@ -54,7 +54,7 @@ TEST(ActionDefinitions, CandidatesRoundTripThroughTextAndCoverEveryKind) {
       config,
       [&](TopicIndex t, int p) {
         const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];
-        return p < static_cast<int>(topic.assignment.size() + topic.added_partitions.size());
+        return p < static_cast<int>(topic.partitionCount());
       },
       [&](const Action& a) {
         ++candidates;
@@ -73,7 +73,7 @@ TEST(ActionDefinitions, CandidatesOfTheKindsAskedForKeepTheirOrder) {
   const Config config = *preset("every-perturbation");
   const auto in_zookeeper = [&](TopicIndex t, int p) {
     const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];
-    return p < static_cast<int>(topic.assignment.size() + topic.added_partitions.size());
+    return p < static_cast<int>(topic.partitionCount());
   };
   std::vector<Action> every;
   forEachCandidate(config, in_zookeeper, [&](const Action& a) { every.push_back(a); });

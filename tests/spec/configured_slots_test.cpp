@@ -34,8 +34,7 @@ Outside outsideOf(const Config& config) {
     int count = 0;
     if (t < outside.first_absent_topic) {
       const TopicConfig& topic = config.topics[static_cast<std::size_t>(t)];
-      count = static_cast<int>(std::min<std::size_t>(topic.assignment.size() + topic.added_partitions.size(),
-                                                     kMaxPartitionsPerTopic));
+      count = static_cast<int>(std::min<std::size_t>(topic.partitionCount(), kMaxPartitionsPerTopic));
     }
     for (int p = count; p < kMaxPartitionsPerTopic; ++p) {
       if (t < outside.first_absent_topic) outside.partitions.push_back(TopicPartition{t, p});
